@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a file so that it appears whole or not at all: the data goes to a temporary file beside
+/// the destination, which replaces the destination by `rename` (atomic on POSIX file systems) only
+/// on ``commit()``. A writer dropped without committing removes its temporary file, so a failed or
+/// interrupted run never leaves a half table under the final name, and an existing file is untouched.
+final class AtomicFileWriter {
+    let path: String
+    private let temporaryPath: String
+    private var file: UnsafeMutablePointer<FILE>?
+
+    /// Opens the temporary file. Throws a failure naming the path when the directory is not writable.
+    init(path: String) throws(CommandLineError) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard !name.isEmpty else { throw .usage("Invalid output path '\(path)': expected a file name") }
+        self.path = path
+        temporaryPath = "\(directory).\(name).tmp-\(getpid())"
+        guard let file = fopen(temporaryPath, "w") else {
+            throw .failure("Cannot write '\(path)': \(String(cString: strerror(errno)))")
+        }
+        self.file = file
+    }
+
+    deinit {
+        if let file {
+            fclose(file)
+            unlink(temporaryPath)
+        }
+    }
+
+    /// Appends text.
+    func write(_ text: String) {
+        guard let file else { preconditionFailure("write after commit") }
+        fputs(text, file)
+    }
+
+    /// Flushes the data and moves the file to its final name.
+    func commit() throws(CommandLineError) {
+        guard let file else { return }
+        self.file = nil
+        let flushed = fflush(file) == 0 && fsync(fileno(file)) == 0
+        let closed = fclose(file) == 0
+        guard flushed, closed, rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw .failure("Cannot write '\(path)': \(reason)")
+        }
+    }
+}

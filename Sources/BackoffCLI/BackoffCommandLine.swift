@@ -1,0 +1,73 @@
+/// The `backoff` command line: lexes the arguments, picks the command, parses its options, runs it
+/// and writes its table. Streams are parameters, so tests run it in process.
+public enum BackoffCommandLine {
+    /// Runs `backoff` with `arguments` (without the program name) and returns the exit code:
+    /// 0 success (and help), 1 runtime failure, 64 usage error. On any error nothing is written to
+    /// stdout or to an output file.
+    public static func run(
+        _ arguments: [String], standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream
+    ) -> Int32 {
+        do {
+            let (outputPath, table) = try execute(arguments)
+            if let path = outputPath {
+                let file = try AtomicFileWriter(path: path)
+                file.write(table.text)
+                try file.commit()
+            } else {
+                standardOutput.write(table.text)
+            }
+            return 0
+        } catch {
+            switch error {
+            case .help(let text):
+                standardOutput.write(text)
+            case .usage(let message, let command):
+                standardError.write("backoff: \(message)\n")
+                let hint = command.map { "backoff help \($0)" } ?? "backoff help"
+                standardError.write("Run '\(hint)' for usage.\n")
+            case .failure(let message):
+                standardError.write("backoff: \(message)\n")
+            }
+            return error.exitCode
+        }
+    }
+
+    private static func execute(_ arguments: [String]) throws(CommandLineError) -> (outputPath: String?, table: CSVTable) {
+        let tokens = ArgumentLexer.tokens(arguments)
+        guard let first = tokens.first else {
+            throw .usage("Missing command: expected one of \(Commands.all.map { $0.name }.joined(separator: ", ")), or help")
+        }
+        let name: String
+        switch first.kind {
+        case .option(name: "help", attachedValue: nil):
+            throw .help(HelpRenderer.overview())
+        case .option(let option, _):
+            throw .usage("Expected a command before '--\(option)': one of \(Commands.all.map { $0.name }.joined(separator: ", ")), or help")
+        case .word("help"):
+            guard tokens.count > 1, case .word(let topic) = tokens[1].kind else { throw .help(HelpRenderer.overview()) }
+            guard Commands.named(topic) != nil else { throw unknownCommand(topic) }
+            throw .help(HelpRenderer.help(for: topic))
+        case .word(let word):
+            name = word
+        }
+        guard let type = Commands.named(name) else { throw unknownCommand(name) }
+        let options = try ParsedOptions(command: name, specs: type.specs, tokens: tokens.dropFirst())
+        return try execute(type, options)
+    }
+
+    private static func execute<Command: BackoffCommand>(
+        _ type: Command.Type, _ options: ParsedOptions
+    ) throws(CommandLineError) -> (outputPath: String?, table: CSVTable) {
+        let command = try Command(options)
+        if let path = command.outputPath, path.isEmpty {
+            throw options.invalid("output", path)
+        }
+        return (command.outputPath, try command.run())
+    }
+
+    private static func unknownCommand(_ name: String) -> CommandLineError {
+        let names = Commands.all.map { $0.name }
+        let hint = Suggestion.closest(to: name, among: names + ["help"]).map { " Did you mean '\($0)'?" } ?? ""
+        return .usage("Unknown command '\(name)'.\(hint) Commands: \(names.joined(separator: ", ")), help")
+    }
+}

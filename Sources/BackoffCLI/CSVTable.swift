@@ -1,0 +1,25 @@
+/// A table with a header row, written as CSV with `\n` line ends.
+struct CSVTable: Equatable {
+    let header: [String]
+    private(set) var rows: [[String]] = []
+
+    init(header: [String]) {
+        self.header = header
+    }
+
+    /// Appends a row; it must have one field per column.
+    mutating func append(_ row: [String]) {
+        precondition(row.count == header.count, "row has \(row.count) fields for \(header.count) columns")
+        rows.append(row)
+    }
+
+    /// The whole table as CSV text, header first.
+    var text: String {
+        var text = ""
+        for row in [header] + rows {
+            text += row.map(CSVFormat.field).joined(separator: ",")
+            text += "\n"
+        }
+        return text
+    }
+}

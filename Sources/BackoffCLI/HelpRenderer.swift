@@ -1,0 +1,48 @@
+/// Renders `backoff help` and `backoff help <command>` from the commands' own declarations.
+enum HelpRenderer {
+    static func overview() -> String {
+        var text = """
+            backoff: analyse retry policies (backoff and jitter) with closed forms and simulation.
+
+            USAGE: backoff <command> [options]
+
+            COMMANDS:
+
+            """
+        let width = Commands.all.map { $0.name.count }.max() ?? 0
+        for command in Commands.all {
+            text += "  \(command.name.padding(to: width))  \(command.abstract)\n"
+        }
+        text += """
+
+            Run 'backoff help <command>' or 'backoff <command> --help' for a command's options and columns.
+            Data (CSV) goes to stdout; messages go to stderr. Exit codes: 0 success, 1 failure, 64 usage error.
+
+            """
+        return text
+    }
+
+    static func help(for name: String) -> String {
+        guard let command = Commands.named(name) else { return overview() }
+        var text = "\(command.abstract)\n\n\(command.discussion)\n\nUSAGE: backoff \(command.name) [options]\n\nOPTIONS:\n"
+        let width = command.specs.map(\.usage.count).max() ?? 0
+        for spec in command.specs {
+            let defaultText = spec.defaultValue.map { " (default: \($0))" } ?? ""
+            text += "  \(spec.usage.padding(to: width))  \(spec.help)\(defaultText)\n"
+        }
+        text += "  \("--help, -h".padding(to: width))  Show this help.\n\nCSV COLUMNS (in this order):\n"
+        let columnWidth = command.columns.map(\.name.count).max() ?? 0
+        for column in command.columns {
+            text += "  \(column.name.padding(to: columnWidth))  \(column.meaning)\n"
+        }
+        text += "\nDurations take a unit: ns, us, ms, s, m, h (250ms, 1.5s, 2m). Lists take commas.\n"
+        text += "\nEXAMPLE:\n  \(command.example)\n"
+        return text
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,147 @@
+import BackoffPolicies
+import RetrySimulation
+import Stochastics
+
+/// `backoff waits`: the distribution of total waits over many runs, next to the closed forms.
+struct WaitsCommand: BackoffCommand {
+    static let name = "waits"
+    static let abstract = "Simulate R requests whose every attempt fails and summarise their total waits beside the closed forms."
+    static let discussion = """
+        One row per jitter mode. z_score = (mean - formula mean) / standard error: |z| > 4 means the \
+        simulation and the formula disagree beyond sampling error. Up to 16,777,216 runs the quantiles are \
+        exact; beyond, they are P² estimates (column quantiles = estimated) and memory stays constant.
+        """
+    static let specs =
+        PolicyOptions.specs(defaultJitter: "none,full,equal,decorrelated") + [
+            OptionSpec(
+                name: "runs", valueName: "count", help: "Independent requests per jitter mode.",
+                defaultValue: "10000", form: "a whole number >= 1, e.g. 10000"),
+            OptionSpec(
+                name: "samples", valueName: "file",
+                help: "Also write every run's total wait to this file (columns jitter,run,total_wait_s).",
+                defaultValue: nil, form: "a file path"),
+        ] + RunOptions.seedSpecs + [RunOptions.jobsSpec, .output]
+    static let columns: [(name: String, meaning: String)] = [
+        ("jitter", "jitter mode"),
+        ("base_s", "base b, seconds"),
+        ("multiplier", "multiplier m"),
+        ("cap_s", "cap c, seconds (inf: no cap)"),
+        ("max_attempts", "attempts per request n"),
+        ("runs", "simulated requests R"),
+        ("seed", "root seed (the mode's stream seed is derived from it)"),
+        ("mean_total_wait_s", "mean total wait, seconds"),
+        ("sd_total_wait_s", "sample standard deviation of the total wait, seconds"),
+        ("se_mean_total_wait_s", "standard error of the mean, sd / √R, seconds"),
+        ("p50_total_wait_s", "median total wait, seconds"),
+        ("p90_total_wait_s", "90th percentile, seconds"),
+        ("p99_total_wait_s", "99th percentile, seconds"),
+        ("max_total_wait_s", "largest total wait seen, seconds"),
+        ("formula_mean_total_wait_s", "closed-form E[W], seconds (empty: none, i.e. --max-elapsed with jitter)"),
+        ("formula_sd_total_wait_s", "closed-form standard deviation, seconds"),
+        ("z_score", "(mean - formula mean) / standard error"),
+        ("min_total_wait_s", "smallest total wait seen, seconds"),
+        ("quantiles", "exact, or estimated (P², above 16,777,216 runs)"),
+        ("schedule", "exponential, constant, linear or immediate"),
+        ("decorrelated_factor", "r of decorrelated jitter (empty for other modes)"),
+        ("max_elapsed_s", "total-time limit, seconds (inf: none)"),
+        ("generator", "GSL generator"),
+    ]
+    static let example = "backoff waits --runs 100000 --jitter full,equal --base 100ms --cap 5s --max-attempts 6"
+
+    let policy: PolicyOptions
+    let randomness: RunOptions
+    let runs: Int
+    let samplesPath: String?
+    let outputPath: String?
+
+    init(_ options: ParsedOptions) throws(CommandLineError) {
+        policy = try PolicyOptions(options)
+        randomness = try RunOptions(options)
+        runs = try options.required("runs", ValueParser.integer, where: { $0 >= 1 })
+        samplesPath = options.text("samples")
+        outputPath = options.text("output")
+        if let samplesPath, samplesPath == outputPath {
+            throw .usage("'--samples' and '--output' name the same file '\(samplesPath)'", command: Self.name)
+        }
+    }
+
+    private struct ModeResult: Sendable {
+        let summary: Summary
+        let samples: [Int64]?
+    }
+
+    func run() throws(CommandLineError) -> CSVTable {
+        let samplesFile = try samplesPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
+        let experiments: [WaitsExperiment]
+        do { experiments = try policy.policies.map { try WaitsExperiment(policy: $0, runs: runs) } } catch {
+            throw .usage("\(error)", command: Self.name)
+        }
+        let (rootSeed, generator, keepSamples) = (randomness.seed, randomness.generator, samplesFile != nil)
+        let results: [ModeResult]
+        do {
+            results = try ParallelWork.map(experiments.count, jobs: randomness.jobs) { index in
+                let experiment = experiments[index]
+                let seed = SeedDerivation.streamSeed(root: rootSeed, stream: experiment.policy.jitter.streamIndex)
+                var samples: [Int64] = []
+                if keepSamples { samples.reserveCapacity(experiment.runs) }
+                let summary = try experiment.run(seed: seed, algorithm: generator) { total in
+                    if keepSamples { samples.append(total) }
+                }
+                return ModeResult(summary: summary, samples: keepSamples ? samples : nil)
+            }
+        } catch {
+            throw .failure("\(error)")
+        }
+
+        var table = CSVTable(header: Self.columns.map(\.name))
+        for (policy, result) in zip(policy.policies, results) {
+            let summary = result.summary
+            let formula = policy.totalWaitMoments
+            table.append(
+                [policy.jitter.name] + PolicyOptions.columns(policy) + [
+                    String(runs), String(randomness.seed),
+                    CSVFormat.number(summary.mean), CSVFormat.number(summary.standardDeviation),
+                    CSVFormat.number(summary.standardError),
+                    CSVFormat.number(summary.quantile(0.5)), CSVFormat.number(summary.quantile(0.9)),
+                    CSVFormat.number(summary.quantile(0.99)), CSVFormat.number(summary.maximum),
+                    CSVFormat.number(formula?.mean), CSVFormat.number(formula?.standardDeviation),
+                    ZScore.text(
+                        mean: summary.mean, expected: formula?.mean, standardError: summary.standardError,
+                        roundingTolerance: Double(policy.maxAttempts) * 1e-9),
+                    CSVFormat.number(summary.minimum), summary.quantilesAreExact ? "exact" : "estimated",
+                ] + PolicyOptions.extraColumns(policy) + [randomness.generator.rawValue])
+        }
+
+        if let samplesFile {
+            samplesFile.write("jitter,run,total_wait_s\n")
+            for (policy, result) in zip(policy.policies, results) {
+                var chunk = ""
+                for (run, total) in (result.samples ?? []).enumerated() {
+                    chunk += "\(policy.jitter.name),\(run + 1),\(CSVFormat.seconds(nanoseconds: total))\n"
+                    if chunk.utf8.count > 1 << 16 {
+                        samplesFile.write(chunk)
+                        chunk = ""
+                    }
+                }
+                samplesFile.write(chunk)
+            }
+            try samplesFile.commit()
+        }
+        return table
+    }
+}
+
+/// The z-score of a simulated mean against its formula, as a CSV field.
+enum ZScore {
+    /// (mean - expected) / standard error; empty without a formula or a standard error. With a zero
+    /// standard error (a deterministic policy) it is 0 when the two agree within `roundingTolerance`
+    /// (waits are rounded to whole nanoseconds), and ±inf otherwise.
+    static func text(mean: Double, expected: Double?, standardError: Double, roundingTolerance: Double) -> String {
+        guard let expected, !standardError.isNaN else { return "" }
+        let difference = mean - expected
+        if standardError == 0 || abs(difference) <= roundingTolerance && standardError < roundingTolerance {
+            return abs(difference) <= roundingTolerance ? "0" : CSVFormat.number(difference > 0 ? .infinity : -.infinity)
+        }
+        return CSVFormat.number(difference / standardError)
+    }
+}

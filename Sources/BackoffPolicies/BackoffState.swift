@@ -1,0 +1,82 @@
+/// The state of one request under a policy: how many attempts it has made and what it has waited.
+///
+/// A request starts with its first attempt already made. After each failure, ask the policy for the
+/// next wait with ``BackoffPolicy/nextWait(after:elapsed:using:)``; `nil` means the request gives up.
+/// The state is a small value (no reference to the policy), so millions of clients can hold one each.
+public struct BackoffState: Hashable, Sendable {
+    /// Attempts started so far, the first included.
+    public var attempts: Int { _attempts }
+    /// The sum of the waits taken so far, in nanoseconds.
+    public var totalWait: Int64 { _totalWait }
+
+    @usableFromInline var _attempts: Int
+    @usableFromInline var _totalWait: Int64
+    /// s_(k-1) of decorrelated jitter, in nanoseconds (unrounded).
+    @usableFromInline var _previousDecorrelated: Double
+
+    /// The state right after the first attempt of a request under `policy`.
+    public init(policy: BackoffPolicy) {
+        _attempts = 1
+        _totalWait = 0
+        _previousDecorrelated = policy._base
+    }
+}
+
+extension BackoffPolicy {
+    /// Draws the wait before the next retry and records it in `state`, or returns `nil` when the
+    /// request must give up: its attempts are spent, or the retry would start later than
+    /// `maxElapsed` after the first attempt.
+    ///
+    /// - Parameters:
+    ///   - state: the request's state; updated only when a wait is returned.
+    ///   - elapsed: nanoseconds from the start of the first attempt to now (the failure).
+    ///   - random: consulted once per call for a random jitter mode, never for `disabled`.
+    /// - Returns: the wait in whole nanoseconds (the draw rounded to the nearest nanosecond).
+    /// - Complexity: O(1).
+    @inlinable
+    public func nextWait<Random: UniformSource>(
+        after state: inout BackoffState, elapsed: Int64, using random: inout Random
+    ) -> Int64? {
+        guard state.attempts < maxAttempts else { return nil }
+        let wait: Double
+        if case .immediate = schedule {
+            wait = 0
+        } else {
+            switch jitter {
+            case .disabled:
+                wait = nominalWait(beforeRetry: state.attempts)
+            case .full:
+                wait = nominalWait(beforeRetry: state.attempts) * random.nextUniform()
+            case .equal:
+                let half = nominalWait(beforeRetry: state.attempts) / 2
+                wait = half + half * random.nextUniform()
+            case .decorrelated(let r):
+                let high = r * state._previousDecorrelated
+                let draw = min(_cap, _base + (high - _base) * random.nextUniform())
+                state._previousDecorrelated = draw
+                wait = draw
+            }
+        }
+        let whole = Int64(wait.rounded())
+        if Double(elapsed) + Double(whole) > _maxElapsed { return nil }
+        state._attempts += 1
+        state._totalWait += whole
+        return whole
+    }
+}
+
+extension BackoffPolicy {
+    /// The interval from which the next wait after `state` is drawn, in nanoseconds (before
+    /// rounding): [e_k, e_k] without jitter, [0, e_k] full, [e_k/2, e_k] equal, and
+    /// [b, min(c, r s_(k-1))] decorrelated, for retry k = `state.attempts`.
+    public func waitWindow(after state: BackoffState) -> ClosedRange<Double> {
+        if case .immediate = schedule { return 0...0 }
+        let nominal = nominalWait(beforeRetry: state.attempts)
+        switch jitter {
+        case .disabled: return nominal...nominal
+        case .full: return 0...nominal
+        case .equal: return nominal / 2...nominal
+        case .decorrelated(let r): return _base...min(_cap, r * state._previousDecorrelated)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// A policy parameter outside its accepted range. Each case carries the offending value.
+public enum PolicyError: Error, Equatable, Sendable {
+    /// The base must be finite and greater than zero.
+    case nonPositiveBase(Duration)
+    /// The multiplier must be finite and at least 1.
+    case multiplierBelowOne(Double)
+    /// The cap must be at least the base.
+    case capBelowBase(cap: Duration, base: Duration)
+    /// A request makes at least one attempt (max retries at least 0).
+    case noAttempts(AttemptBudget)
+    /// The decorrelated factor r must be finite and greater than 1.
+    case decorrelatedFactorNotAboveOne(Double)
+    /// A linear increment must not be negative.
+    case negativeIncrement(Duration)
+    /// A total-time limit must not be negative.
+    case negativeMaxElapsed(Duration)
+    /// The longest possible total wait does not fit in virtual time (about 146 years).
+    case waitsOverflow(longestTotalWaitSeconds: Double)
+}
+
+extension PolicyError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .nonPositiveBase(let base):
+            "the base must be greater than 0, got \(base)"
+        case .multiplierBelowOne(let m):
+            "the multiplier must be a finite number >= 1, got \(m)"
+        case .capBelowBase(let cap, let base):
+            "the cap (\(cap)) must be at least the base (\(base))"
+        case .noAttempts(let budget):
+            "a request makes at least 1 attempt, got \(budget)"
+        case .decorrelatedFactorNotAboveOne(let r):
+            "the decorrelated factor must be a finite number > 1, got \(r)"
+        case .negativeIncrement(let d):
+            "the linear increment must not be negative, got \(d)"
+        case .negativeMaxElapsed(let d):
+            "the total-time limit must not be negative, got \(d)"
+        case .waitsOverflow(let seconds):
+            "the longest total wait would be \(seconds) s, beyond what virtual time holds (about 146 years); "
+                + "set a cap or allow fewer attempts"
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/// A discrete-event simulation in exact virtual time: a clock and a queue of pending events.
+///
+/// Events are plain values of type `Event`. ``run(until:handle:)`` takes the earliest event,
+/// moves the clock to its time and hands it to `handle`, which may schedule more. Events at the same
+/// instant run by priority (lower first), then in the order they were scheduled. The engine knows
+/// nothing of what its events mean; everything lives in this one value, with no global state.
+public struct Simulation<Event> {
+    /// The current virtual time: the time of the event being handled, or of the last one handled.
+    @inlinable public var now: VirtualTime { _now }
+    @usableFromInline var _now: VirtualTime = .zero
+    @usableFromInline var _queue = EventQueue<Event>()
+
+    public init() {}
+
+    /// The number of events scheduled and not yet handled. - Complexity: O(1).
+    public var pendingCount: Int { _queue.count }
+
+    /// Reserves room for `capacity` pending events. - Complexity: O(capacity).
+    public mutating func reserveCapacity(_ capacity: Int) { _queue.reserveCapacity(capacity) }
+
+    /// Schedules `event` at the absolute instant `time`, which must not be in the past.
+    /// - Complexity: O(log n) for n pending events.
+    @inlinable
+    public mutating func schedule(_ event: Event, at time: VirtualTime, priority: Int = 0) {
+        precondition(time >= now, "cannot schedule an event at \(time.nanoseconds) ns, before now (\(now.nanoseconds) ns)")
+        _queue.insert(event, at: time, priority: priority)
+    }
+
+    /// Schedules `event` `delay` nanoseconds from now; `delay` must not be negative.
+    /// - Complexity: O(log n) for n pending events.
+    @inlinable
+    public mutating func schedule(_ event: Event, after delay: Int64, priority: Int = 0) {
+        precondition(delay >= 0, "cannot schedule an event after a negative delay (\(delay) ns)")
+        _queue.insert(event, at: now + delay, priority: priority)
+    }
+
+    /// Handles events in order until none is pending, or until the next one would be later than
+    /// `limit` (events at exactly `limit` are handled). The clock ends at the last handled event.
+    /// - Returns: the number of events handled.
+    /// - Complexity: O(e log n) for e events handled.
+    @inlinable
+    @discardableResult
+    public mutating func run(
+        until limit: VirtualTime? = nil, handle: (inout Simulation<Event>, Event) throws -> Void
+    ) rethrows -> Int {
+        var handled = 0
+        while let next = _queue.nextTime {
+            if let limit, next > limit { break }
+            let (time, event) = _queue.popFirst()!
+            _now = time
+            try handle(&self, event)
+            handled += 1
+        }
+        return handled
+    }
+}

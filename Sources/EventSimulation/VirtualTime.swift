@@ -1,0 +1,24 @@
+/// An instant of simulated time: a whole number of nanoseconds since the simulation's origin.
+///
+/// Virtual time is exact: 0.1 s + 0.2 s is 300,000,000 ns, so an attempt at 0.3 s lands in the
+/// bucket that starts at 0.3 s. It is converted to seconds only for output.
+public struct VirtualTime: Hashable, Comparable, Sendable {
+    public var nanoseconds: Int64
+
+    @inlinable
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    public static let zero = VirtualTime(nanoseconds: 0)
+
+    /// This instant in seconds (for output only).
+    public var seconds: Double { Double(nanoseconds) / 1e9 }
+
+    @inlinable
+    public static func < (lhs: VirtualTime, rhs: VirtualTime) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+
+    /// The instant `nanoseconds` after `time`.
+    @inlinable
+    public static func + (time: VirtualTime, nanoseconds: Int64) -> VirtualTime {
+        VirtualTime(nanoseconds: time.nanoseconds + nanoseconds)
+    }
+}
