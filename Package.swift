@@ -31,7 +31,7 @@ let package = Package(
         .executableTarget(name: "backoff", dependencies: ["BackoffCLI"]),
 
         .testTarget(name: "StochasticsTests", dependencies: ["Stochastics"]),
-        .testTarget(name: "BackoffPoliciesTests", dependencies: ["BackoffPolicies", "Stochastics"]),
+        .testTarget(name: "BackoffPoliciesTests", dependencies: ["BackoffPolicies", "Stochastics", "RetrySimulation"]),
         .testTarget(name: "EventSimulationTests", dependencies: ["EventSimulation"]),
         .testTarget(
             name: "RetrySimulationTests",

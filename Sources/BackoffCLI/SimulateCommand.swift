@@ -71,7 +71,13 @@ struct SimulateCommand: BackoffCommand {
         policy = try PolicyOptions(options)
         randomness = try RunOptions(options)
         let clients = try options.required("clients", ValueParser.integer, where: { $0 >= 1 })
-        let server = try options.required("server", ServerSpec.model)
+        let serverOption = options.text("server")!
+        guard let server = ServerSpec.model(serverOption) else {
+            let name = String(serverOption.prefix { $0 != ":" })
+            let detail = ServerSpec.names.contains(name) ? nil : Suggestion.closest(to: name, among: ServerSpec.names)
+                .map { "unknown model '\(name)' (did you mean '\($0)'?)" }
+            throw options.invalid("server", serverOption, detail: detail)
+        }
         let bucket = try options.required("bucket", ValueParser.duration, where: { $0 > .zero })
         serverText = ServerSpec.text(server)
         var simulations: [HerdSimulation] = []

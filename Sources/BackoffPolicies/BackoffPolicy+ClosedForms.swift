@@ -31,11 +31,12 @@ extension BackoffPolicy {
             for _ in 0..<retries { last = moments.next()! }
             return last
         }
-        let sums = NominalWaitSums(schedule: schedule, base: _base / 1e9, cap: _cap / 1e9, retries: retries)
+        let sums = NominalWaitSums(schedule: schedule, base: _base, cap: _cap, retries: retries)
+        let (sum, squares) = (sums.sumInSeconds, sums.sumOfSquaresInSeconds)
         switch jitter {
-        case .full: return TotalWaitMoments(mean: sums.sum / 2, variance: sums.sumOfSquares / 12)
-        case .equal: return TotalWaitMoments(mean: 3 * sums.sum / 4, variance: sums.sumOfSquares / 48)
-        default: return TotalWaitMoments(mean: sums.sum, variance: 0)
+        case .full: return TotalWaitMoments(mean: sum / 2, variance: squares / 12)
+        case .equal: return TotalWaitMoments(mean: 3 * sum / 4, variance: squares / 48)
+        default: return TotalWaitMoments(mean: sum, variance: 0)
         }
     }
 
@@ -153,7 +154,7 @@ extension BackoffPolicy {
         }
         let fraction = jitter.meanFraction
         func expected(_ attempts: Int) -> Double {
-            fraction * NominalWaitSums(schedule: schedule, base: _base / 1e9, cap: _cap / 1e9, retries: attempts - 1).sum
+            fraction * NominalWaitSums(schedule: schedule, base: _base, cap: _cap, retries: attempts - 1).sumInSeconds
         }
         guard expected(1) <= budget else { return 1 }
         var low = 1

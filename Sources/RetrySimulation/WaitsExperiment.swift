@@ -9,14 +9,17 @@ import Stochastics
 public struct WaitsExperiment: Sendable {
     public let policy: BackoffPolicy
     public let runs: Int
-
     /// Above this many runs the summary is streamed and its quantiles are estimates.
-    public static let exactQuantileLimit = 1 << 24
+    public let exactQuantileLimit: Int
 
-    public init(policy: BackoffPolicy, runs: Int) throws(SimulationError) {
+    /// The default ``exactQuantileLimit``: 2^24 runs, 128 MiB of kept values.
+    public static let defaultExactQuantileLimit = 1 << 24
+
+    public init(policy: BackoffPolicy, runs: Int, exactQuantileLimit: Int = defaultExactQuantileLimit) throws(SimulationError) {
         guard runs >= 1 else { throw .noRuns(runs) }
         self.policy = policy
         self.runs = runs
+        self.exactQuantileLimit = exactQuantileLimit
     }
 
     /// Runs the experiment with a generator of `algorithm` seeded with `seed` (a stream seed).
@@ -34,7 +37,7 @@ public struct WaitsExperiment: Sendable {
     ) throws -> Summary {
         var random = random
         let quantiles = [0.5, 0.9, 0.99]
-        if runs <= Self.exactQuantileLimit {
+        if runs <= exactQuantileLimit {
             var totals = [Double](repeating: 0, count: runs)
             for run in 0..<runs {
                 let total = drawTotalWait(using: &random)

@@ -1,0 +1,80 @@
+@testable import BackoffCLI
+import Foundation
+import Testing
+
+/// Bad input: exit 64, a message naming the value and the accepted form, nothing on stdout, and an
+/// existing --output file left as it was.
+@Suite struct BadInputTests {
+    static let durationForm = "expected a duration greater than 0 with a unit (ns, us, ms, s, m, h), e.g. 100ms"
+    static let serverForm =
+        "expected always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), or outage:DURATION (e.g. outage:2s)"
+
+    static let cases: [(id: String, arguments: [String], message: String)] = [
+        ("base zero", ["waits", "--base", "0ms"], "Invalid value '0ms' for '--base <duration>': \(durationForm)"),
+        ("base bare zero", ["waits", "--base", "0"], "Invalid value '0' for '--base <duration>': \(durationForm)"),
+        ("base negative", ["waits", "--base", "-1"], "Invalid value '-1' for '--base <duration>': \(durationForm)"),
+        ("base nan", ["waits", "--base", "nan"], "Invalid value 'nan' for '--base <duration>': \(durationForm)"),
+        ("base inf", ["waits", "--base", "inf"], "Invalid value 'inf' for '--base <duration>': \(durationForm)"),
+        ("duration with a space", ["simulate", "--base", "10 ms"], "Invalid value '10 ms' for '--base <duration>': \(durationForm)"),
+        ("duration unknown unit", ["waits", "--base", "5x"], "Invalid value '5x' for '--base <duration>': \(durationForm)"),
+        ("duration negative", ["formula", "--base", "-3s"], "Invalid value '-3s' for '--base <duration>': \(durationForm)"),
+        ("duration empty", ["waits", "--base", ""], "Invalid value '' for '--base <duration>': \(durationForm)"),
+        ("multiplier below one", ["waits", "--multiplier", "0.5"],
+         "Invalid value '0.5' for '--multiplier <number>': expected a number >= 1, e.g. 2"),
+        ("cap below base", ["waits", "--cap", "50ms"],
+         "Invalid value '50ms' for '--cap <duration>': the cap must be at least the base (100ms); "
+            + "expected a duration at least the base, with a unit (e.g. 5s), or none"),
+        ("zero attempts", ["waits", "--max-attempts", "0"],
+         "Invalid value '0' for '--max-attempts <count>': expected a whole number >= 1, e.g. 5"),
+        ("both budgets", ["simulate", "--max-attempts", "3", "--max-retries", "2"],
+         "Use either '--max-attempts' or '--max-retries', not both (max retries N means N + 1 attempts)"),
+        ("unknown jitter", ["waits", "--jitter", "none,fulll"],
+         "Invalid value 'none,fulll' for '--jitter <list>': unknown jitter 'fulll' (did you mean 'full'?); "
+            + "expected a comma-separated list of none, full, equal, decorrelated, or all"),
+        ("unknown option", ["waits", "--atempts", "3"], "Unknown option '--atempts'. Did you mean '--max-attempts'?"),
+        ("missing value", ["waits", "--base"], "Missing value for '--base <duration>'"),
+        ("missing value before option", ["waits", "--base", "--runs", "3"], "Missing value for '--base <duration>'"),
+        ("zero clients", ["simulate", "--clients", "0"],
+         "Invalid value '0' for '--clients <count>': expected a whole number >= 1, e.g. 1000"),
+        ("zero runs", ["waits", "--runs", "0"], "Invalid value '0' for '--runs <count>': expected a whole number >= 1, e.g. 10000"),
+        ("zero bucket", ["simulate", "--bucket", "0ms"],
+         "Invalid value '0ms' for '--bucket <duration>': expected a duration greater than 0 with a unit, e.g. 10ms"),
+        ("unknown server", ["simulate", "--server", "outtage:2s"],
+         "Invalid value 'outtage:2s' for '--server <model>': unknown model 'outtage' (did you mean 'outage'?); \(serverForm)"),
+        ("outage without duration", ["simulate", "--server", "outage:"], "Invalid value 'outage:' for '--server <model>': \(serverForm)"),
+        ("probability above one", ["simulate", "--server", "bernoulli:1.5"],
+         "Invalid value 'bernoulli:1.5' for '--server <model>': \(serverForm)"),
+        ("unknown command", ["simulat"], "Unknown command 'simulat'. Did you mean 'simulate'? Commands: schedule, formula, waits, simulate, help"),
+        ("stray argument", ["waits", "extra"], "Unexpected argument 'extra'"),
+        ("repeated option", ["waits", "--runs", "5", "--runs", "6"], "Option '--runs' is given more than once"),
+        ("overflowing waits", ["formula", "--cap", "none", "--multiplier", "10", "--max-attempts", "200"],
+         "Invalid value '200' for '--max-attempts <count>': the longest total wait would be 1.1111111111111112e+197 s, "
+            + "beyond what virtual time holds (about 146 years); set a cap or allow fewer attempts; expected a whole number >= 1, e.g. 5"),
+    ]
+
+    @Test(arguments: cases)
+    func badInputExits64WithAMessageAndWritesNothing(id: String, arguments: [String], message: String) throws {
+        let directory = TemporaryDirectory()
+        let output = directory.file("table.csv")
+        try "keep me\n".write(toFile: output, atomically: true, encoding: .utf8)
+        let result = Invocation(arguments + ["--output", output])
+        #expect(result.status == 64, "\(id)")
+        #expect(result.stdout.isEmpty, "\(id)")
+        let firstLine = result.stderr.split(separator: "\n").first.map(String.init)
+        #expect(firstLine == "backoff: " + message, "\(id)")
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "keep me\n", "\(id)")
+        #expect(directory.contents == ["table.csv"], "\(id): no temporary file may remain")
+    }
+
+    @Test func noArgumentsIsAUsageError() {
+        let result = Invocation([])
+        #expect(result.status == 64 && result.stdout.isEmpty)
+        #expect(result.stderr.contains("Missing command"))
+    }
+
+    @Test func unwritableOutputIsAFailureWithNoData() {
+        let result = Invocation(["formula", "--output", "/nonexistent-directory/table.csv"])
+        #expect(result.status == 1 && result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("backoff: Cannot write '/nonexistent-directory/table.csv'"))
+    }
+}

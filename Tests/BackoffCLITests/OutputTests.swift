@@ -1,0 +1,113 @@
+@testable import BackoffCLI
+import Foundation
+import Testing
+
+@Suite struct OutputTests {
+    /// The documented leading columns of each command; users' scripts depend on names and order.
+    @Test(arguments: [
+        ("schedule", "attempt,wait_s,start_s"),
+        ("formula", "jitter,base_s,multiplier,cap_s,max_attempts,mean_total_wait_s,sd_total_wait_s"),
+        ("waits --runs 10",
+         "jitter,base_s,multiplier,cap_s,max_attempts,runs,seed,mean_total_wait_s,sd_total_wait_s,se_mean_total_wait_s,"
+            + "p50_total_wait_s,p90_total_wait_s,p99_total_wait_s,max_total_wait_s,formula_mean_total_wait_s,"
+            + "formula_sd_total_wait_s,z_score"),
+        ("simulate --clients 10",
+         "jitter,clients,server,base_s,multiplier,cap_s,max_attempts,seed,attempts_total,attempts_per_client,successes,"
+            + "give_ups,mean_total_wait_s,p99_total_wait_s,mean_completion_s,peak_load,peak_load_time_s,peak_retry_load,"
+            + "peak_retry_time_s,bucket_s"),
+    ])
+    func headersBeginWithTheDocumentedColumns(commandLine: String, prefix: String) {
+        let result = Invocation(commandLine)
+        #expect(result.status == 0 && result.stderr.isEmpty)
+        #expect(result.stdout.hasPrefix(prefix + ","))
+        let columns = result.rows.map(\.count)
+        #expect(Set(columns).count == 1, "every row has one field per column")
+    }
+
+    @Test func scheduleListsTheExactAttemptTimes() {
+        let result = Invocation("schedule --base 100ms --multiplier 2 --max-attempts 4")
+        #expect(result.rows.dropFirst().map { $0[2] } == ["0", "0.1", "0.3", "0.7"])
+        #expect(result.rows.dropFirst().map { $0[6] } == ["0", "0.1", "0.3", "0.7"])
+    }
+
+    @Test func sameSeedGivesIdenticalCSVAndAnotherSeedOtherSamples() {
+        let first = Invocation("waits --runs 2000 --seed 7")
+        #expect(first.stdout == Invocation("waits --runs 2000 --seed 7").stdout)
+        #expect(first.stdout != Invocation("waits --runs 2000 --seed 8").stdout)
+        let herd = Invocation("simulate --clients 500 --seed 7")
+        #expect(herd.stdout == Invocation("simulate --clients 500 --seed 7").stdout)
+    }
+
+    @Test func outputIsTheSameWhateverTheThreadCount() {
+        for command in ["waits --runs 3000", "simulate --clients 300 --server bernoulli:0.5"] {
+            let one = Invocation(command + " --jobs 1")
+            #expect(one.status == 0)
+            #expect(one.stdout == Invocation(command + " --jobs 2").stdout, "\(command)")
+            #expect(one.stdout == Invocation(command + " --jobs 4").stdout, "\(command)")
+        }
+    }
+
+    /// A jitter mode's numbers do not depend on which other modes run beside it.
+    @Test func aModesRowDoesNotDependOnTheOtherModes() {
+        let all = Invocation("waits --runs 1000")
+        let alone = Invocation("waits --runs 1000 --jitter equal")
+        #expect(all.rows.first { $0.first == "equal" } == alone.rows.last)
+    }
+
+    @Test func outputFileAndSideFilesAreWrittenWhole() throws {
+        let directory = TemporaryDirectory()
+        let table = directory.file("waits.csv")
+        let samples = directory.file("samples.csv")
+        let result = Invocation(["waits", "--runs", "250", "--output", table, "--samples", samples])
+        #expect(result.status == 0 && result.stdout.isEmpty)
+        #expect(try String(contentsOfFile: table, encoding: .utf8) == Invocation("waits --runs 250").stdout)
+        let lines = try String(contentsOfFile: samples, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first == "jitter,run,total_wait_s")
+        #expect(lines.count == 1 + 4 * 250)
+        #expect(lines[1] == "none,1,1.5" && lines.last?.hasPrefix("decorrelated,250,") == true)
+        #expect(directory.contents == ["samples.csv", "waits.csv"])
+
+        let timeline = directory.file("load.csv")
+        let herd = Invocation(["simulate", "--clients", "100", "--jitter", "none", "--timeline", timeline])
+        #expect(herd.status == 0)
+        let buckets = try String(contentsOfFile: timeline, encoding: .utf8).split(separator: "\n")
+        #expect(buckets.first == "jitter,bucket_start_s,attempts,retries,successes,failures")
+        #expect(buckets[1] == "none,0,100,0,0,100")
+        #expect(buckets.contains("none,0.1,100,100,0,100"))
+    }
+
+    /// The simulated means agree with their formulas: |z| stays within 4 for every mode.
+    @Test func waitsZScoresAreSmall() throws {
+        let result = Invocation("waits --runs 20000 --cap 1s --max-attempts 8 --seed 12")
+        for row in 0..<4 {
+            let z = try #require(Double(result.field("z_score", row: row) ?? ""))
+            #expect(abs(z) <= 4, "seed 12, row \(row): z = \(z)")
+        }
+    }
+
+    @Test func helpIsTheSameEitherWayAndGoesToStdout() {
+        for command in ["schedule", "formula", "waits", "simulate"] {
+            let help = Invocation(["help", command])
+            #expect(help.status == 0 && help.stderr.isEmpty)
+            #expect(help.stdout == Invocation([command, "--help"]).stdout)
+            #expect(help.stdout.contains("OPTIONS:") && help.stdout.contains("EXAMPLE:"))
+            #expect(help.stdout.contains("--seed") == (command != "formula"))
+        }
+        let overview = Invocation(["help"])
+        #expect(overview.status == 0 && overview.stdout.contains("COMMANDS:"))
+        #expect(Invocation(["--help"]).stdout == overview.stdout)
+    }
+
+    /// Every option in a command's help is accepted by that command, with its default value.
+    @Test func everyDocumentedDefaultParses() {
+        for command in Commands.all {
+            for spec in command.specs {
+                guard let value = spec.defaultValue else { continue }
+                var arguments = [command.name, "--\(spec.name)", value]
+                if command.name == "waits" && spec.name != "runs" { arguments += ["--runs", "10"] }
+                if command.name == "simulate" && spec.name != "clients" { arguments += ["--clients", "10"] }
+                #expect(Invocation(arguments).status == 0, "\(arguments)")
+            }
+        }
+    }
+}

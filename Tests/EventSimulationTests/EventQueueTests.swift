@@ -1,0 +1,49 @@
+import EventSimulation
+import Testing
+
+@Suite struct EventQueueTests {
+    /// A small linear congruential generator keeps this test free of other modules.
+    struct LCG {
+        var state: UInt64
+        mutating func next(below bound: UInt64) -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (state >> 33) % bound
+        }
+    }
+
+    /// Random inserts and pops against a sorted reference: the queue must release events in
+    /// (time, priority, insertion) order.
+    @Test(arguments: [1 as UInt64, 2, 3])
+    func popsInKeyOrderUnderRandomInterleaving(seed: UInt64) {
+        var random = LCG(state: seed)
+        var queue = EventQueue<Int>()
+        var reference: [(time: Int64, priority: Int, sequence: Int)] = []
+        var sequence = 0
+        var popped: [Int] = []
+        var expected: [Int] = []
+        for _ in 0..<5_000 {
+            if random.next(below: 3) < 2 || reference.isEmpty {
+                let time = Int64(random.next(below: 50))
+                let priority = Int(random.next(below: 3))
+                queue.insert(sequence, at: VirtualTime(nanoseconds: time), priority: priority)
+                reference.append((time, priority, sequence))
+                sequence += 1
+            } else {
+                let index = reference.indices.min { a, b in
+                    let (x, y) = (reference[a], reference[b])
+                    return (x.time, x.priority, x.sequence) < (y.time, y.priority, y.sequence)
+                }!
+                expected.append(reference.remove(at: index).sequence)
+                popped.append(queue.popFirst()!.payload)
+            }
+        }
+        #expect(popped == expected, "seed \(seed)")
+        #expect(queue.count == reference.count)
+    }
+
+    @Test func emptyQueuePopsNothing() {
+        var queue = EventQueue<Int>()
+        #expect(queue.popFirst() == nil)
+        #expect(queue.isEmpty && queue.nextTime == nil)
+    }
+}
