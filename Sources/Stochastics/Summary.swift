@@ -24,29 +24,49 @@ public struct Summary: Hashable, Sendable {
         quantileProbabilities.firstIndex(of: p).map { quantileValues[$0] }
     }
 
-    /// The exact summary of `values`, which it sorts (pass ownership to avoid a copy).
+    /// The exact summary of `values`, which it reorders (pass ownership to avoid a copy).
     ///
-    /// Mean and standard deviation are backed by `gsl_stats_mean` and `gsl_stats_sd_m`; quantiles by
-    /// `gsl_stats_quantile_from_sorted_data` (linear interpolation between order statistics at
-    /// (n - 1) p, Hyndman & Fan type 7).
-    /// - Complexity: O(n log n).
+    /// Mean and standard deviation are backed by `gsl_stats_mean` and `gsl_stats_sd_m`, extremes by
+    /// `gsl_stats_minmax`. A quantile for probability p interpolates linearly between the order
+    /// statistics x_(j) and x_(j+1), j = ⌊(n - 1) p⌋ (Hyndman & Fan type 7, as
+    /// `gsl_stats_quantile_from_sorted_data`), found without sorting: `gsl_stats_select` (quickselect)
+    /// places x_(j), and x_(j+1) is the least value after it.
+    /// - Complexity: O(n) expected, plus O(n) per quantile.
     public init(_ values: consuming [Double], quantiles: [Double] = [0.5, 0.9, 0.99]) {
         var data = values
         precondition(!data.isEmpty, "a summary needs at least one value")
-        data.sort()
         count = data.count
         let probabilities = quantiles.sorted()
+        precondition(probabilities.allSatisfy { (0...1).contains($0) }, "quantile probabilities lie in [0, 1]")
         quantileProbabilities = probabilities
         quantilesAreExact = true
-        (mean, standardDeviation, quantileValues) = data.withUnsafeBufferPointer { buffer in
+        var low = 0.0
+        var high = 0.0
+        (mean, standardDeviation, quantileValues) = data.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
             let n = buffer.count
             let mean = gsl_stats_mean(base, 1, n)
             let sd = n > 1 ? gsl_stats_sd_m(base, 1, n, mean) : .nan
-            return (mean, sd, probabilities.map { gsl_stats_quantile_from_sorted_data(base, 1, n, $0) })
+            gsl_stats_minmax(&low, &high, base, 1, n)
+            // Everything before `settled` is at most the order statistic placed last.
+            var settled = 0
+            let values = probabilities.map { p -> Double in
+                let position = Double(n - 1) * p
+                let j = min(n - 1, Int(position.rounded(.down)))
+                if j >= settled {
+                    _ = gsl_stats_select(base + settled, 1, n - settled, j - settled)
+                    settled = j
+                }
+                let lower = buffer[j]
+                let fraction = position - Double(j)
+                guard fraction > 0, j + 1 < n else { return lower }
+                let upper = buffer[(j + 1)...].min()!
+                return lower + fraction * (upper - lower)
+            }
+            return (mean, sd, values)
         }
-        minimum = data[0]
-        maximum = data[data.count - 1]
+        minimum = low
+        maximum = high
     }
 
     init(

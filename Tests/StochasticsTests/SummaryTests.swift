@@ -45,3 +45,27 @@ import Testing
         #expect(try StreamingSummary().summary == nil)
     }
 }
+
+@Suite struct SummaryQuantileTests {
+    /// Quantiles found by selection equal type-7 quantiles of the sorted data, for sizes 1 to 300
+    /// and data with many ties.
+    @Test func selectionAgreesWithSortedInterpolation() throws {
+        let seed: UInt64 = 17
+        let random = try RandomGenerator(seed: seed)
+        let probabilities = [0, 0.01, 0.25, 0.5, 0.9, 0.99, 1]
+        for n in [1, 2, 3, 10, 101, 300] {
+            for tied in [false, true] {
+                let values = (0..<n).map { _ in tied ? Double(Int(random.uniform() * 5)) : random.uniform() }
+                let sorted = values.sorted()
+                let summary = Summary(values, quantiles: probabilities)
+                for p in probabilities {
+                    let h = Double(n - 1) * p
+                    let j = Int(h.rounded(.down))
+                    let expected = j + 1 < n ? sorted[j] + (h - Double(j)) * (sorted[j + 1] - sorted[j]) : sorted[j]
+                    #expect(abs(summary.quantile(p)! - expected) <= 1e-15, "seed \(seed), n = \(n), p = \(p)")
+                }
+                #expect(summary.minimum == sorted.first && summary.maximum == sorted.last)
+            }
+        }
+    }
+}
