@@ -8,22 +8,33 @@ import Darwin
 
 /// Writes a file so that it appears whole or not at all: the data goes to a temporary file beside
 /// the destination, which replaces the destination by `rename` (atomic on POSIX file systems) only
-/// on ``commit()``. A writer dropped without committing removes its temporary file, so a failed or
-/// interrupted run never leaves a half table under the final name, and an existing file is untouched.
+/// on ``commit()``. A writer dropped without committing removes its temporary file, so a failed run
+/// never leaves a half table under the final name, and an existing file is untouched.
+///
+/// A destination that exists and is not a regular file (`/dev/null`, `/dev/stdout`, a FIFO) is
+/// written directly: renaming over it would replace the device or pipe with a file.
 final class AtomicFileWriter {
     let path: String
-    private let temporaryPath: String
+    /// The temporary file, or `nil` when writing straight to a special file.
+    private let temporaryPath: String?
     private var file: UnsafeMutablePointer<FILE>?
 
     /// Opens the temporary file. Throws a failure naming the path when the directory is not writable.
     init(path: String) throws(CommandLineError) {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        guard !name.isEmpty else { throw .usage("Invalid output path '\(path)': expected a file name") }
+        guard !path.isEmpty, !path.hasSuffix("/") else {
+            throw .usage("Invalid output path '\(path)': expected a file name")
+        }
         self.path = path
-        temporaryPath = "\(directory).\(name).tmp-\(getpid())"
-        guard let file = fopen(temporaryPath, "w") else {
+        var status = stat()
+        if stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
+            temporaryPath = nil
+        } else {
+            let slash = path.lastIndex(of: "/")
+            let directory = slash.map { String(path[...$0]) } ?? ""
+            let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+            temporaryPath = "\(directory).\(name).tmp-\(getpid())"
+        }
+        guard let file = fopen(temporaryPath ?? path, "w") else {
             throw .failure("Cannot write '\(path)': \(String(cString: strerror(errno)))")
         }
         self.file = file
@@ -32,7 +43,7 @@ final class AtomicFileWriter {
     deinit {
         if let file {
             fclose(file)
-            unlink(temporaryPath)
+            if let temporaryPath { unlink(temporaryPath) }
         }
     }
 
@@ -46,8 +57,12 @@ final class AtomicFileWriter {
     func commit() throws(CommandLineError) {
         guard let file else { return }
         self.file = nil
-        let flushed = fflush(file) == 0 && fsync(fileno(file)) == 0
+        let flushed = fflush(file) == 0
         let closed = fclose(file) == 0
+        guard let temporaryPath else {
+            guard flushed, closed else { throw .failure("Cannot write '\(path)': \(String(cString: strerror(errno)))") }
+            return
+        }
         guard flushed, closed, rename(temporaryPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)

@@ -111,3 +111,28 @@ import Testing
         }
     }
 }
+
+@Suite struct ReferenceDataTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The small reference datasets regenerate byte for byte (scripts/make-notebooks-data --check
+    /// covers all of them).
+    @Test(arguments: [
+        ("formula-default.csv", "formula"),
+        ("outage-10k.csv", "simulate --clients 10000 --server outage:2s --max-attempts 8 --seed 2015"),
+    ])
+    func referenceDatasetRegeneratesByteForByte(file: String, commandLine: String) throws {
+        let committed = try String(
+            contentsOf: Self.root.appendingPathComponent("notebooks-data").appendingPathComponent(file), encoding: .utf8)
+        #expect(Invocation(commandLine).stdout == committed, "\(file)")
+    }
+
+    /// Writing to a special file goes straight to it: renaming over /dev/null would replace the device.
+    @Test func specialFilesAreWrittenInPlace() throws {
+        let result = Invocation(["formula", "--output", "/dev/null"])
+        #expect(result.status == 0)
+        var status = stat()
+        #expect(stat("/dev/null", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR)
+    }
+}
