@@ -18,6 +18,8 @@ final class AtomicFileWriter {
     /// The temporary file, or `nil` when writing straight to a special file.
     private let temporaryPath: String?
     private var file: UnsafeMutablePointer<FILE>?
+    /// The temporary file's slot in ``InterruptCleanup``.
+    private var cleanupSlot: Int?
 
     /// Opens the temporary file. Throws a failure naming the path when the directory is not writable.
     init(path: String) throws(CommandLineError) {
@@ -38,6 +40,7 @@ final class AtomicFileWriter {
             throw .failure("Cannot write '\(path)': \(String(cString: strerror(errno)))")
         }
         self.file = file
+        cleanupSlot = temporaryPath.flatMap(InterruptCleanup.register)
     }
 
     deinit {
@@ -45,6 +48,7 @@ final class AtomicFileWriter {
             fclose(file)
             if let temporaryPath { unlink(temporaryPath) }
         }
+        if let cleanupSlot { InterruptCleanup.unregister(cleanupSlot) }
     }
 
     /// Appends text.
@@ -57,6 +61,10 @@ final class AtomicFileWriter {
     func commit() throws(CommandLineError) {
         guard let file else { return }
         self.file = nil
+        defer {
+            if let cleanupSlot { InterruptCleanup.unregister(cleanupSlot) }
+            cleanupSlot = nil
+        }
         let flushed = fflush(file) == 0
         let closed = fclose(file) == 0
         guard let temporaryPath else {

@@ -8,11 +8,10 @@ public enum BackoffCommandLine {
         _ arguments: [String], standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream
     ) -> Int32 {
         do {
-            let (outputPath, table) = try execute(arguments)
-            if let path = outputPath {
-                let file = try AtomicFileWriter(path: path)
-                file.write(table.text)
-                try file.commit()
+            let (output, table) = try execute(arguments)
+            if let output {
+                output.write(table.text)
+                try output.commit()
             } else {
                 standardOutput.write(table.text)
             }
@@ -32,7 +31,7 @@ public enum BackoffCommandLine {
         }
     }
 
-    private static func execute(_ arguments: [String]) throws(CommandLineError) -> (outputPath: String?, table: CSVTable) {
+    private static func execute(_ arguments: [String]) throws(CommandLineError) -> (output: AtomicFileWriter?, table: CSVTable) {
         let tokens = ArgumentLexer.tokens(arguments)
         guard let first = tokens.first else {
             throw .usage("Missing command: expected one of \(Commands.all.map { $0.name }.joined(separator: ", ")), or help")
@@ -57,12 +56,11 @@ public enum BackoffCommandLine {
 
     private static func execute<Command: BackoffCommand>(
         _ type: Command.Type, _ options: ParsedOptions
-    ) throws(CommandLineError) -> (outputPath: String?, table: CSVTable) {
+    ) throws(CommandLineError) -> (output: AtomicFileWriter?, table: CSVTable) {
         let command = try Command(options)
-        if let path = command.outputPath, path.isEmpty {
-            throw options.invalid("output", path)
-        }
-        return (command.outputPath, try command.run())
+        // Opened before the run, so an unwritable destination fails before any work is done.
+        let output = try command.outputPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
+        return (output, try command.run())
     }
 
     private static func unknownCommand(_ name: String) -> CommandLineError {
