@@ -17,26 +17,31 @@ extension BackoffPolicy {
     /// For an uncapped exponential schedule Σ e_k is the geometric series b (m^(n-1) - 1) / (m - 1).
     /// The immediate schedule waits zero, whatever the jitter.
     public var totalWaitMoments: TotalWaitMoments? {
+        guard let moments = totalWaitMomentsInNanoseconds else { return nil }
+        // Computed in nanoseconds and converted once, so 3/4 of 1.6 s reads 1.2 s.
+        return TotalWaitMoments(mean: moments.mean / 1e9, variance: moments.variance / 1e18)
+    }
+
+    private var totalWaitMomentsInNanoseconds: TotalWaitMoments? {
         let retries = maxAttempts - 1
         if case .immediate = schedule { return TotalWaitMoments(mean: 0, variance: 0) }
         if maxElapsed != nil {
             guard jitter == .disabled else { return nil }
             let total = nominalStartTimes.last ?? 0
-            return TotalWaitMoments(mean: total, variance: 0)
+            return TotalWaitMoments(mean: total * 1e9, variance: 0)
         }
         if retries == 0 { return TotalWaitMoments(mean: 0, variance: 0) }
         if case .decorrelated(let r) = jitter {
-            var moments = DecorrelatedMoments(base: _base / 1e9, cap: _cap / 1e9, factor: r, retries: retries)
+            var moments = DecorrelatedMoments(base: _base, cap: _cap, factor: r, retries: retries)
             var last = TotalWaitMoments(mean: 0, variance: 0)
             for _ in 0..<retries { last = moments.next()! }
             return last
         }
         let sums = NominalWaitSums(schedule: schedule, base: _base, cap: _cap, retries: retries)
-        let (sum, squares) = (sums.sumInSeconds, sums.sumOfSquaresInSeconds)
         switch jitter {
-        case .full: return TotalWaitMoments(mean: sum / 2, variance: squares / 12)
-        case .equal: return TotalWaitMoments(mean: 3 * sum / 4, variance: squares / 48)
-        default: return TotalWaitMoments(mean: sum, variance: 0)
+        case .full: return TotalWaitMoments(mean: sums.sum / 2, variance: sums.sumOfSquares / 12)
+        case .equal: return TotalWaitMoments(mean: 3 * sums.sum / 4, variance: sums.sumOfSquares / 48)
+        default: return TotalWaitMoments(mean: sums.sum, variance: 0)
         }
     }
 
@@ -68,8 +73,8 @@ extension BackoffPolicy {
         if case .immediate = schedule { return [Double](repeating: 0, count: maxAttempts) }
         if maxElapsed != nil { return jitter == .disabled ? nominalStartTimes : nil }
         if case .decorrelated(let r) = jitter {
-            var moments = DecorrelatedMoments(base: _base / 1e9, cap: _cap / 1e9, factor: r, retries: retries)
-            return [0] + (0..<retries).map { _ in moments.next()!.mean }
+            var moments = DecorrelatedMoments(base: _base, cap: _cap, factor: r, retries: retries)
+            return [0] + (0..<retries).map { _ in moments.next()!.mean / 1e9 }
         }
         // Accumulate in nanoseconds and convert each sum once, so 0.1 s + 0.2 s reads 0.3 s.
         let fraction = jitter.meanFraction

@@ -10,7 +10,7 @@ import Foundation
 /// linear       S_u = u b + d u(u-1)/2       S2_u = u b^2 + b d u(u-1) + d^2 (u-1)u(2u-1)/6
 /// constant     S_u = u b                    S2_u = u b^2
 /// ```
-/// All values in nanoseconds (squares in ns²); ``sumInSeconds`` and ``sumOfSquaresInSeconds`` convert.
+/// All values in nanoseconds (squares in ns²); ``sumInSeconds`` converts.
 struct NominalWaitSums {
     /// u: how many of the waits are below the cap.
     let uncappedCount: Int
@@ -20,7 +20,6 @@ struct NominalWaitSums {
     let sumOfSquares: Double
 
     var sumInSeconds: Double { sum / 1e9 }
-    var sumOfSquaresInSeconds: Double { sumOfSquares / 1e18 }
 
     init(schedule: BackoffSchedule, base b: Double, cap c: Double, retries: Int) {
         let r = max(0, retries)
