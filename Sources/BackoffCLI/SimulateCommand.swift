@@ -86,7 +86,12 @@ struct SimulateCommand: BackoffCommand {
                 simulations.append(try HerdSimulation(
                     clients: clients, server: server, policy: policy, bucketWidth: Int64(bucket.nanoseconds)))
             } catch {
-                throw options.invalid("bucket", options.text("bucket")!, detail: "\(error)")
+                switch error {
+                case .tooManyBuckets, .nonPositiveBucket:
+                    throw options.invalid("bucket", options.text("bucket")!, detail: "\(error)")
+                default:
+                    throw .usage("\(error)", command: Self.name)
+                }
             }
         }
         self.simulations = simulations

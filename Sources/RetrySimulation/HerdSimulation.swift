@@ -38,13 +38,12 @@ public struct HerdSimulation: Sendable {
 
     /// Runs the scenario with a generator of `algorithm` seeded with `seed` (a stream seed).
     public func run(seed: UInt64, algorithm: GeneratorAlgorithm = .standard) throws -> HerdReport {
-        let random = try RandomGenerator(algorithm: algorithm, seed: seed)
-        return run(using: random)
+        var random = try RandomGenerator(algorithm: algorithm, seed: seed)
+        return run(using: &random)
     }
 
     /// Runs the scenario drawing from `random`.
-    public func run<Random: UniformSource>(using random: Random) -> HerdReport {
-        var random = random
+    public func run<Random: UniformSource>(using random: inout Random) -> HerdReport {
         let policy = policy
         let server = server
         var population = [SimulatedClient](repeating: SimulatedClient(policy: policy), count: clients)

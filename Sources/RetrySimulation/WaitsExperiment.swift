@@ -27,15 +27,14 @@ public struct WaitsExperiment: Sendable {
     public func run(
         seed: UInt64, algorithm: GeneratorAlgorithm = .standard, eachTotalWait: ((Int64) throws -> Void)? = nil
     ) throws -> Summary {
-        let random = try RandomGenerator(algorithm: algorithm, seed: seed)
-        return try run(using: random, eachTotalWait: eachTotalWait)
+        var random = try RandomGenerator(algorithm: algorithm, seed: seed)
+        return try run(using: &random, eachTotalWait: eachTotalWait)
     }
 
     /// Runs the experiment drawing from `random`.
     public func run<Random: UniformSource>(
-        using random: Random, eachTotalWait: ((Int64) throws -> Void)? = nil
+        using random: inout Random, eachTotalWait: ((Int64) throws -> Void)? = nil
     ) throws -> Summary {
-        var random = random
         let quantiles = [0.5, 0.9, 0.99]
         if runs <= exactQuantileLimit {
             var totals = [Double](repeating: 0, count: runs)

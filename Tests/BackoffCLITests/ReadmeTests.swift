@@ -26,4 +26,25 @@ import Testing
         let top = Self.readme.prefix(2_000)
         #expect(top.contains("scripts/backoff waits") && top.contains("scripts/test"))
     }
+
+    /// Every `$ scripts/backoff ... | cut -d, -f...` example in the README shows the output the CLI
+    /// really prints today.
+    @Test func workedExamplesShowTheRealOutput() throws {
+        let lines = Self.readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var checked = 0
+        for (index, line) in lines.enumerated() where line.hasPrefix("$ scripts/backoff ") {
+            let pipeline = line.dropFirst("$ scripts/backoff ".count).components(separatedBy: " | cut -d, -f")
+            let arguments = pipeline[0].split(separator: " ").map(String.init)
+            let fields = pipeline.count > 1 ? pipeline[1].split(separator: ",").compactMap { Int($0) } : nil
+            let expected = lines[(index + 1)...].prefix { $0 != "```" }
+            let actual = Invocation(arguments).stdout.split(separator: "\n").map { row -> String in
+                guard let fields else { return String(row) }
+                let columns = row.split(separator: ",", omittingEmptySubsequences: false)
+                return fields.map { String(columns[$0 - 1]) }.joined(separator: ",")
+            }
+            #expect(Array(expected) == actual, "README example: \(line)")
+            checked += 1
+        }
+        #expect(checked >= 2)
+    }
 }
