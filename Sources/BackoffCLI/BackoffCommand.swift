@@ -1,29 +1,45 @@
-/// A subcommand of `backoff`: its options, its help, and how it turns them into a table.
-protocol BackoffCommand {
+/// What `backoff help` shows for a command.
+protocol DocumentedCommand {
     static var name: String { get }
     /// One line: what the command does.
     static var abstract: String { get }
     /// A paragraph of help after the abstract.
     static var discussion: String { get }
     static var specs: [OptionSpec] { get }
-    /// The table's columns, in order, with their meaning and unit.
+    /// The output's columns, in order, with their meaning and unit.
     static var columns: [(name: String, meaning: String)] { get }
     static var example: String { get }
+}
 
+/// A subcommand of `backoff` that turns its options into one table.
+protocol BackoffCommand: DocumentedCommand, Sendable {
     /// Reads and validates every option; throws a usage error before anything runs.
     init(_ options: ParsedOptions) throws(CommandLineError)
 
     /// Where the table goes (`--output`), or `nil` for stdout.
     var outputPath: String? { get }
 
+    /// The table's header for these options (a subset of `columns` where options add columns).
+    var header: [String] { get }
+
     /// Computes the table. Auxiliary files are written atomically and only when the run succeeds.
     func run() throws(CommandLineError) -> CSVTable
 }
 
+extension BackoffCommand {
+    var header: [String] { Self.columns.map(\.name) }
+}
+
 enum Commands {
-    static var all: [any BackoffCommand.Type] {
+    /// The commands that print one table.
+    static var tables: [any BackoffCommand.Type] {
         [ScheduleCommand.self, FormulaCommand.self, WaitsCommand.self, SimulateCommand.self]
     }
 
-    static func named(_ name: String) -> (any BackoffCommand.Type)? { all.first { $0.name == name } }
+    /// Every command, in the order help lists them.
+    static var all: [any DocumentedCommand.Type] { tables + [SweepCommand.self, CheckCommand.self] }
+
+    static func named(_ name: String) -> (any DocumentedCommand.Type)? { all.first { $0.name == name } }
+
+    static func table(named name: String) -> (any BackoffCommand.Type)? { tables.first { $0.name == name } }
 }

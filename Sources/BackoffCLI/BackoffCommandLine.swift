@@ -8,14 +8,7 @@ public enum BackoffCommandLine {
         _ arguments: [String], standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream
     ) -> Int32 {
         do {
-            let (output, table) = try execute(arguments)
-            if let output {
-                output.write(table.text)
-                try output.commit()
-            } else {
-                standardOutput.write(table.text)
-            }
-            return 0
+            return try dispatch(arguments, standardOutput: &standardOutput, standardError: &standardError)
         } catch {
             switch error {
             case .help(let text):
@@ -31,17 +24,20 @@ public enum BackoffCommandLine {
         }
     }
 
-    private static func execute(_ arguments: [String]) throws(CommandLineError) -> (output: AtomicFileWriter?, table: CSVTable) {
+    private static func dispatch(
+        _ arguments: [String], standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream
+    ) throws(CommandLineError) -> Int32 {
         let tokens = ArgumentLexer.tokens(arguments)
+        let names = Commands.all.map { $0.name }.joined(separator: ", ")
         guard let first = tokens.first else {
-            throw .usage("Missing command: expected one of \(Commands.all.map { $0.name }.joined(separator: ", ")), or help")
+            throw .usage("Missing command: expected one of \(names), or help")
         }
         let name: String
         switch first.kind {
         case .option(name: "help", attachedValue: nil):
             throw .help(HelpRenderer.overview())
         case .option(let option, _):
-            throw .usage("Expected a command before '--\(option)': one of \(Commands.all.map { $0.name }.joined(separator: ", ")), or help")
+            throw .usage("Expected a command before '--\(option)': one of \(names), or help")
         case .word("help"):
             guard tokens.count > 1, case .word(let topic) = tokens[1].kind else { throw .help(HelpRenderer.overview()) }
             guard Commands.named(topic) != nil else { throw unknownCommand(topic) }
@@ -49,9 +45,24 @@ public enum BackoffCommandLine {
         case .word(let word):
             name = word
         }
-        guard let type = Commands.named(name) else { throw unknownCommand(name) }
-        let options = try ParsedOptions(command: name, specs: type.specs, tokens: tokens.dropFirst())
-        return try execute(type, options)
+        let rest = tokens.dropFirst()
+        switch name {
+        case SweepCommand.name:
+            return try SweepCommand(tokens: rest).run(standardOutput: &standardOutput, standardError: &standardError)
+        case CheckCommand.name:
+            return try CheckCommand(tokens: rest).run(standardOutput: &standardOutput)
+        default:
+            guard let type = Commands.table(named: name) else { throw unknownCommand(name) }
+            let options = try ParsedOptions(command: name, specs: type.specs, tokens: rest)
+            let (output, table) = try execute(type, options)
+            if let output {
+                output.write(table.text)
+                try output.commit()
+            } else {
+                standardOutput.write(table.text)
+            }
+            return 0
+        }
     }
 
     private static func execute<Command: BackoffCommand>(

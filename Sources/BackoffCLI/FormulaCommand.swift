@@ -46,9 +46,13 @@ struct FormulaCommand: BackoffCommand {
         outputPath = options.text("output")
     }
 
-    func run() throws(CommandLineError) -> CSVTable {
+    var header: [String] {
         let names = Self.columns.map(\.name)
-        var table = CSVTable(header: waitBudget == nil ? Array(names.dropLast(2)) : names)
+        return waitBudget == nil ? Array(names.dropLast(2)) : names
+    }
+
+    func run() throws(CommandLineError) -> CSVTable {
+        var table = CSVTable(header: header)
         for policy in policy.policies {
             let moments = policy.totalWaitMoments
             let range = policy.totalWaitRange

@@ -10,8 +10,16 @@ struct OptionSpec: Equatable {
     /// The accepted form, quoted in error messages.
     let form: String
 
-    /// `--name <value>`, as help and error messages show it.
-    var usage: String { "--\(name) <\(valueName)>" }
+    /// `--name <value>`, or `--name` for a flag, as help and error messages show it.
+    var usage: String { isFlag ? "--\(name)" : "--\(name) <\(valueName)>" }
+
+    /// A flag takes no value: it is on when given.
+    var isFlag: Bool { valueName.isEmpty }
+
+    /// A flag: no value, off by default.
+    static func flag(_ name: String, help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: "", help: help, defaultValue: nil, form: "no value")
+    }
 }
 
 extension OptionSpec {

@@ -6,12 +6,17 @@ struct ParsedOptions {
     let command: String
     let specs: [OptionSpec]
     private var values: [String: String] = [:]
+    /// The options given, in the order they appear on the command line.
+    private(set) var order: [String] = []
 
-    init(command: String, specs: [OptionSpec], tokens: some Collection<ArgumentToken>) throws(CommandLineError) {
+    /// - Parameter helpTopic: the command whose help `--help` shows (default: `command`).
+    init(
+        command: String, specs: [OptionSpec], tokens: some Collection<ArgumentToken>, helpTopic: String? = nil
+    ) throws(CommandLineError) {
         self.command = command
         self.specs = specs
         if tokens.contains(where: { $0.kind == .option(name: "help", attachedValue: nil) }) {
-            throw .help(HelpRenderer.help(for: command))
+            throw .help(HelpRenderer.help(for: helpTopic ?? command))
         }
         var iterator = tokens.makeIterator()
         while let token = iterator.next() {
@@ -26,7 +31,11 @@ struct ParsedOptions {
                 guard values[name] == nil else {
                     throw .usage("Option '--\(name)' is given more than once", command: command)
                 }
-                if let attached {
+                order.append(name)
+                if spec.isFlag {
+                    guard attached == nil else { throw .usage("Option '--\(name)' takes no value", command: command) }
+                    values[name] = ""
+                } else if let attached {
                     values[name] = attached
                 } else if let next = iterator.next(), case .word(let value) = next.kind {
                     values[name] = value

@@ -57,6 +57,9 @@ struct SimulateCommand: BackoffCommand {
         ("decorrelated_factor", "r of decorrelated jitter (empty for other modes)"),
         ("max_elapsed_s", "total-time limit, seconds (inf: none)"),
         ("generator", "GSL generator"),
+        ("se_attempts_per_client", "standard error of attempts_per_client (sd of per-client attempts / √N)"),
+        ("se_mean_total_wait_s", "standard error of mean_total_wait_s, seconds"),
+        ("se_successes", "binomial standard error of successes, √(N p (1 - p)) with p = successes / N"),
     ]
     static let example = "backoff simulate --clients 10000 --server outage:2s --max-attempts 8 --timeline load.csv"
 
@@ -133,7 +136,10 @@ struct SimulateCommand: BackoffCommand {
                     CSVFormat.seconds(nanoseconds: simulation.bucketWidth),
                     CSVFormat.number(formula?.attemptsPerClient), CSVFormat.number(formula?.meanTotalWait),
                     CSVFormat.number(formula.map { $0.successFraction * Double(simulation.clients) }),
-                ] + PolicyOptions.extraColumns(policy) + [randomness.generator.rawValue])
+                ] + PolicyOptions.extraColumns(policy) + [
+                    randomness.generator.rawValue, CSVFormat.number(report.attemptsStandardError),
+                    CSVFormat.number(report.totalWait.standardError), CSVFormat.number(report.successesStandardError),
+                ])
         }
 
         if let timelineFile {

@@ -105,9 +105,13 @@ struct WaitsCommand: BackoffCommand {
                     CSVFormat.number(summary.quantile(0.5)), CSVFormat.number(summary.quantile(0.9)),
                     CSVFormat.number(summary.quantile(0.99)), CSVFormat.number(summary.maximum),
                     CSVFormat.number(formula?.mean), CSVFormat.number(formula?.standardDeviation),
-                    ZScore.text(
-                        mean: summary.mean, expected: formula?.mean, standardError: summary.standardError,
-                        roundingTolerance: Double(policy.maxAttempts) * 1e-9),
+                    CSVFormat.number(formula.map {
+                        // Waits are whole nanoseconds: each may differ from the formula by 0.5 ns.
+                        MeanCheck(
+                            observed: summary.mean, expected: $0.mean, standardError: summary.standardError,
+                            exactTolerance: Double(policy.maxAttempts) * 1e-9
+                        ).z
+                    }),
                     CSVFormat.number(summary.minimum), summary.quantilesAreExact ? "exact" : "estimated",
                 ] + PolicyOptions.extraColumns(policy) + [randomness.generator.rawValue])
         }
@@ -128,20 +132,5 @@ struct WaitsCommand: BackoffCommand {
             try samplesFile.commit()
         }
         return table
-    }
-}
-
-/// The z-score of a simulated mean against its formula, as a CSV field.
-enum ZScore {
-    /// (mean - expected) / standard error; empty without a formula or a standard error. With a zero
-    /// standard error (a deterministic policy) it is 0 when the two agree within `roundingTolerance`
-    /// (waits are rounded to whole nanoseconds), and ±inf otherwise.
-    static func text(mean: Double, expected: Double?, standardError: Double, roundingTolerance: Double) -> String {
-        guard let expected, !standardError.isNaN else { return "" }
-        let difference = mean - expected
-        if standardError == 0 || abs(difference) <= roundingTolerance && standardError < roundingTolerance {
-            return abs(difference) <= roundingTolerance ? "0" : CSVFormat.number(difference > 0 ? .infinity : -.infinity)
-        }
-        return CSVFormat.number(difference / standardError)
     }
 }

@@ -52,6 +52,7 @@ public struct HerdSimulation: Sendable {
         var attempts = 0
         var successes = 0
         var completionSum: Int64 = 0
+        var attemptSquares = 0
 
         var simulation = Simulation<Int32>()
         simulation.reserveCapacity(clients)
@@ -68,12 +69,17 @@ public struct HerdSimulation: Sendable {
             case .succeed, .giveUp:
                 if outcome == .success { successes += 1 }
                 completionSum += now.nanoseconds
+                let made = population[index].backoff.attempts
+                attemptSquares += made * made
                 totalWaits[index] = Double(population[index].backoff.totalWait) / 1e9
             }
         }
+        let meanAttempts = Double(attempts) / Double(clients)
+        let attemptsVariance = (Double(attemptSquares) - Double(clients) * meanAttempts * meanAttempts) / Double(clients - 1)
         return HerdReport(
             clients: clients,
             attempts: attempts,
+            attemptsStandardError: clients > 1 ? (max(0, attemptsVariance) / Double(clients)).squareRoot() : .nan,
             successes: successes,
             totalWait: Summary(totalWaits, quantiles: [0.5, 0.99]),
             meanCompletion: Double(completionSum) / Double(clients) / 1e9,

@@ -1,0 +1,212 @@
+import Foundation
+import Stochastics
+
+/// `backoff check FILE [--baseline OLD]`: a regression check of simulated means, against their
+/// formulas or against an earlier table, at z standard errors.
+struct CheckCommand: DocumentedCommand {
+    static let name = "check"
+    static let abstract = "Check a table's simulated means against their formula columns, or against a baseline table."
+    static let discussion = """
+        Without --baseline, every row's simulated mean is compared with its formula column: \
+        z = (mean - formula) / standard error, failing when |z| > --z (rows without a formula are skipped \
+        and counted). With --baseline OLD.csv, rows are matched by their parameters (point_id when both \
+        tables have it) and each mean with a standard error is compared: z = (new - old) / √(se_new² + se_old²); \
+        --rel R also compares every other measured column: |new - old| <= R |old|. Columns are found by \
+        name, so extra or reordered columns do not matter. Prints one line per failure and a summary; \
+        exits 1 on any failure or unmatched row, 0 otherwise.
+        """
+    static let specs: [OptionSpec] = [
+        OptionSpec(
+            name: "baseline", valueName: "file", help: "Compare with this earlier table instead of the formulas.",
+            defaultValue: nil, form: "a CSV file written by backoff"),
+        OptionSpec(
+            name: "z", valueName: "number", help: "Largest |z| that passes.", defaultValue: "4", form: "a number > 0, e.g. 4"),
+        OptionSpec(
+            name: "rel", valueName: "number", help: "With --baseline: relative tolerance for columns without a standard error.",
+            defaultValue: nil, form: "a number >= 0, e.g. 0.01"),
+    ]
+    static let columns: [(name: String, meaning: String)] = [
+        ("(report)", "not CSV: one line per failing comparison, then a summary line"),
+    ]
+    static let example = "backoff check sweep.csv && backoff check sweep.csv --baseline last-release.csv --rel 0.05"
+
+    /// A simulated mean, its formula column and its standard error column.
+    static let comparisons: [(measured: String, formula: String, standardError: String)] = [
+        ("mean_total_wait_s", "formula_mean_total_wait_s", "se_mean_total_wait_s"),
+        ("attempts_per_client", "formula_attempts_per_client", "se_attempts_per_client"),
+        ("successes", "formula_successes", "se_successes"),
+    ]
+
+    /// Columns that describe a row's parameters rather than measure something.
+    static let parameterColumns: Set<String> = [
+        "jitter", "clients", "server", "base_s", "multiplier", "cap_s", "max_attempts", "runs", "seed", "bucket_s",
+        "schedule", "decorrelated_factor", "max_elapsed_s", "generator", "quantiles", "point_id", "wait_budget_s",
+    ]
+
+    let path: String
+    let baselinePath: String?
+    let limit: Double
+    let relative: Double?
+
+    /// `backoff check FILE [options]`: the table comes first.
+    init(tokens: some Collection<ArgumentToken>) throws(CommandLineError) {
+        guard let first = tokens.first, case .word(let path) = first.kind else {
+            if tokens.contains(where: { $0.kind == .option(name: "help", attachedValue: nil) }) {
+                throw .help(HelpRenderer.help(for: Self.name))
+            }
+            throw .usage("Missing the table to check: expected 'backoff check FILE [--baseline OLD.csv]'", command: Self.name)
+        }
+        let options = try ParsedOptions(command: Self.name, specs: Self.specs, tokens: tokens.dropFirst())
+        self.path = path
+        baselinePath = options.text("baseline")
+        limit = try options.required("z", ValueParser.number, where: { $0 > 0 })
+        relative = try options.value("rel", ValueParser.number, where: { $0 >= 0 })
+    }
+
+    private static func read(_ path: String) throws(CommandLineError) -> CSVReader {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .usage("No such file '\(path)': expected a CSV table written by backoff", command: name)
+        }
+        guard let table = CSVReader(path: path) else { throw .failure("Cannot read '\(path)' as UTF-8 text") }
+        guard !table.header.isEmpty else { throw .usage("'\(path)' is empty: expected a CSV table with a header", command: name) }
+        return table
+    }
+
+    /// Runs the check, printing the report. - Returns: 0 when everything passed, 1 otherwise.
+    func run(standardOutput: inout some TextOutputStream) throws(CommandLineError) -> Int32 {
+        let table = try Self.read(path)
+        var report = CheckReport()
+        if let baselinePath {
+            try compare(table, with: try Self.read(baselinePath), report: &report)
+        } else {
+            try checkFormulas(table, report: &report)
+        }
+        for line in report.failures { standardOutput.write(line + "\n") }
+        standardOutput.write(report.summary(limit: limit) + "\n")
+        return report.passed ? 0 : 1
+    }
+
+    private func checkFormulas(_ table: CSVReader, report: inout CheckReport) throws(CommandLineError) {
+        let present = Self.comparisons.filter {
+            table.column($0.measured) != nil && table.column($0.formula) != nil && table.column($0.standardError) != nil
+        }
+        guard !present.isEmpty else {
+            let needed = Self.comparisons.map { "\($0.measured), \($0.formula) and \($0.standardError)" }
+            throw .usage(
+                "'\(path)' has no mean with its formula and standard error: expected the columns \(needed.joined(separator: "; or "))",
+                command: Self.name)
+        }
+        for (row, record) in table.records.enumerated() {
+            report.rows += 1
+            for comparison in present {
+                let formula = record[table.column(comparison.formula)!]
+                guard !formula.isEmpty else { report.withoutFormula += 1; continue }
+                guard let expected = Double(formula),
+                      let observed = Double(record[table.column(comparison.measured)!]),
+                      let error = Double(record[table.column(comparison.standardError)!])
+                else { report.unreadable.append("row \(row + 1): \(comparison.measured) is not a number"); continue }
+                report.add(
+                    MeanCheck(observed: observed, expected: expected, standardError: error, limit: limit, exactTolerance: tolerance(expected)),
+                    column: comparison.measured, row: label(row, record, table), against: "formula")
+            }
+        }
+    }
+
+    private func compare(_ table: CSVReader, with baseline: CSVReader, report: inout CheckReport) throws(CommandLineError) {
+        // Rows match by their parameters, not by seed or point_id: a baseline from another seed
+        // (or another release) measures the same points.
+        let keys = table.header.filter {
+            (Self.parameterColumns.contains($0) || $0.hasPrefix("sweep_")) && !["seed", "point_id", "sweep_seed"].contains($0)
+                && baseline.column($0) != nil
+        }
+        guard !keys.isEmpty else {
+            throw .usage("'\(path)' and '\(baselinePath!)' share no parameter column to match rows by (e.g. jitter, point_id)", command: Self.name)
+        }
+        func key(_ record: [String], _ file: CSVReader) -> String { keys.map { record[file.column($0)!] }.joined(separator: "\u{1F}") }
+        var old: [String: [String]] = [:]
+        for record in baseline.records { old[key(record, baseline)] = record }
+        var matched = Set<String>()
+
+        let measured = table.header.filter {
+            !Self.parameterColumns.contains($0) && !$0.hasPrefix("sweep_") && !$0.hasPrefix("se_") && !$0.hasPrefix("formula_")
+                && $0 != "z_score" && baseline.column($0) != nil
+        }
+        for (row, record) in table.records.enumerated() {
+            report.rows += 1
+            let rowKey = key(record, table)
+            guard let previous = old[rowKey] else {
+                report.unmatched.append("\(label(row, record, table)) has no match in the baseline")
+                continue
+            }
+            matched.insert(rowKey)
+            for column in measured {
+                guard let new = Double(record[table.column(column)!]), let was = Double(previous[baseline.column(column)!]) else {
+                    continue  // text or empty fields (e.g. a formula with no closed form) are not measurements
+                }
+                let errorColumn = Self.comparisons.first { $0.measured == column }?.standardError
+                if let errorColumn, let newError = table.column(errorColumn).flatMap({ Double(record[$0]) }),
+                   let oldError = baseline.column(errorColumn).flatMap({ Double(previous[$0]) }) {
+                    let combined = (newError * newError + oldError * oldError).squareRoot()
+                    report.add(
+                        MeanCheck(observed: new, expected: was, standardError: combined, limit: limit, exactTolerance: tolerance(was)),
+                        column: column, row: label(row, record, table), against: "baseline")
+                } else if let relative {
+                    report.compared += 1
+                    if abs(new - was) > relative * abs(was) {
+                        report.failures.append(
+                            "FAIL \(label(row, record, table)): \(column) \(new) vs baseline \(was): relative difference "
+                                + "\(abs(new - was) / abs(was)) > \(relative)")
+                    }
+                } else {
+                    report.withoutStandardError.insert(column)
+                }
+            }
+        }
+        for (rowKey, _) in old where !matched.contains(rowKey) {
+            report.unmatched.append("baseline row (\(rowKey.split(separator: "\u{1F}").joined(separator: ", "))) has no match in '\(path)'")
+        }
+    }
+
+    /// Deterministic values agree when within a nanosecond-scale rounding of each other.
+    private func tolerance(_ expected: Double) -> Double { 1e-9 * max(1, abs(expected)) }
+
+    /// `row 3 (sweep_multiplier=2, jitter=full)`: the row and its parameters, for messages.
+    private func label(_ row: Int, _ record: [String], _ table: CSVReader) -> String {
+        let swept = table.header.filter { $0.hasPrefix("sweep_") }
+        let names = swept.isEmpty ? ["jitter", "clients", "server", "base_s", "multiplier", "cap_s", "max_attempts"] : swept
+        let parts = names.compactMap { name in table.column(name).map { "\(name)=\(record[$0])" } }
+        return "row \(row + 1) (\(parts.joined(separator: ", ")))"
+    }
+}
+
+/// What a check found.
+struct CheckReport {
+    var rows = 0
+    var compared = 0
+    var withoutFormula = 0
+    var failures: [String] = []
+    var unmatched: [String] = []
+    var unreadable: [String] = []
+    var withoutStandardError: Set<String> = []
+
+    var passed: Bool { failures.isEmpty && unmatched.isEmpty && unreadable.isEmpty }
+
+    mutating func add(_ check: MeanCheck, column: String, row: String, against: String) {
+        compared += 1
+        guard !check.passed else { return }
+        failures.append(
+            "FAIL \(row): \(column) \(check.observed) vs \(against) \(check.expected), standard error "
+                + "\(check.standardError), z = \(check.z)")
+    }
+
+    func summary(limit: Double) -> String {
+        var text = "check: \(rows) rows, \(compared) comparisons, \(failures.count) failed (|z| > \(CSVFormat.number(limit)))"
+        text += ", \(unmatched.count) unmatched"
+        if withoutFormula > 0 { text += ", \(withoutFormula) without a formula (skipped)" }
+        if !withoutStandardError.isEmpty {
+            text += "; not compared (no standard error; use --rel): \(withoutStandardError.sorted().joined(separator: ", "))"
+        }
+        let problems = unmatched + unreadable
+        return (problems.isEmpty ? "" : problems.joined(separator: "\n") + "\n") + text + (passed ? ": PASS" : ": FAIL")
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import RetrySimulation
+
+extension SweepCommand {
+    /// Runs the points of this shard that no earlier run finished, writing rows in grid order.
+    /// - Returns: the exit code (0).
+    func run(
+        standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream
+    ) throws(CommandLineError) -> Int32 {
+        if dryRun { return try listPoints(standardOutput: &standardOutput) }
+        let headerLine = header.map(CSVFormat.field).joined(separator: ",")
+        let existing = resume ? try existingRows() : [:]
+        let pending = points.filter { existing[$0] == nil }
+
+        let journal = try outputPath.map { path throws(CommandLineError) in
+            try JournalFile(path: Self.journalPath(path), header: headerLine, lines: points.compactMap { existing[$0] })
+        }
+        if journal == nil { standardOutput.write(headerLine + "\n") }
+        var fresh: [Int: String] = [:]
+        var progress = progress ? SweepProgress(total: pending.count, rewritesLine: isatty(STDERR_FILENO) == 1) : nil
+
+        let batch = max(1, jobs * 4)
+        var start = 0
+        while start < pending.count {
+            let indices = Array(pending[start..<min(start + batch, pending.count)])
+            let work = runPoint
+            let rows: [[String]]
+            do {
+                rows = try ParallelWork.map(indices.count, jobs: jobs) { try work(indices[$0]) }
+            } catch let error as CommandLineError {
+                throw error
+            } catch {
+                throw .failure("\(error)")
+            }
+            for (index, row) in zip(indices, rows) {
+                let line = row.map(CSVFormat.field).joined(separator: ",")
+                if let journal {
+                    journal.append(line)
+                    fresh[index] = line
+                } else {
+                    standardOutput.write(line + "\n")
+                }
+            }
+            try journal?.flush()
+            progress?.advance(by: indices.count, reportingTo: &standardError)
+            start += batch
+        }
+
+        if let outputPath, let journal {
+            let table = try AtomicFileWriter(path: outputPath)
+            table.write(headerLine + "\n")
+            for index in points {
+                table.write((existing[index] ?? fresh[index]!) + "\n")
+            }
+            try table.commit()
+            journal.remove()
+        }
+        return 0
+    }
+
+    /// The rows of the resume file and its journal, by point index. Both must have this sweep's
+    /// header, and every row must be a point of this shard.
+    private func existingRows() throws(CommandLineError) -> [Int: String] {
+        guard let resumePath = outputPath else { return [:] }
+        var byIdentity: [String: Int] = [:]
+        for index in points { byIdentity[grid.identity(at: index)] = index }
+        var rows: [Int: String] = [:]
+        for path in [resumePath, Self.journalPath(resumePath)] where FileManager.default.fileExists(atPath: path) {
+            guard let file = CSVReader(path: path) else { throw .failure("Cannot read '\(path)'") }
+            guard file.header == header else {
+                throw .usage(
+                    "'\(path)' has another header than this sweep (another command, or other varied options); "
+                        + "expected a table written by this same sweep command", command: Self.name)
+            }
+            let idColumn = file.column("point_id")!
+            var strangers = 0
+            for (record, line) in zip(file.records, file.lines) {
+                guard let index = byIdentity[record[idColumn]] else { strangers += 1; continue }
+                rows[index] = line
+            }
+            guard strangers == 0 else {
+                throw .usage(
+                    "\(strangers) rows of '\(path)' are not points of this sweep (other values, seed or shard); "
+                        + "expected a table written by this same sweep command", command: Self.name)
+            }
+        }
+        return rows
+    }
+
+    /// `--dry-run`: the points and their seeds.
+    private func listPoints(standardOutput: inout some TextOutputStream) throws(CommandLineError) -> Int32 {
+        let hasSeed = grid.specs.contains { $0.name == "seed" }
+        var table = CSVTable(header: ["point"] + grid.variedAxes.map(\.columnName) + (hasSeed ? ["seed"] : []) + ["point_id"])
+        for index in points {
+            table.append(
+                [String(index + 1)] + grid.variedColumns(at: index) + (grid.seed(at: index).map { [String($0)] } ?? [])
+                    + [grid.identity(at: index)])
+        }
+        if let outputPath {
+            let file = try AtomicFileWriter(path: outputPath)
+            file.write(table.text)
+            try file.commit()
+        } else {
+            standardOutput.write(table.text)
+        }
+        return 0
+    }
+}

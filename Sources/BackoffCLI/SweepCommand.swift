@@ -1,0 +1,156 @@
+import Foundation
+import RetrySimulation
+
+/// `backoff sweep <command>`: runs a command over the cartesian product of option lists and ranges,
+/// one row per point, in grid order, in parallel, sharded, resumable.
+struct SweepCommand: DocumentedCommand {
+    static let name = "sweep"
+    static let abstract = "Run waits, simulate or formula over a grid of parameters: one CSV row per point."
+    static let discussion = """
+        Every option of the swept command may take a list (--multiplier 1.5,2,3), an arithmetic range \
+        (--clients 10..190:10) or a geometric one (--base 10ms..1s*10); --jitter all means the four modes. \
+        The grid is the cartesian product, first option outermost. Each point's seed derives from the root \
+        --seed and the point's own parameters, so a point gives the same numbers in any grid, and its row \
+        can be rerun alone with the seed it reports. Rows come in grid order and are byte-identical \
+        whatever --jobs is. With --output FILE, finished rows are kept in FILE.partial until the sweep \
+        completes; after an interruption, the same command with --resume FILE runs only the missing points.
+        """
+    static var sweptCommands: [any BackoffCommand.Type] { [WaitsCommand.self, SimulateCommand.self, FormulaCommand.self] }
+    /// Options of the swept command that a sweep does not pass on.
+    static let unsweepable: Set<String> = ["output", "samples", "timeline", "jobs"]
+    static let specs: [OptionSpec] = [
+        OptionSpec(
+            name: "jobs", valueName: "count", help: "Points run at the same time. Default: the number of cores.",
+            defaultValue: nil, form: "a whole number >= 1"),
+        OptionSpec(
+            name: "shard", valueName: "K/N", help: "Run only the K-th of N contiguous slices of the grid (1 <= K <= N).",
+            defaultValue: nil, form: "K/N with 1 <= K <= N, e.g. 2/8"),
+        OptionSpec(
+            name: "resume", valueName: "file",
+            help: "Complete the table in this file (and FILE.partial): run only the points it lacks, write it whole.",
+            defaultValue: nil, form: "the --output file of an earlier run of the same sweep"),
+        .flag("progress", help: "Report progress on stderr even when stderr is not a terminal."),
+        .flag("dry-run", help: "List the points and their seeds without running them."),
+        .flag("force", help: "Allow a grid of more than 10,000,000 points."),
+        OptionSpec(
+            name: "output", valueName: "file", help: "Write the table to this file (rows kept in FILE.partial until done).",
+            defaultValue: nil, form: "a file path"),
+    ]
+    static let columns: [(name: String, meaning: String)] = [
+        ("sweep_<option>", "one column per varied option, in the order given (durations as sweep_<option>_s, in seconds)"),
+        ("<command columns>", "the swept command's own columns, with the same names and units"),
+        ("point_id", "16 hex digits identifying the point's parameters (used by --resume)"),
+    ]
+    static let example = "backoff sweep waits --multiplier 1.5,2,3 --max-attempts 3..7:2 --jitter all --runs 10000"
+
+    let grid: SweepGrid
+    let header: [String]
+    let jobs: Int
+    /// The half-open range of point indices this shard runs.
+    let points: Range<Int>
+    let outputPath: String?
+    let resume: Bool
+    let progress: Bool
+    let dryRun: Bool
+    /// Runs one point and returns its row (varied values, the command's row, point_id).
+    let runPoint: @Sendable (Int) throws(CommandLineError) -> [String]
+
+    init(tokens: some Collection<ArgumentToken>) throws(CommandLineError) {
+        let names = Self.sweptCommands.map { $0.name }
+        guard let first = tokens.first, case .word(let commandName) = first.kind else {
+            if let first = tokens.first, first.kind == .option(name: "help", attachedValue: nil) {
+                throw .help(HelpRenderer.help(for: Self.name))
+            }
+            throw .usage("Missing the command to sweep: expected one of \(names.joined(separator: ", "))", command: Self.name)
+        }
+        guard let command = Self.sweptCommands.first(where: { $0.name == commandName }) else {
+            let hint = Suggestion.closest(to: commandName, among: names).map { " Did you mean '\($0)'?" } ?? ""
+            throw .usage("Cannot sweep '\(commandName)'.\(hint) Expected one of \(names.joined(separator: ", "))", command: Self.name)
+        }
+        self = try Self.make(command, tokens: tokens.dropFirst())
+    }
+
+    private init(
+        grid: SweepGrid, header: [String], options: ParsedOptions,
+        runPoint: @escaping @Sendable (Int) throws(CommandLineError) -> [String]
+    ) throws(CommandLineError) {
+        self.grid = grid
+        self.header = header
+        self.runPoint = runPoint
+        jobs = try options.value("jobs", ValueParser.integer, where: { $0 >= 1 }) ?? ProcessInfo.processInfo.activeProcessorCount
+        progress = options.isGiven("progress") || isatty(STDERR_FILENO) == 1
+        dryRun = options.isGiven("dry-run")
+        let resumePath = options.text("resume")
+        let output = options.text("output")
+        if let resumePath, let output, output != resumePath {
+            throw .usage("'--resume \(resumePath)' completes that file; '--output' must name the same file or be left out", command: Self.name)
+        }
+        outputPath = resumePath ?? output
+        resume = resumePath != nil
+        if let outputPath, !resume, FileManager.default.fileExists(atPath: Self.journalPath(outputPath)) {
+            throw .usage(
+                "'\(Self.journalPath(outputPath))' holds the rows of an interrupted sweep: add '--resume \(outputPath)' to complete it, or remove the file",
+                command: Self.name)
+        }
+        if let shard = options.text("shard") {
+            let parts = shard.split(separator: "/", omittingEmptySubsequences: false).map { ValueParser.integer(String($0)) }
+            guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, (1...n).contains(k) else {
+                throw options.invalid("shard", shard)
+            }
+            points = (grid.pointCount * (k - 1) / n)..<(grid.pointCount * k / n)
+        } else {
+            points = 0..<grid.pointCount
+        }
+    }
+
+    private static func make<Command: BackoffCommand>(
+        _ command: Command.Type, tokens: some Collection<ArgumentToken>
+    ) throws(CommandLineError) -> SweepCommand {
+        let sweptSpecs = Command.specs.filter { !unsweepable.contains($0.name) }
+        for token in tokens {
+            if case .option(let option, _) = token.kind, unsweepable.contains(option), option != "output", option != "jobs" {
+                throw .usage("'--\(option)' is not available in a sweep: a sweep writes one table (use --output)", command: name)
+            }
+        }
+        let options = try ParsedOptions(
+            command: name, specs: sweptSpecs + specs, tokens: tokens, helpTopic: name)
+        var axes: [SweepAxis] = []
+        for optionName in options.order where sweptSpecs.contains(where: { $0.name == optionName }) {
+            axes.append(try SweepAxis(spec: options.spec(optionName), text: options.text(optionName)!, command: name))
+        }
+        // Jitter is always an axis (one mode per point): the command's default list, innermost, unless given.
+        if !axes.contains(where: { $0.spec.name == "jitter" }), let jitter = sweptSpecs.first(where: { $0.name == "jitter" }) {
+            axes.append(try SweepAxis(spec: jitter, text: jitter.defaultValue!, command: name))
+        }
+        let grid = SweepGrid(command: Command.name, specs: Command.specs, axes: axes)
+        guard grid.pointCount <= SweepAxis.pointLimit || options.isGiven("force") else {
+            throw .usage(
+                "The grid has \(grid.pointCount) points, more than \(SweepAxis.pointLimit): narrow the ranges, or add --force",
+                command: name)
+        }
+
+        @Sendable func instance(_ index: Int) throws(CommandLineError) -> Command {
+            let arguments = grid.arguments(at: index)
+            do {
+                let options = try ParsedOptions(command: Command.name, specs: Command.specs, tokens: ArgumentLexer.tokens(arguments))
+                return try Command(options)
+            } catch {
+                guard case .usage(let message, _) = error else { throw error }
+                throw .usage("\(message) (at sweep point \(grid.describe(index)))", command: name)
+            }
+        }
+        // Every point is validated before any runs, so a bad grid writes nothing.
+        var header: [String] = []
+        for index in 0..<grid.pointCount {
+            let command = try instance(index)
+            if index == 0 { header = grid.variedAxes.map(\.columnName) + command.header + ["point_id"] }
+        }
+        return try SweepCommand(grid: grid, header: header, options: options) { index throws(CommandLineError) in
+            let table = try instance(index).run()
+            return grid.variedColumns(at: index) + table.rows[0] + [grid.identity(at: index)]
+        }
+    }
+
+    /// Where finished rows are kept until the sweep completes.
+    static func journalPath(_ output: String) -> String { output + ".partial" }
+}

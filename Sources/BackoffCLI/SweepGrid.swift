@@ -1,0 +1,100 @@
+import Stochastics
+
+/// The points of a sweep: the cartesian product of its axes, first axis outermost (the order the
+/// options were given), and each point's identity and seed.
+///
+/// A point's seed depends on its parameters, never on its position in the grid:
+/// ```
+/// seed(point) = streamSeed(root, fnv1a64(canonical parameters))
+/// ```
+/// where the canonical parameters are every option of the swept command except `--jitter`,
+/// `--seed` and `--jobs`, each as `name=value` (its default when not given; durations in seconds,
+/// numbers in shortest form) joined by newlines in the command's option order, and `root` is the
+/// point's `--seed`. Inside the point the command runs with `--seed seed(point)`, so each jitter mode
+/// draws the stream `streamSeed(seed(point), mode)`, exactly as `backoff <command> --seed seed(point)`
+/// would: any row of a sweep can be rerun on its own with the seed it reports.
+struct SweepGrid: Sendable {
+    /// The swept command's name and its options.
+    let command: String
+    let specs: [OptionSpec]
+    /// Every option given to the sweep for the command, in command-line order; single values are
+    /// axes of one value.
+    let axes: [SweepAxis]
+
+    /// The number of points: the product of the axes' lengths.
+    let pointCount: Int
+
+    init(command: String, specs: [OptionSpec], axes: [SweepAxis]) {
+        self.command = command
+        self.specs = specs
+        self.axes = axes
+        pointCount = axes.reduce(1) { $0 * $1.values.count }
+    }
+
+    /// The axes with more than one value: they get a column in the table.
+    var variedAxes: [SweepAxis] { axes.filter { $0.values.count > 1 } }
+
+    /// The value of every axis at point `index` (0-based, last axis fastest).
+    func values(at index: Int) -> [String] {
+        var remainder = index
+        var values = [String](repeating: "", count: axes.count)
+        for (position, axis) in axes.enumerated().reversed() {
+            values[position] = axis.values[remainder % axis.values.count]
+            remainder /= axis.values.count
+        }
+        return values
+    }
+
+    /// The canonical values of the varied axes at `index`, as the table's first columns show them.
+    func variedColumns(at index: Int) -> [String] {
+        zip(axes, values(at: index)).filter { $0.0.values.count > 1 }.map { $0.0.canonical($0.1) }
+    }
+
+    /// `name=value` of the options at `index`, one per line, with defaults, excluding `excluded`.
+    private func canonicalParameters(at index: Int, excluding excluded: Set<String>) -> String {
+        let given = Dictionary(uniqueKeysWithValues: zip(axes.map(\.spec.name), values(at: index)))
+        return specs.compactMap { spec -> String? in
+            guard !excluded.contains(spec.name), let value = given[spec.name] ?? spec.defaultValue else { return nil }
+            return "\(spec.name)=\(SweepAxis.canonical(value, of: spec))"
+        }.joined(separator: "\n")
+    }
+
+    /// The seed the point runs with, or `nil` for a command without `--seed`.
+    func seed(at index: Int) -> UInt64? {
+        guard let seedSpec = specs.first(where: { $0.name == "seed" }) else { return nil }
+        let given = zip(axes, values(at: index)).first { $0.0.spec.name == "seed" }?.1
+        let root = UInt64(given ?? seedSpec.defaultValue ?? "0") ?? 0
+        let hash = Self.fnv1a64(canonicalParameters(at: index, excluding: ["jitter", "seed", "jobs"]))
+        return SeedDerivation.streamSeed(root: root, stream: hash)
+    }
+
+    /// A stable identity of the point (all its parameters, jitter and root seed included), as 16 hex
+    /// digits: how a resumed sweep recognises the rows it already has.
+    func identity(at index: Int) -> String {
+        let hash = Self.fnv1a64(command + "\n" + canonicalParameters(at: index, excluding: ["jobs"]))
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The arguments that run the swept command at point `index`.
+    func arguments(at index: Int) -> [String] {
+        var arguments: [String] = []
+        for (axis, value) in zip(axes, values(at: index)) where axis.spec.name != "seed" {
+            arguments += ["--\(axis.spec.name)", value]
+        }
+        if let seed = seed(at: index) { arguments += ["--seed", String(seed)] }
+        if specs.contains(where: { $0.name == "jobs" }) { arguments += ["--jobs", "1"] }
+        return arguments
+    }
+
+    /// A readable description of the point for messages: `multiplier=1.5, jitter=full`.
+    func describe(_ index: Int) -> String {
+        zip(axes, values(at: index)).filter { $0.0.values.count > 1 }
+            .map { "\($0.0.spec.name)=\($0.1)" }.joined(separator: ", ")
+    }
+
+    /// The 64-bit FNV-1a hash of the UTF-8 bytes of `text` (Fowler, Noll & Vo).
+    static func fnv1a64(_ text: String) -> UInt64 {
+        text.utf8.reduce(0xCBF2_9CE4_8422_2325) { hash, byte in (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    }
+}
