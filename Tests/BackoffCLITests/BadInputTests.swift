@@ -44,7 +44,27 @@ import Testing
         ("outage without duration", ["simulate", "--server", "outage:"], "Invalid value 'outage:' for '--server <model>': \(serverForm)"),
         ("probability above one", ["simulate", "--server", "bernoulli:1.5"],
          "Invalid value 'bernoulli:1.5' for '--server <model>': \(serverForm)"),
-        ("unknown command", ["simulat"], "Unknown command 'simulat'. Did you mean 'simulate'? Commands: schedule, formula, waits, simulate, help"),
+        ("unknown command", ["simulat"],
+         "Unknown command 'simulat'. Did you mean 'simulate'? Commands: schedule, formula, waits, simulate, sweep, check, help"),
+        ("sweep range backwards", ["sweep", "simulate", "--clients", "10..1:5"],
+         "Invalid list or range '10..1:5' for '--clients <count>': the range runs backwards (10 > 1); "
+            + "expected A <= B in A..B:STEP or A..B*FACTOR, e.g. 10..190:10 or 1..1000*10"),
+        ("sweep range without end", ["sweep", "waits", "--multiplier", "1.."],
+         "Invalid list or range '1..' for '--multiplier <number>': expected A..B:STEP or A..B*FACTOR, e.g. 10..190:10 or 1..1000*10"),
+        ("sweep step zero", ["sweep", "simulate", "--clients", "1..100:0"],
+         "Invalid list or range '1..100:0' for '--clients <count>': the step must be greater than 0"),
+        ("sweep too many points", ["sweep", "waits", "--runs", "1..4000:1", "--max-attempts", "1..4000:1"],
+         "The grid has 64000000 points, more than 10000000: narrow the ranges, or add --force"),
+        ("shard beyond count", ["sweep", "waits", "--shard", "3/2"],
+         "Invalid value '3/2' for '--shard <K/N>': expected K/N with 1 <= K <= N, e.g. 2/8"),
+        ("shard zero", ["sweep", "waits", "--shard", "0/4"],
+         "Invalid value '0/4' for '--shard <K/N>': expected K/N with 1 <= K <= N, e.g. 2/8"),
+        ("zero jobs", ["sweep", "waits", "--jobs", "0"], "Invalid value '0' for '--jobs <count>': expected a whole number >= 1"),
+        ("bad sweep point", ["sweep", "waits", "--multiplier", "0.5,2"],
+         "Invalid value '0.5' for '--multiplier <number>': expected a number >= 1, e.g. 2 (at sweep point multiplier=0.5, jitter=none)"),
+        ("check without file", ["check"], "Missing the table to check: expected 'backoff check FILE [--baseline OLD.csv]'"),
+        ("check missing file", ["check", "/nonexistent/table.csv"],
+         "No such file '/nonexistent/table.csv': expected a CSV table written by backoff"),
         ("stray argument", ["waits", "extra"], "Unexpected argument 'extra'"),
         ("repeated option", ["waits", "--runs", "5", "--runs", "6"], "Option '--runs' is given more than once"),
         ("overflowing waits", ["formula", "--cap", "none", "--multiplier", "10", "--max-attempts", "200"],
@@ -57,7 +77,8 @@ import Testing
         let directory = TemporaryDirectory()
         let output = directory.file("table.csv")
         try "keep me\n".write(toFile: output, atomically: true, encoding: .utf8)
-        let result = Invocation(arguments + ["--output", output])
+        // `check` prints a report, not a table: it has no --output.
+        let result = Invocation(arguments + (arguments.first == "check" ? [] : ["--output", output]))
         #expect(result.status == 64, "\(id)")
         #expect(result.stdout.isEmpty, "\(id)")
         let firstLine = result.stderr.split(separator: "\n").first.map(String.init)

@@ -12,12 +12,15 @@ import Testing
     @Test func everyOptionAndColumnIsDocumented() {
         #expect(!Self.readme.isEmpty, "README.md not found")
         for command in Commands.all {
-            #expect(Self.readme.contains("`backoff \(command.name)`"), "command \(command.name)")
+            let commandDocumented = Self.readme.contains("`backoff \(command.name)")
+            #expect(commandDocumented, "command \(command.name)")
             for spec in command.specs {
-                #expect(Self.readme.contains("`--\(spec.name)"), "\(command.name): option --\(spec.name)")
+                let documented = Self.readme.contains("`--\(spec.name)")
+                #expect(documented, "\(command.name): option --\(spec.name)")
             }
-            for column in command.columns {
-                #expect(Self.readme.contains("`\(column.name)`"), "\(command.name): column \(column.name)")
+            for column in command.columns where Commands.table(named: command.name) != nil {
+                let documented = Self.readme.contains("`\(column.name)`")
+                #expect(documented, "\(command.name): column \(column.name)")
             }
         }
     }
