@@ -4,11 +4,15 @@ public enum BackoffCommandLine {
     /// Runs `backoff` with `arguments` (without the program name) and returns the exit code:
     /// 0 success (and help), 1 runtime failure, 64 usage error. On any error nothing is written to
     /// stdout or to an output file.
+    /// - Parameter standardErrorIsTerminal: whether stderr is a terminal (sweeps then report progress
+    ///   on one rewritten line without being asked).
     public static func run(
-        _ arguments: [String], standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream
+        _ arguments: [String], standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream,
+        standardErrorIsTerminal: Bool = false
     ) -> Int32 {
         do {
-            return try dispatch(arguments, standardOutput: &standardOutput, standardError: &standardError)
+            return try dispatch(
+                arguments, standardOutput: &standardOutput, standardError: &standardError, terminal: standardErrorIsTerminal)
         } catch {
             switch error {
             case .help(let text):
@@ -25,7 +29,8 @@ public enum BackoffCommandLine {
     }
 
     private static func dispatch(
-        _ arguments: [String], standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream
+        _ arguments: [String], standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream,
+        terminal: Bool
     ) throws(CommandLineError) -> Int32 {
         let tokens = ArgumentLexer.tokens(arguments)
         let names = Commands.all.map { $0.name }.joined(separator: ", ")
@@ -48,7 +53,8 @@ public enum BackoffCommandLine {
         let rest = tokens.dropFirst()
         switch name {
         case SweepCommand.name:
-            return try SweepCommand(tokens: rest).run(standardOutput: &standardOutput, standardError: &standardError)
+            return try SweepCommand(tokens: rest, standardErrorIsTerminal: terminal)
+                .run(standardOutput: &standardOutput, standardError: &standardError)
         case CheckCommand.name:
             return try CheckCommand(tokens: rest).run(standardOutput: &standardOutput)
         default:

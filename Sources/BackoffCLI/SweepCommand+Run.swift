@@ -17,7 +17,7 @@ extension SweepCommand {
         }
         if journal == nil { standardOutput.write(headerLine + "\n") }
         var fresh: [Int: String] = [:]
-        var progress = progress ? SweepProgress(total: pending.count, rewritesLine: isatty(STDERR_FILENO) == 1) : nil
+        var progress = progress ? SweepProgress(total: pending.count, rewritesLine: rewriteProgressLine) : nil
 
         let batch = max(1, jobs * 4)
         var start = 0

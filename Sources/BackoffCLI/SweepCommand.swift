@@ -50,12 +50,14 @@ struct SweepCommand: DocumentedCommand {
     let points: Range<Int>
     let outputPath: String?
     let resume: Bool
+    /// Report progress on stderr; `rewriteProgressLine` when stderr is a terminal.
     let progress: Bool
+    let rewriteProgressLine: Bool
     let dryRun: Bool
     /// Runs one point and returns its row (varied values, the command's row, point_id).
     let runPoint: @Sendable (Int) throws(CommandLineError) -> [String]
 
-    init(tokens: some Collection<ArgumentToken>) throws(CommandLineError) {
+    init(tokens: some Collection<ArgumentToken>, standardErrorIsTerminal: Bool = false) throws(CommandLineError) {
         let names = Self.sweptCommands.map { $0.name }
         guard let first = tokens.first, case .word(let commandName) = first.kind else {
             if let first = tokens.first, first.kind == .option(name: "help", attachedValue: nil) {
@@ -67,18 +69,19 @@ struct SweepCommand: DocumentedCommand {
             let hint = Suggestion.closest(to: commandName, among: names).map { " Did you mean '\($0)'?" } ?? ""
             throw .usage("Cannot sweep '\(commandName)'.\(hint) Expected one of \(names.joined(separator: ", "))", command: Self.name)
         }
-        self = try Self.make(command, tokens: tokens.dropFirst())
+        self = try Self.make(command, tokens: tokens.dropFirst(), terminal: standardErrorIsTerminal)
     }
 
     private init(
-        grid: SweepGrid, header: [String], options: ParsedOptions,
+        grid: SweepGrid, header: [String], options: ParsedOptions, terminal: Bool,
         runPoint: @escaping @Sendable (Int) throws(CommandLineError) -> [String]
     ) throws(CommandLineError) {
         self.grid = grid
         self.header = header
         self.runPoint = runPoint
         jobs = try options.value("jobs", ValueParser.integer, where: { $0 >= 1 }) ?? ProcessInfo.processInfo.activeProcessorCount
-        progress = options.isGiven("progress") || isatty(STDERR_FILENO) == 1
+        progress = options.isGiven("progress") || terminal
+        rewriteProgressLine = terminal
         dryRun = options.isGiven("dry-run")
         let resumePath = options.text("resume")
         let output = options.text("output")
@@ -104,7 +107,7 @@ struct SweepCommand: DocumentedCommand {
     }
 
     private static func make<Command: BackoffCommand>(
-        _ command: Command.Type, tokens: some Collection<ArgumentToken>
+        _ command: Command.Type, tokens: some Collection<ArgumentToken>, terminal: Bool
     ) throws(CommandLineError) -> SweepCommand {
         let sweptSpecs = Command.specs.filter { !unsweepable.contains($0.name) }
         for token in tokens {
@@ -145,7 +148,7 @@ struct SweepCommand: DocumentedCommand {
             let command = try instance(index)
             if index == 0 { header = grid.variedAxes.map(\.columnName) + command.header + ["point_id"] }
         }
-        return try SweepCommand(grid: grid, header: header, options: options) { index throws(CommandLineError) in
+        return try SweepCommand(grid: grid, header: header, options: options, terminal: terminal) { index throws(CommandLineError) in
             let table = try instance(index).run()
             return grid.variedColumns(at: index) + table.rows[0] + [grid.identity(at: index)]
         }

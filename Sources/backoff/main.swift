@@ -26,7 +26,8 @@ guard var standardOutput = StandardStream(descriptor: STDOUT_FILENO, buffered: t
     var standardError = StandardStream(descriptor: STDERR_FILENO, buffered: false)
 else { exit(1) }
 let status = BackoffCommandLine.run(
-    Array(CommandLine.arguments.dropFirst()), standardOutput: &standardOutput, standardError: &standardError)
+    Array(CommandLine.arguments.dropFirst()), standardOutput: &standardOutput, standardError: &standardError,
+    standardErrorIsTerminal: isatty(STDERR_FILENO) == 1)
 standardOutput.flush()
 standardError.flush()
 exit(status)
