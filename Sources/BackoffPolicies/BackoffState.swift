@@ -37,31 +37,56 @@ extension BackoffPolicy {
     public func nextWait<Random: UniformSource>(
         after state: inout BackoffState, elapsed: Int64, using random: inout Random
     ) -> Int64? {
-        guard state.attempts < maxAttempts else { return nil }
-        let wait: Double
-        if case .immediate = schedule {
-            wait = 0
-        } else {
-            switch jitter {
-            case .disabled:
-                wait = nominalWait(beforeRetry: state.attempts)
-            case .full:
-                wait = nominalWait(beforeRetry: state.attempts) * random.nextUniform()
-            case .equal:
-                let half = nominalWait(beforeRetry: state.attempts) / 2
-                wait = half + half * random.nextUniform()
-            case .decorrelated(let r):
-                let high = r * state._previousDecorrelated
-                let draw = min(_cap, _base + (high - _base) * random.nextUniform())
-                state._previousDecorrelated = draw
-                wait = draw
-            }
+        guard case .retry(let wait) = decide(after: &state, elapsed: elapsed, using: &random) else { return nil }
+        return wait
+    }
+
+    /// The decision after a failed attempt, with an optional delay from the server.
+    ///
+    /// The backoff is drawn first, whatever the server says, so a run's random stream does not
+    /// depend on the server's hints. The wait is then the backoff (`ignore`, or no server delay),
+    /// the server's delay (`honor`), or the longer of the two (`max`). A wait that would start the
+    /// retry later than `maxElapsed` after the first attempt ends the request at once.
+    /// - Complexity: O(1).
+    @inlinable
+    public func decide<Random: UniformSource>(
+        after state: inout BackoffState, elapsed: Int64, serverDelay: Int64? = nil,
+        handling: RetryAfterHandling = .ignore, using random: inout Random
+    ) -> RetryDecision {
+        guard state.attempts < maxAttempts else { return .giveUp(.attemptsExhausted) }
+        let backoff = drawWait(after: &state, using: &random)
+        let wait: Int64
+        switch (handling, serverDelay) {
+        case (.ignore, _), (_, nil): wait = backoff
+        case (.honor, let delay?): wait = delay
+        case (.max, let delay?): wait = Swift.max(backoff, delay)
         }
-        let whole = Int64(wait.rounded())
-        if Double(elapsed) + Double(whole) > _maxElapsed { return nil }
+        if Double(elapsed) + Double(wait) > _maxElapsed { return .giveUp(.timeLimit) }
         state._attempts += 1
-        state._totalWait += whole
-        return whole
+        state._totalWait += wait
+        return .retry(after: wait)
+    }
+
+    /// One backoff draw for the retry after `state`, rounded to whole nanoseconds.
+    @inlinable
+    func drawWait<Random: UniformSource>(after state: inout BackoffState, using random: inout Random) -> Int64 {
+        if case .immediate = schedule { return 0 }
+        let wait: Double
+        switch jitter {
+        case .disabled:
+            wait = nominalWait(beforeRetry: state.attempts)
+        case .full:
+            wait = nominalWait(beforeRetry: state.attempts) * random.nextUniform()
+        case .equal:
+            let half = nominalWait(beforeRetry: state.attempts) / 2
+            wait = half + half * random.nextUniform()
+        case .decorrelated(let r):
+            let high = r * state._previousDecorrelated
+            let draw = min(_cap, _base + (high - _base) * random.nextUniform())
+            state._previousDecorrelated = draw
+            wait = draw
+        }
+        return Int64(wait.rounded())
     }
 }
 
