@@ -22,12 +22,16 @@ protocol BackoffCommand: DocumentedCommand, Sendable {
     /// The table's header for these options (a subset of `columns` where options add columns).
     var header: [String] { get }
 
+    /// Remarks for stderr about options that have no effect (printed as warnings; not errors).
+    var warnings: [String] { get }
+
     /// Computes the table. Auxiliary files are written atomically and only when the run succeeds.
     func run() throws(CommandLineError) -> CSVTable
 }
 
 extension BackoffCommand {
     var header: [String] { Self.columns.map(\.name) }
+    var warnings: [String] { [] }
 }
 
 enum Commands {

@@ -60,7 +60,7 @@ public enum BackoffCommandLine {
         default:
             guard let type = Commands.table(named: name) else { throw unknownCommand(name) }
             let options = try ParsedOptions(command: name, specs: type.specs, tokens: rest)
-            let (output, table) = try execute(type, options)
+            let (output, table) = try execute(type, options, standardError: &standardError)
             if let output {
                 output.write(table.text)
                 try output.commit()
@@ -72,9 +72,10 @@ public enum BackoffCommandLine {
     }
 
     private static func execute<Command: BackoffCommand>(
-        _ type: Command.Type, _ options: ParsedOptions
+        _ type: Command.Type, _ options: ParsedOptions, standardError: inout some TextOutputStream
     ) throws(CommandLineError) -> (output: AtomicFileWriter?, table: CSVTable) {
         let command = try Command(options)
+        for warning in command.warnings { standardError.write("backoff: warning: \(warning)\n") }
         // Opened before the run, so an unwritable destination fails before any work is done.
         let output = try command.outputPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         return (output, try command.run())

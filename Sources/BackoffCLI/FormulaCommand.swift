@@ -1,4 +1,6 @@
 import BackoffPolicies
+import EventSimulation
+import RetrySimulation
 
 /// `backoff formula`: the closed forms of a policy, one row per jitter mode.
 struct FormulaCommand: BackoffCommand {
@@ -15,6 +17,16 @@ struct FormulaCommand: BackoffCommand {
                 name: "wait-budget", valueName: "duration",
                 help: "Also report the most attempts whose expected total wait stays within this duration.",
                 defaultValue: nil, form: OptionSpec.durationForm),
+            OptionSpec(
+                name: "outage", valueName: "duration",
+                help: "Also report the expected load of --clients clients failing at t = 0 against an outage of this length.",
+                defaultValue: nil, form: OptionSpec.durationForm),
+            OptionSpec(
+                name: "clients", valueName: "count", help: "With --outage: the clients of the burst.",
+                defaultValue: "1000", form: "a whole number >= 1, e.g. 1000"),
+            OptionSpec(
+                name: "bucket", valueName: "duration", help: "With --outage: the width of a load bucket.",
+                defaultValue: "10ms", form: "a duration greater than 0 with a unit, e.g. 10ms"),
             .output,
         ]
     static let columns: [(name: String, meaning: String)] = [
@@ -33,22 +45,40 @@ struct FormulaCommand: BackoffCommand {
         ("max_elapsed_s", "total-time limit, seconds (inf: none)"),
         ("wait_budget_s", "with --wait-budget: the budget T, seconds"),
         ("max_attempts_within_budget", "with --wait-budget: the most attempts n with E[W(n)] <= T (inf: any n)"),
+        ("outage_s", "with --outage: the outage T, seconds"),
+        ("clients", "with --outage: the clients N of the burst"),
+        ("bucket_s", "with --outage: the bucket width, seconds"),
+        ("outage_attempts_per_client", "with --outage: expected attempts per client (empty for decorrelated jitter)"),
+        ("outage_mean_total_wait_s", "with --outage: expected total wait per client, seconds"),
+        ("outage_success_fraction", "with --outage: probability that a client succeeds within its attempts"),
+        ("outage_peak_load", "with --outage: expected attempts in the busiest bucket"),
+        ("outage_peak_load_time_s", "with --outage: start of that bucket, seconds"),
+        ("outage_peak_retry_load", "with --outage: expected retries in the busiest bucket"),
+        ("outage_peak_retry_time_s", "with --outage: start of that bucket, seconds"),
     ]
     static let example = "backoff formula --base 100ms --multiplier 2 --cap 5s --max-attempts 5"
 
     let policy: PolicyOptions
     let waitBudget: Duration?
+    let outage: (end: Duration, clients: Int, bucket: Duration)?
     let outputPath: String?
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
         policy = try PolicyOptions(options)
         waitBudget = try options.value("wait-budget", ValueParser.duration)
+        if let end = try options.value("outage", ValueParser.duration) {
+            outage = (end, try options.required("clients", ValueParser.integer, where: { $0 >= 1 }),
+                      try options.required("bucket", ValueParser.duration, where: { $0 > .zero }))
+        } else {
+            outage = nil
+        }
         outputPath = options.text("output")
     }
 
     var header: [String] {
         let names = Self.columns.map(\.name)
-        return waitBudget == nil ? Array(names.dropLast(2)) : names
+        let base = Array(names.prefix(13))
+        return base + (waitBudget == nil ? [] : Array(names[13..<15])) + (outage == nil ? [] : Array(names[15...]))
     }
 
     func run() throws(CommandLineError) -> CSVTable {
@@ -64,6 +94,19 @@ struct FormulaCommand: BackoffCommand {
             if let waitBudget {
                 let attempts = policy.maxAttempts(expectedTotalWaitAtMost: waitBudget)
                 row += [CSVFormat.seconds(waitBudget), attempts.map(String.init) ?? "inf"]
+            }
+            if let outage {
+                let load = OutageLoad(
+                    policy: policy, outageEnd: VirtualTime(nanoseconds: Int64(outage.end.nanoseconds)),
+                    bucketWidth: Int64(outage.bucket.nanoseconds))
+                let clients = Double(outage.clients)
+                row += [
+                    CSVFormat.seconds(outage.end), String(outage.clients), CSVFormat.seconds(outage.bucket),
+                    CSVFormat.number(load?.expectedAttempts), CSVFormat.number(load?.expectedTotalWait),
+                    CSVFormat.number(load?.successProbability),
+                    CSVFormat.number(load.map { $0.peakAttempts.value * clients }), CSVFormat.number(load?.peakAttempts.start.seconds),
+                    CSVFormat.number(load.map { $0.peakRetries.value * clients }), CSVFormat.number(load?.peakRetries.start.seconds),
+                ]
             }
             table.append(row)
         }

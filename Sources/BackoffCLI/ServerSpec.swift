@@ -1,11 +1,13 @@
 import EventSimulation
 import RetrySimulation
 
-/// The `--server` syntax: `always-fail`, `bernoulli:P`, `outage:DURATION`.
+/// The `--server` syntax: `always-fail`, `bernoulli:P`, `outage:DURATION`, `contention`, `capacity`.
+/// The parameters of contention and capacity (and Retry-After) come from their own options.
 enum ServerSpec {
-    static let form = "always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), or outage:DURATION (e.g. outage:2s)"
+    static let form = "always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), "
+        + "contention or capacity"
 
-    /// The model written as `text`, or `nil` when it is not of the accepted form.
+    /// The kind of model written as `text` (default parameters), or `nil` when it is not of the accepted form.
     static func model(_ text: String) -> ServerModel? {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         switch (parts[0], parts.count) {
@@ -17,20 +19,26 @@ enum ServerSpec {
         case ("outage", 2):
             guard let end = ValueParser.duration(parts[1]) else { return nil }
             return .outage(until: VirtualTime(nanoseconds: Int64(end.nanoseconds)))
+        case ("contention", 1):
+            return .contention(hop: .standard)
+        case ("capacity", 1):
+            return .capacity(CapacityModel(workers: 1, serviceTime: .deterministic(1), queueLimit: 0))
         default:
             return nil
         }
     }
 
-    /// The canonical text of a model, as the CSV `server` column shows it.
+    /// The canonical text of a model's kind, as the CSV `server` column shows it.
     static func text(_ model: ServerModel) -> String {
         switch model {
         case .alwaysFail: "always-fail"
-        case .bernoulli(let p): "bernoulli:\(CSVFormat.number(p))"
-        case .outage(let end): "outage:\(DurationText.text(.nanoseconds(end.nanoseconds)))"
+        case .bernoulli(let p, _): "bernoulli:\(CSVFormat.number(p))"
+        case .outage(let end, _): "outage:\(DurationText.text(.nanoseconds(end.nanoseconds)))"
+        case .contention: "contention"
+        case .capacity: "capacity"
         }
     }
 
     /// The model names, for suggestions.
-    static let names = ["always-fail", "bernoulli", "outage"]
+    static let names = ["always-fail", "bernoulli", "outage", "contention", "capacity"]
 }

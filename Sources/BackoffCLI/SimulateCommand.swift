@@ -6,32 +6,37 @@ import Stochastics
 /// `backoff simulate`: many clients against a failing server; waits, outcomes and load peaks.
 struct SimulateCommand: BackoffCommand {
     static let name = "simulate"
-    static let abstract = "Simulate N clients that all make their first attempt at t = 0 against a failing server."
+    static let abstract = "Simulate clients retrying against a failing server: waits, outcomes, load peaks, drain time."
     static let discussion = """
         One row per jitter mode: attempts, outcomes, total waits, and the server's load per time bucket, \
-        whose peak is reported for all attempts and for retries only (the first attempts of the burst \
+        whose peak is reported for all attempts and for retries only (the first attempts of a burst \
         always fill bucket 0). Servers: always-fail; bernoulli:P, each attempt fails with probability P; \
-        outage:T, every attempt before T fails and every attempt at or after T succeeds. Attempts take no time.
+        outage:T, every attempt before T fails and every attempt at or after T succeeds (these three answer \
+        at once); contention, one item under optimistic concurrency, an attempt being a read and a \
+        conditional write, each a round trip of two |N(--hop, --hop-sd)| hops (AWS Architecture Blog, 2015); \
+        capacity, --workers serving a FIFO queue of --queue places with --service times, rejecting \
+        attempts that find it full, with an optional degradation window. drain_time_s is the time from the \
+        end of the outage or degradation to the end of the last bucket whose attempts exceed L + 3√L, L \
+        being the expected first attempts per bucket (0 after a burst): after it the load stays at the \
+        steady level.
         """
     static let specs =
         PolicyOptions.specs(defaultJitter: "none,full,equal,decorrelated") + [
             OptionSpec(
-                name: "clients", valueName: "count", help: "Clients N, each sending one request at t = 0.",
+                name: "clients", valueName: "count", help: "Clients N (sessions); with burst arrivals all start at t = 0.",
                 defaultValue: "1000", form: "a whole number >= 1, e.g. 1000"),
-            OptionSpec(
-                name: "server", valueName: "model", help: "Server model: always-fail, bernoulli:P or outage:DURATION.",
-                defaultValue: "outage:2s", form: ServerSpec.form),
+        ] + ScenarioOptions.specs + [
             OptionSpec(
                 name: "bucket", valueName: "duration", help: "Width of a load timeline bucket.",
                 defaultValue: "10ms", form: "a duration greater than 0 with a unit, e.g. 10ms"),
             OptionSpec(
                 name: "timeline", valueName: "file",
-                help: "Also write the load per bucket to this file (jitter,bucket_start_s,attempts,retries,successes,failures).",
+                help: "Also write the load per bucket to this file (jitter,bucket_start_s,attempts,retries,successes,failures,...).",
                 defaultValue: nil, form: "a file path"),
         ] + RunOptions.seedSpecs + [RunOptions.jobsSpec, .output]
     static let columns: [(name: String, meaning: String)] = [
         ("jitter", "jitter mode"),
-        ("clients", "clients N"),
+        ("clients", "clients N (sessions that arrived)"),
         ("server", "server model"),
         ("base_s", "base b, seconds"),
         ("multiplier", "multiplier m"),
@@ -40,11 +45,11 @@ struct SimulateCommand: BackoffCommand {
         ("seed", "root seed"),
         ("attempts_total", "attempts made by all clients"),
         ("attempts_per_client", "attempts_total / N"),
-        ("successes", "clients whose request succeeded"),
-        ("give_ups", "clients that ran out of attempts (or time)"),
-        ("mean_total_wait_s", "mean per-client total wait, seconds"),
-        ("p99_total_wait_s", "99th percentile of the per-client total wait, seconds"),
-        ("mean_completion_s", "mean time at which a client succeeded or gave up, seconds"),
+        ("successes", "requests that succeeded"),
+        ("give_ups", "requests that ran out of attempts (or time)"),
+        ("mean_total_wait_s", "mean per-request total wait, seconds"),
+        ("p99_total_wait_s", "99th percentile of the per-request total wait, seconds"),
+        ("mean_completion_s", "mean time from a request's first attempt to its end, seconds"),
         ("peak_load", "most attempts in one bucket"),
         ("peak_load_time_s", "start of the first bucket with that many, seconds"),
         ("peak_retry_load", "most retries in one bucket"),
@@ -59,35 +64,48 @@ struct SimulateCommand: BackoffCommand {
         ("generator", "GSL generator"),
         ("se_attempts_per_client", "standard error of attempts_per_client (sd of per-client attempts / √N)"),
         ("se_mean_total_wait_s", "standard error of mean_total_wait_s, seconds"),
-        ("se_successes", "binomial standard error of successes, √(N p (1 - p)) with p = successes / N"),
+        ("se_successes", "binomial standard error of successes, √(n p (1 - p)), n requests, p = successes / n"),
+        ("unique_requests", "requests sent (first attempts)"),
+        ("work_amplification", "attempts per request sent"),
+        ("rejected", "attempts rejected at once by a full queue (capacity)"),
+        ("timeouts", "attempts the client stopped waiting for (capacity with --timeout)"),
+        ("wasted_work", "attempts served after their client had timed out"),
+        ("permanent_failures", "requests ended by a permanent error at their first attempt"),
+        ("requests_lost", "requests given up, plus those never sent because their session ended"),
+        ("dead_sessions", "sessions ended by a request that gave up (--on-give-up end-session)"),
+        ("drain_time_s", "end of the outage or degradation to the end of the last bucket with load above L + 3√L, seconds (empty: no such end)"),
+        ("goodput", "successful requests per second, until the last request ended"),
+        ("last_completion_s", "when the last request ended, seconds from t = 0 (the 2015 study's completion time)"),
+        ("peak_queue", "most attempts waiting in the capacity server's queue at once"),
+        ("formula_peak_load", "closed-form expected attempts in the busiest bucket (outage, burst; empty otherwise)"),
+        ("formula_peak_load_time_s", "start of that bucket, seconds"),
+        ("formula_peak_retry_load", "closed-form expected retries in the busiest bucket"),
+        ("formula_peak_retry_time_s", "start of that bucket, seconds"),
     ]
     static let example = "backoff simulate --clients 10000 --server outage:2s --max-attempts 8 --timeline load.csv"
+    /// The stream of arrival times, shared by every jitter mode (modes use streams 0 to 3).
+    static let arrivalStream: UInt64 = 4
+    static let timelineHeader = "jitter,bucket_start_s,attempts,retries,successes,failures,rejected,timeouts,expected_attempts,expected_retries"
 
     let policy: PolicyOptions
     let randomness: RunOptions
-    let simulations: [HerdSimulation]
+    let scenarios: [Scenario]
     let serverText: String
     let timelinePath: String?
     let outputPath: String?
+    let warnings: [String]
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
         policy = try PolicyOptions(options)
         randomness = try RunOptions(options)
         let clients = try options.required("clients", ValueParser.integer, where: { $0 >= 1 })
-        let serverOption = options.text("server")!
-        guard let server = ServerSpec.model(serverOption) else {
-            let name = String(serverOption.prefix { $0 != ":" })
-            let detail = ServerSpec.names.contains(name) ? nil : Suggestion.closest(to: name, among: ServerSpec.names)
-                .map { "unknown model '\(name)' (did you mean '\($0)'?)" }
-            throw options.invalid("server", serverOption, detail: detail)
-        }
+        let scenario = try ScenarioOptions(options)
         let bucket = try options.required("bucket", ValueParser.duration, where: { $0 > .zero })
-        serverText = ServerSpec.text(server)
-        var simulations: [HerdSimulation] = []
+        serverText = scenario.serverText
+        var scenarios: [Scenario] = []
         for policy in policy.policies {
             do {
-                simulations.append(try HerdSimulation(
-                    clients: clients, server: server, policy: policy, bucketWidth: Int64(bucket.nanoseconds)))
+                scenarios.append(try scenario.scenario(policy: policy, clients: clients, bucketWidth: Int64(bucket.nanoseconds)))
             } catch {
                 switch error {
                 case .tooManyBuckets, .nonPositiveBucket:
@@ -97,7 +115,8 @@ struct SimulateCommand: BackoffCommand {
                 }
             }
         }
-        self.simulations = simulations
+        self.scenarios = scenarios
+        warnings = scenario.warnings
         timelinePath = options.text("timeline")
         outputPath = options.text("output")
         if let timelinePath, timelinePath == outputPath {
@@ -107,55 +126,81 @@ struct SimulateCommand: BackoffCommand {
 
     func run() throws(CommandLineError) -> CSVTable {
         let timelineFile = try timelinePath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
-        let (simulations, rootSeed, generator) = (simulations, randomness.seed, randomness.generator)
-        let reports: [HerdReport]
+        let (scenarios, rootSeed, generator) = (scenarios, randomness.seed, randomness.generator)
+        let reports: [ScenarioReport]
         do {
-            reports = try ParallelWork.map(simulations.count, jobs: randomness.jobs) { index in
-                let simulation = simulations[index]
-                let seed = SeedDerivation.streamSeed(root: rootSeed, stream: simulation.policy.jitter.streamIndex)
-                return try simulation.run(seed: seed, algorithm: generator)
+            reports = try ParallelWork.map(scenarios.count, jobs: randomness.jobs) { index in
+                let scenario = scenarios[index]
+                let seed = SeedDerivation.streamSeed(root: rootSeed, stream: scenario.policy.jitter.streamIndex)
+                let arrivalSeed = SeedDerivation.streamSeed(root: rootSeed, stream: Self.arrivalStream)
+                return try scenario.run(seed: seed, arrivalSeed: arrivalSeed, algorithm: generator)
             }
+        } catch let error as SimulationError {
+            throw .failure("\(error)")
         } catch {
             throw .failure("\(error)")
         }
 
         var table = CSVTable(header: Self.columns.map(\.name))
-        for (simulation, report) in zip(simulations, reports) {
-            let policy = simulation.policy
-            let peak = report.timeline.peakLoad
-            let retryPeak = report.timeline.peakRetryLoad
-            let formula = simulation.closedForm
-            table.append(
-                [policy.jitter.name, String(report.clients), serverText] + PolicyOptions.columns(policy) + [
-                    String(randomness.seed), String(report.attempts), CSVFormat.number(report.attemptsPerClient),
-                    String(report.successes), String(report.giveUps),
-                    CSVFormat.number(report.totalWait.mean), CSVFormat.number(report.totalWait.quantile(0.99)),
-                    CSVFormat.number(report.meanCompletion),
-                    String(peak.attempts), CSVFormat.number(peak.start.seconds),
-                    String(retryPeak.attempts), CSVFormat.number(retryPeak.start.seconds),
-                    CSVFormat.seconds(nanoseconds: simulation.bucketWidth),
-                    CSVFormat.number(formula?.attemptsPerClient), CSVFormat.number(formula?.meanTotalWait),
-                    CSVFormat.number(formula.map { $0.successFraction * Double(simulation.clients) }),
-                ] + PolicyOptions.extraColumns(policy) + [
-                    randomness.generator.rawValue, CSVFormat.number(report.attemptsStandardError),
-                    CSVFormat.number(report.totalWait.standardError), CSVFormat.number(report.successesStandardError),
-                ])
+        var expectedLoads: [OutageLoad?] = []
+        for (scenario, report) in zip(scenarios, reports) {
+            let load = scenario.expectedLoad
+            expectedLoads.append(load)
+            table.append(row(scenario, report, load: load))
         }
 
         if let timelineFile {
-            timelineFile.write("jitter,bucket_start_s,attempts,retries,successes,failures\n")
-            for (simulation, report) in zip(simulations, reports) {
+            timelineFile.write(Self.timelineHeader + "\n")
+            for ((scenario, report), load) in zip(zip(scenarios, reports), expectedLoads) {
                 let timeline = report.timeline
+                let clients = Double(report.clients)
                 var chunk = ""
                 for index in 0..<timeline.bucketCount {
-                    chunk += "\(simulation.policy.jitter.name),\(CSVFormat.number(timeline.bucketStart(index).seconds)),"
+                    chunk += "\(scenario.policy.jitter.name),\(CSVFormat.number(timeline.bucketStart(index).seconds)),"
                     chunk += "\(timeline.attempts[index]),\(timeline.retries[index]),"
-                    chunk += "\(timeline.successes[index]),\(timeline.failures[index])\n"
+                    chunk += "\(timeline.successes[index]),\(timeline.failures[index]),"
+                    chunk += "\(timeline.rejected[index]),\(timeline.timeouts[index]),"
+                    let expected = load.map { load in
+                        index < load.attemptsPerBucket.count
+                            ? (load.attemptsPerBucket[index] * clients, load.retriesPerBucket[index] * clients) : (0, 0)
+                    }
+                    chunk += "\(CSVFormat.number(expected?.0)),\(CSVFormat.number(expected?.1))\n"
                 }
                 timelineFile.write(chunk)
             }
             try timelineFile.commit()
         }
         return table
+    }
+
+    private func row(_ scenario: Scenario, _ report: ScenarioReport, load: OutageLoad?) -> [String] {
+        let policy = scenario.policy
+        let peak = report.timeline.peakLoad
+        let retryPeak = report.timeline.peakRetryLoad
+        let formula = scenario.closedForm
+        let clients = Double(report.clients)
+        let threshold = scenario.steadyFirstAttemptsPerBucket + 3 * scenario.steadyFirstAttemptsPerBucket.squareRoot()
+        let drain = scenario.triggerEnd.map { report.timeline.drainTime(after: $0, threshold: threshold) }
+        return [policy.jitter.name, String(report.clients), serverText] + PolicyOptions.columns(policy) + [
+            String(randomness.seed), String(report.attempts), CSVFormat.number(report.attemptsPerClient),
+            String(report.successes), String(report.giveUps),
+            CSVFormat.number(report.totalWait.mean), CSVFormat.number(report.totalWait.quantile(0.99)),
+            CSVFormat.number(report.meanCompletion),
+            String(peak.attempts), CSVFormat.number(peak.start.seconds),
+            String(retryPeak.attempts), CSVFormat.number(retryPeak.start.seconds),
+            CSVFormat.seconds(nanoseconds: scenario.bucketWidth),
+            CSVFormat.number(formula?.attemptsPerClient), CSVFormat.number(formula?.meanTotalWait),
+            CSVFormat.number(formula.map { $0.successFraction * clients }),
+        ] + PolicyOptions.extraColumns(policy) + [
+            randomness.generator.rawValue, CSVFormat.number(report.attemptsStandardError),
+            CSVFormat.number(report.totalWait.standardError), CSVFormat.number(report.successesStandardError),
+            String(report.uniqueRequests), CSVFormat.number(report.workAmplification),
+            String(report.rejected), String(report.timeouts), String(report.wastedWork),
+            String(report.permanentFailures), String(report.requestsLost), String(report.deadSessions),
+            drain.map { CSVFormat.seconds(nanoseconds: $0) } ?? "", CSVFormat.number(report.goodput),
+            CSVFormat.number(report.lastCompletion), String(report.peakQueue),
+            CSVFormat.number(load.map { $0.peakAttempts.value * clients }), CSVFormat.number(load?.peakAttempts.start.seconds),
+            CSVFormat.number(load.map { $0.peakRetries.value * clients }), CSVFormat.number(load?.peakRetries.start.seconds),
+        ]
     }
 }

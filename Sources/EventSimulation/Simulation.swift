@@ -34,6 +34,19 @@ public struct Simulation<Event> {
         _queue.insert(event, at: now + delay, priority: priority)
     }
 
+    /// Takes the earliest pending event, moves the clock to its time and returns it; `nil` when none
+    /// is pending or the next one is later than `limit`. For drivers that keep their own loop:
+    /// `while let event = simulation.step() { ... }`.
+    /// - Complexity: O(log n) for n pending events.
+    @inlinable
+    public mutating func step(until limit: VirtualTime? = nil) -> Event? {
+        guard let next = _queue.nextTime else { return nil }
+        if let limit, next > limit { return nil }
+        let (time, event) = _queue.popFirst()!
+        _now = time
+        return event
+    }
+
     /// Handles events in order until none is pending, or until the next one would be later than
     /// `limit` (events at exactly `limit` are handled). The clock ends at the last handled event.
     /// - Returns: the number of events handled.

@@ -1,11 +1,17 @@
 import EventSimulation
 
-/// What a simulated client does after one of its attempts is answered.
+/// What a simulated client does after an answer; the driver carries it out.
 public enum ClientAction: Hashable, Sendable {
-    /// Make the next attempt at this instant.
+    /// Make the next attempt of this request at this instant.
     case retry(at: VirtualTime)
-    /// The request succeeded; the client is done.
-    case succeed
-    /// The request failed and the policy allows no more attempts; the client is done.
-    case giveUp
+    /// The request is over. `next` is when the session's next request starts (`nil`: the session
+    /// is over); `unsent` counts the requests the session will now never send.
+    case endRequest(RequestOutcome, next: VirtualTime?, unsent: Int)
+}
+
+/// How a request ended.
+public enum RequestOutcome: Hashable, Sendable {
+    case succeeded
+    case permanentFailure
+    case gaveUp
 }

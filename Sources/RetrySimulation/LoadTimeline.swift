@@ -1,40 +1,74 @@
 import EventSimulation
 
-/// Attempts arriving at the server per time bucket: all attempts, retries only, and their answers.
+/// Attempts arriving at the server per time bucket (all, and retries only), the server's answers,
+/// and the attempts rejected or timed out.
 ///
 /// Bucket i covers [i w, (i + 1) w) for width w in nanoseconds, so an attempt at exactly 0.3 s falls
 /// in the bucket that starts at 0.3 s. Memory grows with the number of buckets reached, not with the
-/// number of attempts.
+/// number of attempts, and is bounded by `limit` buckets: later events are not counted and
+/// ``overflowed`` says so.
 public struct LoadTimeline: Hashable, Sendable {
     /// The bucket width w, in nanoseconds.
     public let bucketWidth: Int64
+    public let limit: Int
     public private(set) var attempts: [Int] = []
     public private(set) var retries: [Int] = []
     public private(set) var successes: [Int] = []
     public private(set) var failures: [Int] = []
+    public private(set) var rejected: [Int] = []
+    public private(set) var timeouts: [Int] = []
+    /// True when an event fell beyond `limit` buckets and was not counted.
+    public private(set) var overflowed = false
 
-    public init(bucketWidth: Int64) {
+    public init(bucketWidth: Int64, limit: Int = Scenario.maximumBuckets) {
         precondition(bucketWidth > 0, "the bucket width must be positive")
         self.bucketWidth = bucketWidth
+        self.limit = limit
     }
 
-    /// The number of buckets from 0 through the last one that received an attempt.
+    /// The number of buckets from 0 through the last one that received an event.
     public var bucketCount: Int { attempts.count }
 
-    /// Counts one attempt arriving at `time` (not before 0).
-    /// - Complexity: amortised O(1), plus the buckets skipped since the last attempt.
-    public mutating func record(at time: VirtualTime, isRetry: Bool, outcome: AttemptOutcome) {
+    /// The bucket of `time`, grown into existence; `nil` past the limit.
+    /// - Complexity: amortised O(1), plus the buckets skipped since the last event.
+    private mutating func bucket(_ time: VirtualTime) -> Int? {
         let index = Int(time.nanoseconds / bucketWidth)
+        guard index < limit else {
+            overflowed = true
+            return nil
+        }
         if index >= attempts.count {
             let grow = index + 1 - attempts.count
-            attempts.append(contentsOf: repeatElement(0, count: grow))
-            retries.append(contentsOf: repeatElement(0, count: grow))
-            successes.append(contentsOf: repeatElement(0, count: grow))
-            failures.append(contentsOf: repeatElement(0, count: grow))
+            for keyPath in [\Self.attempts, \.retries, \.successes, \.failures, \.rejected, \.timeouts] as [WritableKeyPath<Self, [Int]>] {
+                self[keyPath: keyPath].append(contentsOf: repeatElement(0, count: grow))
+            }
         }
+        return index
+    }
+
+    /// Counts one attempt arriving at the server at `time`.
+    public mutating func recordAttempt(at time: VirtualTime, isRetry: Bool) {
+        guard let index = bucket(time) else { return }
         attempts[index] += 1
         if isRetry { retries[index] += 1 }
+    }
+
+    /// Counts the server's answer to an attempt, at the time it was given.
+    public mutating func recordAnswer(at time: VirtualTime, _ outcome: AttemptOutcome) {
+        guard let index = bucket(time) else { return }
         if outcome == .success { successes[index] += 1 } else { failures[index] += 1 }
+    }
+
+    /// Counts an attempt rejected at once by a full queue (also an answer: a failure).
+    public mutating func recordRejection(at time: VirtualTime) {
+        guard let index = bucket(time) else { return }
+        rejected[index] += 1
+    }
+
+    /// Counts an attempt its client stopped waiting for.
+    public mutating func recordTimeout(at time: VirtualTime) {
+        guard let index = bucket(time) else { return }
+        timeouts[index] += 1
     }
 
     /// The start of bucket `index`.
@@ -55,5 +89,15 @@ public struct LoadTimeline: Hashable, Sendable {
             bestIndex = index
         }
         return (best, bucketStart(bestIndex))
+    }
+
+    /// How long after `end` (the end of the trigger) the backlog takes to drain, in nanoseconds:
+    /// from `end` to the end of the last bucket whose attempts exceed `threshold`, or 0 when no
+    /// bucket from `end` on does. After that instant the load stays at or below the threshold.
+    /// (A herd that comes back after a quiet gap counts: the gap is not the end of the backlog.)
+    public func drainTime(after end: VirtualTime, threshold: Double) -> Int64 {
+        let first = Int(end.nanoseconds / bucketWidth)
+        guard let last = attempts.indices.last(where: { $0 >= first && Double(attempts[$0]) > threshold }) else { return 0 }
+        return max(0, Int64(last + 1) * bucketWidth - end.nanoseconds)
     }
 }

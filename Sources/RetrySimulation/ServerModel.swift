@@ -1,39 +1,88 @@
 import BackoffPolicies
 import EventSimulation
 
-/// A modelled server that answers each attempt at once with success or failure.
+/// A modelled server.
 ///
 /// ```
-/// always-fail     every attempt fails
-/// bernoulli:P     each attempt fails independently with probability P (0 <= P <= 1)
-/// outage:T        every attempt before T fails; every attempt at or after T succeeds
+/// always-fail     every attempt fails at once
+/// bernoulli:P     each attempt fails at once, independently, with probability P (0 <= P <= 1)
+/// outage:T        every attempt before T fails at once; every attempt at or after T succeeds
+/// contention      one shared item under optimistic concurrency (AWS Architecture Blog, 2015): an
+///                 attempt reads the item's version and then writes with it, each a round trip of
+///                 two network hops; the write succeeds only if the version is unchanged
+/// capacity        workers, a service-time distribution and a bounded queue (see CapacityModel)
 /// ```
+/// Bernoulli and outage failures may carry a Retry-After.
 public enum ServerModel: Hashable, Sendable {
     case alwaysFail
-    case bernoulli(failureProbability: Double)
-    case outage(until: VirtualTime)
+    case bernoulli(failureProbability: Double, retryAfter: RetryAfter? = nil)
+    case outage(until: VirtualTime, retryAfter: RetryAfter? = nil)
+    case contention(hop: NetworkDelay)
+    case capacity(CapacityModel)
 
-    /// Throws when a parameter is outside its range: P outside [0, 1], or T negative.
+    /// Throws when a parameter is outside its range.
     public func validate() throws(SimulationError) {
         switch self {
-        case .alwaysFail: return
-        case .bernoulli(let p):
+        case .alwaysFail:
+            return
+        case .bernoulli(let p, let retryAfter):
             guard (0...1).contains(p) else { throw .invalidFailureProbability(p) }
-        case .outage(let end):
+            if case .untilRecovery = retryAfter { throw .retryAfterNeedsRecovery }
+            try Self.validate(retryAfter)
+        case .outage(let end, let retryAfter):
             guard end >= .zero else { throw .negativeOutage(end) }
+            try Self.validate(retryAfter)
+        case .contention(let hop):
+            guard hop.mean >= 0, hop.standardDeviation >= 0 else { throw .invalidNetworkDelay }
+        case .capacity(let model):
+            guard model.workers >= 1 else { throw .invalidCapacity("at least 1 worker is needed, got \(model.workers)") }
+            guard model.queueLimit >= 0 else { throw .invalidCapacity("the queue limit must not be negative, got \(model.queueLimit)") }
+            switch model.serviceTime {
+            case .deterministic(let t), .exponential(let t):
+                guard t > 0 else { throw .invalidCapacity("the service time must be greater than 0") }
+            case .lognormal(let mean, let sd):
+                guard mean > 0, sd >= 0 else { throw .invalidCapacity("the lognormal service time needs mean > 0 and sd >= 0") }
+            }
+            if let delay = model.rejectionRetryAfter, delay < 0 { throw .invalidCapacity("the Retry-After must not be negative") }
+            if let window = model.degradation {
+                guard window.end > window.start, window.start >= .zero else {
+                    throw .invalidCapacity("the degradation window must end after it starts")
+                }
+                guard window.fraction > 0 && window.fraction <= 1 else {
+                    throw .invalidCapacity("the degraded capacity must be a fraction in (0, 1], got \(window.fraction)")
+                }
+            }
         }
     }
 
-    /// The answer to an attempt arriving at `time`. Draws one uniform for `bernoulli` only.
-    @inlinable
-    public func outcome<Random: UniformSource>(at time: VirtualTime, using random: inout Random) -> AttemptOutcome {
+    private static func validate(_ retryAfter: RetryAfter?) throws(SimulationError) {
+        if case .fixed(let delay) = retryAfter, delay < 0 { throw .negativeRetryAfter }
+    }
+
+    /// When the server recovers, for a retry trigger that waits for the recovery signal: the end of
+    /// the outage, or of the capacity's degradation window. `nil` for a server that never does.
+    public var recoveryTime: VirtualTime? {
         switch self {
-        case .alwaysFail:
-            return .failure
-        case .bernoulli(let p):
-            return random.nextUniform() < p ? .failure : .success
-        case .outage(let end):
-            return time < end ? .failure : .success
+        case .outage(let end, _): end
+        case .capacity(let model): model.degradation?.end
+        default: nil
+        }
+    }
+
+    /// True when a failure from this server can carry a Retry-After.
+    public var sendsRetryAfter: Bool {
+        switch self {
+        case .bernoulli(_, let retryAfter), .outage(_, let retryAfter): retryAfter != nil
+        case .capacity(let model): model.rejectionRetryAfter != nil
+        default: false
+        }
+    }
+
+    /// True for the servers that answer at once (always-fail, bernoulli, outage).
+    public var answersAtOnce: Bool {
+        switch self {
+        case .alwaysFail, .bernoulli, .outage: true
+        default: false
         }
     }
 }

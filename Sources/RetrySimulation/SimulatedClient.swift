@@ -1,35 +1,91 @@
 import BackoffPolicies
 import EventSimulation
 
-/// One client's request as a state machine: it follows a ``BackoffPolicy`` and answers each event
-/// with a ``ClientAction`` that the driver (the scenario's event loop) carries out. It holds no
-/// reference to the policy or the engine, so it can be tested as a timeline without either, and
-/// millions fit in one contiguous array.
+/// One client's session as a state machine: it follows a ``BackoffPolicy`` and a
+/// ``ClientBehaviour``, and answers each event with a ``ClientAction`` that the driver (the
+/// scenario's event loop) carries out. It holds no reference to the policy, the server or the
+/// engine, so it is tested as a timeline on its own, and a million fit in one contiguous array.
 public struct SimulatedClient: Hashable, Sendable {
-    /// Attempts made and waits taken so far.
-    public var backoff: BackoffState { _backoff }
-    @usableFromInline var _backoff: BackoffState
-    /// When the first attempt started.
-    public let firstAttempt: VirtualTime
+    /// The current request's attempts and waits.
+    public private(set) var backoff: BackoffState
+    /// When the current request's first attempt started.
+    public private(set) var requestStart: VirtualTime = .zero
+    /// Requests of the session not yet ended, the current one included.
+    public private(set) var requestsLeft: Int
+    /// Attempts made over the whole session.
+    public private(set) var attempts = 0
+    /// The current request meets a permanent error.
+    public private(set) var isPermanent = false
+    /// Numbers the attempts, so a late answer or a stale timeout is recognised.
+    public private(set) var attemptID: Int64 = 0
+    /// An attempt is in flight.
+    public private(set) var isWaiting = false
+    private var startsRequest = true
 
-    /// A client whose first attempt starts at `firstAttempt`.
-    public init(policy: BackoffPolicy, firstAttempt: VirtualTime = .zero) {
-        _backoff = BackoffState(policy: policy)
-        self.firstAttempt = firstAttempt
+    public init(policy: BackoffPolicy, requests: Int = 1) {
+        backoff = BackoffState(policy: policy)
+        requestsLeft = requests
     }
 
-    /// True when the attempt being answered is a retry (not the first attempt).
-    @inlinable public var isRetrying: Bool { _backoff.attempts > 1 }
+    /// The client starts an attempt at `now` (the first of a new request after a `next` instant,
+    /// or a retry). `permanent` is asked once per request, at its first attempt.
+    /// - Returns: the attempt's number and whether it is a retry.
+    public mutating func beginAttempt(at now: VirtualTime, policy: BackoffPolicy, permanent: () -> Bool) -> (id: Int64, isRetry: Bool) {
+        if startsRequest {
+            startsRequest = false
+            backoff = BackoffState(policy: policy)
+            requestStart = now
+            isPermanent = permanent()
+        }
+        attempts += 1
+        attemptID += 1
+        isWaiting = true
+        return (attemptID, backoff.attempts > 1)
+    }
 
-    /// The current attempt was answered with `outcome` at `now`.
-    /// - Returns: `.succeed`, `.giveUp`, or `.retry(at:)` with the instant of the next attempt.
-    @inlinable
-    public mutating func attemptAnswered<Random: UniformSource>(
-        _ outcome: AttemptOutcome, at now: VirtualTime, policy: BackoffPolicy, using random: inout Random
+    /// True when `attempt` is the attempt this client is still waiting for.
+    public func isAwaiting(_ attempt: Int64) -> Bool { isWaiting && attemptID == attempt }
+
+    /// The answer to the attempt in flight arrived at `now`.
+    ///
+    /// A failure before the server's recovery, under the recovery trigger, waits for the recovery
+    /// instant plus U(0, notification delay) (one uniform drawn); otherwise the policy decides with
+    /// the server's delay as `behaviour.retryAfter` says.
+    public mutating func answered<Random: UniformSource>(
+        _ answer: ClientAnswer, at now: VirtualTime, policy: BackoffPolicy, behaviour: ClientBehaviour,
+        using random: inout Random
     ) -> ClientAction {
-        if outcome == .success { return .succeed }
-        let elapsed = now.nanoseconds - firstAttempt.nanoseconds
-        guard let wait = policy.nextWait(after: &_backoff, elapsed: elapsed, using: &random) else { return .giveUp }
-        return .retry(at: now + wait)
+        isWaiting = false
+        switch answer {
+        case .success:
+            return endRequest(.succeeded, at: now, behaviour: behaviour)
+        case .permanentError:
+            return endRequest(.permanentFailure, at: now, behaviour: behaviour)
+        case .failure, .timeout:
+            var delay: Int64? = nil
+            if case .failure(let serverDelay) = answer { delay = serverDelay }
+            var handling = behaviour.retryAfter
+            if case .recovery(let notification) = behaviour.retryTrigger, let recovery = behaviour.recoveryTime, now < recovery {
+                delay = recovery.nanoseconds - now.nanoseconds + Int64((random.nextUniform() * Double(notification)).rounded(.down))
+                handling = .honor
+            }
+            let elapsed = now.nanoseconds - requestStart.nanoseconds
+            switch policy.decide(after: &backoff, elapsed: elapsed, serverDelay: delay, handling: handling, using: &random) {
+            case .retry(let wait): return .retry(at: now + wait)
+            case .giveUp: return endRequest(.gaveUp, at: now, behaviour: behaviour)
+            }
+        }
+    }
+
+    private mutating func endRequest(_ outcome: RequestOutcome, at now: VirtualTime, behaviour: ClientBehaviour) -> ClientAction {
+        requestsLeft -= 1
+        var unsent = 0
+        if outcome == .gaveUp && behaviour.onGiveUp == .endSession {
+            unsent = requestsLeft
+            requestsLeft = 0
+        }
+        guard requestsLeft > 0 else { return .endRequest(outcome, next: nil, unsent: unsent) }
+        startsRequest = true
+        return .endRequest(outcome, next: now + behaviour.thinkTime, unsent: 0)
     }
 }

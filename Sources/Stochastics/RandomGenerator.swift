@@ -43,6 +43,9 @@ public final class RandomGenerator {
     /// An exponential draw with the given mean. Backed by `gsl_ran_exponential`.
     public func exponential(mean: Double) -> Double { gsl_ran_exponential(rng, mean) }
 
+    /// A lognormal draw: exp(N(mu, sigma²)). Backed by `gsl_ran_lognormal`.
+    public func lognormal(mu: Double, sigma: Double) -> Double { gsl_ran_lognormal(rng, mu, sigma) }
+
     /// A normal draw N(mean, sd²). Backed by `gsl_ran_gaussian_ziggurat`.
     public func normal(mean: Double = 0, standardDeviation sd: Double) -> Double {
         mean + gsl_ran_gaussian_ziggurat(rng, sd)

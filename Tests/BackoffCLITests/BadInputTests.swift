@@ -7,7 +7,7 @@ import Testing
 @Suite struct BadInputTests {
     static let durationForm = "expected a duration greater than 0 with a unit (ns, us, ms, s, m, h), e.g. 100ms"
     static let serverForm =
-        "expected always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), or outage:DURATION (e.g. outage:2s)"
+        "expected always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), contention or capacity"
 
     static let cases: [(id: String, arguments: [String], message: String)] = [
         ("base zero", ["waits", "--base", "0ms"], "Invalid value '0ms' for '--base <duration>': \(durationForm)"),
@@ -62,6 +62,32 @@ import Testing
         ("zero jobs", ["sweep", "waits", "--jobs", "0"], "Invalid value '0' for '--jobs <count>': expected a whole number >= 1"),
         ("bad sweep point", ["sweep", "waits", "--multiplier", "0.5,2"],
          "Invalid value '0.5' for '--multiplier <number>': expected a number >= 1, e.g. 2 (at sweep point multiplier=0.5, jitter=none)"),
+        ("zero workers", ["simulate", "--server", "capacity", "--workers", "0"],
+         "Invalid value '0' for '--workers <count>': expected a whole number >= 1, e.g. 4"),
+        ("negative queue", ["simulate", "--server", "capacity", "--queue", "-1"],
+         "Invalid value '-1' for '--queue <count>': expected a whole number >= 0, e.g. 100"),
+        ("zero service time", ["simulate", "--server", "capacity", "--service", "exp:0ms"],
+         "Invalid value 'exp:0ms' for '--service <distribution>': expected fixed:DURATION, exp:MEAN or lognormal:MEAN:SD "
+            + "with durations greater than 0, e.g. exp:20ms"),
+        ("zero timeout", ["simulate", "--server", "capacity", "--timeout", "0ms"],
+         "Invalid value '0ms' for '--timeout <duration>': expected a duration greater than 0 (e.g. 200ms), or none"),
+        ("degradation backwards", ["simulate", "--server", "capacity", "--degrade-from", "3s", "--degrade-until", "1s"],
+         "Invalid value '1s' for '--degrade-until <duration>': the degradation window ends before it starts (--degrade-from 3s); "
+            + "expected a duration after --degrade-from, e.g. 3s"),
+        ("degraded to zero", ["simulate", "--server", "capacity", "--degrade-from", "1s", "--degrade-until", "2s", "--degrade-to", "0"],
+         "Invalid value '0' for '--degrade-to <number>': expected a number in (0, 1], e.g. 0.25"),
+        ("permanent above one", ["simulate", "--permanent", "1.5"],
+         "Invalid value '1.5' for '--permanent <fraction>': expected a number in [0, 1], e.g. 0.05"),
+        ("poisson zero", ["simulate", "--arrivals", "poisson:0"],
+         "Invalid value 'poisson:0' for '--arrivals <process>': expected burst, uniform:DURATION (e.g. uniform:1s) or poisson:RATE "
+            + "with RATE > 0 (e.g. poisson:500)"),
+        ("zero requests", ["simulate", "--requests-per-client", "0"],
+         "Invalid value '0' for '--requests-per-client <count>': expected a whole number >= 1, e.g. 10"),
+        ("recovery without recovery", ["simulate", "--server", "always-fail", "--retry-trigger", "recovery"],
+         "Invalid value 'recovery' for '--retry-trigger <trigger>': the recovery trigger needs a server that recovers "
+            + "(outage, or capacity with --degrade-from/--degrade-until); expected timer, recovery or recovery:DURATION (e.g. recovery:50ms)"),
+        ("unknown retry-after mode", ["simulate", "--retry-after", "obey"],
+         "Invalid value 'obey' for '--retry-after <mode>': expected one of ignore, honor, max"),
         ("check without file", ["check"], "Missing the table to check: expected 'backoff check FILE [--baseline OLD.csv]'"),
         ("check missing file", ["check", "/nonexistent/table.csv"],
          "No such file '/nonexistent/table.csv': expected a CSV table written by backoff"),

@@ -14,7 +14,7 @@ import Testing
     #expect(check.passed, "seed \(seed): \(check)")
 
     // A herd of 10,000 clients against a server that fails half the attempts:
-    let herd = try HerdSimulation(
+    let herd = try Scenario(
         clients: 10_000, server: .bernoulli(failureProbability: 0.5), policy: policy, bucketWidth: 10_000_000)
     let report = try herd.run(seed: seed)
     let expected = try #require(herd.closedForm)

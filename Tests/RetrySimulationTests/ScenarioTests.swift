@@ -4,15 +4,15 @@ import RetrySimulation
 import Stochastics
 import Testing
 
-@Suite struct HerdSimulationTests {
+@Suite struct ScenarioTests {
     static let seed: UInt64 = 99
 
     func herd(
         clients: Int = 10_000, server: ServerModel, jitter: Jitter = .disabled, attempts: Int = 8,
         cap: Duration? = .seconds(5), bucket: Int64 = 10_000_000
-    ) throws -> HerdSimulation {
+    ) throws -> Scenario {
         let policy = try BackoffPolicy(base: .milliseconds(100), cap: cap, jitter: jitter, budget: .maxAttempts(attempts))
-        return try HerdSimulation(clients: clients, server: server, policy: policy, bucketWidth: bucket)
+        return try Scenario(clients: clients, server: server, policy: policy, bucketWidth: bucket)
     }
 
     func outage(_ milliseconds: Int64) -> ServerModel { .outage(until: VirtualTime(nanoseconds: milliseconds * 1_000_000)) }
@@ -104,16 +104,16 @@ import Testing
     @Test func invalidScenariosAreRejected() throws {
         let policy = try BackoffPolicy()
         #expect(throws: SimulationError.noClients(0)) {
-            try HerdSimulation(clients: 0, server: .alwaysFail, policy: policy, bucketWidth: 1)
+            try Scenario(clients: 0, server: .alwaysFail, policy: policy, bucketWidth: 1)
         }
         #expect(throws: SimulationError.nonPositiveBucket(0)) {
-            try HerdSimulation(clients: 1, server: .alwaysFail, policy: policy, bucketWidth: 0)
+            try Scenario(clients: 1, server: .alwaysFail, policy: policy, bucketWidth: 0)
         }
         #expect(throws: SimulationError.invalidFailureProbability(1.5)) {
-            try HerdSimulation(clients: 1, server: .bernoulli(failureProbability: 1.5), policy: policy, bucketWidth: 1)
+            try Scenario(clients: 1, server: .bernoulli(failureProbability: 1.5), policy: policy, bucketWidth: 1)
         }
         #expect(throws: SimulationError.self) {
-            try HerdSimulation(clients: 1, server: .alwaysFail, policy: policy, bucketWidth: 1)  // 5.5e9 buckets
+            try Scenario(clients: 1, server: .alwaysFail, policy: policy, bucketWidth: 1)  // 5.5e9 buckets
         }
     }
 }

@@ -1,0 +1,110 @@
+import BackoffPolicies
+import EventSimulation
+
+/// A retry scenario: clients that follow one policy against a modelled server. Validated on
+/// construction; run it with ``run(seed:algorithm:)``.
+///
+/// Each client runs a session of `requestsPerClient` requests in sequence, `thinkTime` apart. A
+/// request's attempts follow the policy; a fraction `permanentFraction` of requests meet a permanent
+/// error (a 404 or 401) at their first attempt, which the retry predicate does not retry. Failures
+/// may carry a server delay, handled as `retryAfter` says, and a client may wait for the server's
+/// recovery signal instead of its timer (`retryTrigger`).
+public struct Scenario: Sendable {
+    public let clients: Int
+    public let server: ServerModel
+    public let policy: BackoffPolicy
+    /// The load timeline's bucket width, in nanoseconds.
+    public let bucketWidth: Int64
+    public let arrivals: Arrivals
+    public let permanentFraction: Double
+    public let retryAfter: RetryAfterHandling
+    public let retryTrigger: RetryTrigger
+    public let requestsPerClient: Int
+    /// The pause between a request's end and the next request of the session, in nanoseconds.
+    public let thinkTime: Int64
+    public let onGiveUp: GiveUpBehavior
+    /// The client's per-attempt timeout, in nanoseconds (capacity servers only).
+    public let attemptTimeout: Int64?
+
+    /// The most buckets a timeline may hold (4 counters of 8 bytes... each).
+    public static let maximumBuckets = 50_000_000
+
+    public init(
+        clients: Int, server: ServerModel, policy: BackoffPolicy, bucketWidth: Int64,
+        arrivals: Arrivals = .burst, permanentFraction: Double = 0, retryAfter: RetryAfterHandling = .ignore,
+        retryTrigger: RetryTrigger = .timer, requestsPerClient: Int = 1, thinkTime: Int64 = 0,
+        onGiveUp: GiveUpBehavior = .endSession, attemptTimeout: Int64? = nil
+    ) throws(SimulationError) {
+        guard bucketWidth > 0 else { throw .nonPositiveBucket(bucketWidth) }
+        try server.validate()
+        switch arrivals {
+        case .burst, .uniform:
+            guard clients >= 1 else { throw .noClients(clients) }
+            if case .uniform(let window) = arrivals, window <= 0 {
+                throw .invalidArrivals("the arrival window must be greater than 0")
+            }
+        case .poisson(let rate, let duration):
+            guard rate > 0, rate.isFinite else { throw .invalidArrivals("the Poisson rate must be greater than 0, got \(rate)") }
+            guard duration > 0 else { throw .invalidArrivals("a Poisson arrival process needs a duration greater than 0") }
+        }
+        guard (0...1).contains(permanentFraction) else { throw .invalidPermanentFraction(permanentFraction) }
+        if permanentFraction > 0, case .contention = server { throw .permanentWithContention }
+        guard requestsPerClient >= 1 else { throw .noRequests(requestsPerClient) }
+        guard thinkTime >= 0 else { throw .negativeThinkTime }
+        if let attemptTimeout {
+            guard attemptTimeout > 0 else { throw .nonPositiveTimeout }
+            guard case .capacity = server else { throw .timeoutWithoutQueue }
+        }
+        if case .recovery(let delay) = retryTrigger {
+            guard server.recoveryTime != nil else { throw .recoveryTriggerWithoutRecovery }
+            guard delay >= 0 else { throw .invalidArrivals("the notification delay must not be negative") }
+        }
+        if server.answersAtOnce, case .burst = arrivals, requestsPerClient == 1 {
+            // Every attempt starts at t = 0 plus a total wait, so the timeline ends by the longest one.
+            let buckets = policy.totalWaitRange.upperBound * 1e9 / Double(bucketWidth) + 1
+            guard buckets <= Double(Self.maximumBuckets) else {
+                throw .tooManyBuckets(needed: buckets, limit: Self.maximumBuckets)
+            }
+        }
+        self.clients = clients
+        self.server = server
+        self.policy = policy
+        self.bucketWidth = bucketWidth
+        self.arrivals = arrivals
+        self.permanentFraction = permanentFraction
+        self.retryAfter = retryAfter
+        self.retryTrigger = retryTrigger
+        self.requestsPerClient = requestsPerClient
+        self.thinkTime = thinkTime
+        self.onGiveUp = onGiveUp
+        self.attemptTimeout = attemptTimeout
+    }
+
+    /// What the clients consult when an answer arrives.
+    public var behaviour: ClientBehaviour {
+        ClientBehaviour(
+            retryAfter: retryAfter, retryTrigger: retryTrigger, recoveryTime: server.recoveryTime,
+            requestsPerClient: requestsPerClient, thinkTime: thinkTime, onGiveUp: onGiveUp)
+    }
+
+    /// The end of the failure that sets off the retries: the outage's end, or the degradation
+    /// window's. `nil` for servers without one.
+    public var triggerEnd: VirtualTime? { server.recoveryTime }
+
+    /// The expected number of first attempts per bucket in steady state: the arrival rate times
+    /// the bucket width (Poisson), N w / window while uniform arrivals last, 0 after a burst.
+    public var steadyFirstAttemptsPerBucket: Double {
+        switch arrivals {
+        case .burst: 0
+        case .uniform: 0  // arrivals have ended by the time the backlog drains
+        case .poisson(let rate, _): rate * Double(bucketWidth) / 1e9 * Double(requestsPerClient)
+        }
+    }
+
+    /// True when the scenario has only the foundation's features (instant server, burst, one
+    /// request, no permanent errors, no server delays, timer trigger), where closed forms exist.
+    var isPlainHerd: Bool {
+        server.answersAtOnce && arrivals == .burst && requestsPerClient == 1 && permanentFraction == 0
+            && (retryAfter == .ignore || !server.sendsRetryAfter) && retryTrigger == .timer
+    }
+}

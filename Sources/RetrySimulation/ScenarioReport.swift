@@ -1,0 +1,53 @@
+import EventSimulation
+import Stochastics
+
+/// What a ``Scenario`` run measured.
+public struct ScenarioReport: Hashable, Sendable {
+    /// Clients (sessions) that arrived.
+    public let clients: Int
+    /// Attempts made by all clients; for contention, writes (the calls the 2015 study counts).
+    public let attempts: Int
+    /// The standard error of ``attemptsPerClient`` (sample sd of per-client attempts / √N).
+    public let attemptsStandardError: Double
+    /// Requests sent (first attempts), across all sessions.
+    public let uniqueRequests: Int
+    /// Requests that succeeded.
+    public let successes: Int
+    /// Requests that ran out of attempts or time.
+    public let giveUps: Int
+    /// Requests ended by a permanent error at their first attempt.
+    public let permanentFailures: Int
+    /// Requests lost: given up, plus those never sent because their session ended.
+    public let requestsLost: Int
+    /// Sessions ended by a request that gave up (`end-session`).
+    public let deadSessions: Int
+    /// Attempts rejected at once by a full queue.
+    public let rejected: Int
+    /// Attempts the client stopped waiting for.
+    public let timeouts: Int
+    /// Attempts the server served after their client had timed out.
+    public let wastedWork: Int
+    /// The most attempts waiting in a capacity server's queue at once.
+    public let peakQueue: Int
+    /// Per-request total wait, in seconds.
+    public let totalWait: Summary
+    /// The mean time from a request's first attempt to its end (success, give-up or permanent
+    /// error), in seconds.
+    public let meanCompletion: Double
+    /// When the last request ended, in seconds from t = 0.
+    public let lastCompletion: Double
+    public let timeline: LoadTimeline
+
+    /// Attempts per client.
+    public var attemptsPerClient: Double { Double(attempts) / Double(clients) }
+    /// Attempts per request sent.
+    public var workAmplification: Double { Double(attempts) / Double(uniqueRequests) }
+    /// The standard error of ``successes`` as a binomial count, √(n p̂ (1 - p̂)), n = requests sent.
+    public var successesStandardError: Double {
+        let n = Double(uniqueRequests)
+        let p = Double(successes) / n
+        return (n * p * (1 - p)).squareRoot()
+    }
+    /// Successful requests per second over the run (until the last request ended); 0 for an empty run.
+    public var goodput: Double { lastCompletion > 0 ? Double(successes) / lastCompletion : 0 }
+}
