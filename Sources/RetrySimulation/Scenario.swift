@@ -40,6 +40,7 @@ public struct Scenario: Sendable {
         switch arrivals {
         case .burst, .uniform:
             guard clients >= 1 else { throw .noClients(clients) }
+            guard clients < ScenarioEvent.maximumClients else { throw .tooManyClients(clients) }
             if case .uniform(let window) = arrivals, window <= 0 {
                 throw .invalidArrivals("the arrival window must be greater than 0")
             }

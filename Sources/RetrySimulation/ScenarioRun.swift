@@ -40,12 +40,13 @@ struct ScenarioRun {
     var now: VirtualTime { simulation.now }
 
     mutating func run(arrivalTimes starts: [Int64]) throws(SimulationError) -> ScenarioReport {
+        guard starts.count < ScenarioEvent.maximumClients else { throw .tooManyClients(starts.count) }
         clients = [SimulatedClient](
             repeating: SimulatedClient(policy: policy, requests: scenario.requestsPerClient), count: starts.count)
         totalWaits.reserveCapacity(starts.count * scenario.requestsPerClient)
         simulation.reserveCapacity(starts.count)
         for (index, start) in starts.enumerated() {
-            simulation.schedule(ScenarioEvent(kind: .send, client: Int32(index), value: 0), at: VirtualTime(nanoseconds: start))
+            simulation.schedule(ScenarioEvent(kind: .send, client: index, value: 0), at: VirtualTime(nanoseconds: start))
         }
         while let event = simulation.step() { handle(event) }
         if timeline.overflowed {
@@ -73,20 +74,20 @@ struct ScenarioRun {
     }
 
     mutating func schedule(_ kind: ScenarioEvent.Kind, _ client: Int, value: Int64 = 0, after delay: Int64, priority: Int = 0) {
-        simulation.schedule(ScenarioEvent(kind: kind, client: Int32(client), value: value), after: delay, priority: priority)
+        simulation.schedule(ScenarioEvent(kind: kind, client: client, value: value), after: delay, priority: priority)
     }
 
     mutating func handle(_ event: ScenarioEvent) {
-        let index = Int(event.client)
+        let index = event.client
         switch event.kind {
         case .send:
             send(index)
         case .readAtServer:
             schedule(.readReply, index, value: version, after: hop())
         case .readReply:
-            schedule(.writeAtServer, index, value: event.value, after: hop())
+            schedule(.writeAtServer, index, value: Int64(event.value), after: hop())
         case .writeAtServer:
-            let success = event.value == version
+            let success = event.value == Int32(truncatingIfNeeded: version)
             if success { version += 1 }
             countAttempt(isRetry: clients[index].backoff.attempts > 1)
             timeline.recordAnswer(at: now, success ? .success : .failure)
@@ -94,9 +95,9 @@ struct ScenarioRun {
         case .writeReply:
             deliver(event.value == 1 ? .success : .failure(serverDelay: nil), to: index)
         case .serviceDone:
-            serviceDone(index, attempt: event.value)
+            serviceDone(index, attempt: Int64(event.value))
         case .timeout:
-            guard clients[index].isAwaiting(event.value) else { return }
+            guard clients[index].isAwaiting(Int64(event.value)) else { return }
             timeouts += 1
             timeline.recordTimeout(at: now)
             deliver(.timeout, to: index)
@@ -218,7 +219,7 @@ struct ScenarioRun {
         let waited = clients[index].backoff.totalWait
         switch clients[index].answered(answer, at: now, policy: policy, behaviour: behaviour, using: &random) {
         case .retry(let time):
-            simulation.schedule(ScenarioEvent(kind: .send, client: Int32(index), value: 0), at: time)
+            simulation.schedule(ScenarioEvent(kind: .send, client: index, value: 0), at: time)
         case .endRequest(let outcome, let next, let unsent):
             switch outcome {
             case .succeeded: successes += 1
@@ -231,7 +232,7 @@ struct ScenarioRun {
             totalWaits.append(Double(waited) / 1e9)
             requestDurations += now.nanoseconds - requestStart.nanoseconds
             lastCompletion = max(lastCompletion, now.nanoseconds)
-            if let next { simulation.schedule(ScenarioEvent(kind: .send, client: Int32(index), value: 0), at: next) }
+            if let next { simulation.schedule(ScenarioEvent(kind: .send, client: index, value: 0), at: next) }
         }
     }
 

@@ -10,21 +10,26 @@ public struct SimulatedClient: Hashable, Sendable {
     public private(set) var backoff: BackoffState
     /// When the current request's first attempt started.
     public private(set) var requestStart: VirtualTime = .zero
-    /// Requests of the session not yet ended, the current one included.
-    public private(set) var requestsLeft: Int
-    /// Attempts made over the whole session.
-    public private(set) var attempts = 0
+    // Narrow storage keeps a client at 48 bytes: a million clients are 48 MB.
+    private var _requestsLeft: Int32
+    private var _attempts: Int32 = 0
+    private var _attemptID: Int32 = 0
     /// The current request meets a permanent error.
     public private(set) var isPermanent = false
-    /// Numbers the attempts, so a late answer or a stale timeout is recognised.
-    public private(set) var attemptID: Int64 = 0
     /// An attempt is in flight.
     public private(set) var isWaiting = false
     private var startsRequest = true
 
+    /// Requests of the session not yet ended, the current one included.
+    public var requestsLeft: Int { Int(_requestsLeft) }
+    /// Attempts made over the whole session.
+    public var attempts: Int { Int(_attempts) }
+    /// Numbers the attempts (modulo 2^32), so a late answer or a stale timeout is recognised.
+    public var attemptID: Int64 { Int64(_attemptID) }
+
     public init(policy: BackoffPolicy, requests: Int = 1) {
         backoff = BackoffState(policy: policy)
-        requestsLeft = requests
+        _requestsLeft = Int32(requests)
     }
 
     /// The client starts an attempt at `now` (the first of a new request after a `next` instant,
@@ -37,14 +42,14 @@ public struct SimulatedClient: Hashable, Sendable {
             requestStart = now
             isPermanent = permanent()
         }
-        attempts += 1
-        attemptID += 1
+        _attempts &+= 1
+        _attemptID &+= 1
         isWaiting = true
         return (attemptID, backoff.attempts > 1)
     }
 
     /// True when `attempt` is the attempt this client is still waiting for.
-    public func isAwaiting(_ attempt: Int64) -> Bool { isWaiting && attemptID == attempt }
+    public func isAwaiting(_ attempt: Int64) -> Bool { isWaiting && _attemptID == Int32(truncatingIfNeeded: attempt) }
 
     /// The answer to the attempt in flight arrived at `now`.
     ///
@@ -78,11 +83,11 @@ public struct SimulatedClient: Hashable, Sendable {
     }
 
     private mutating func endRequest(_ outcome: RequestOutcome, at now: VirtualTime, behaviour: ClientBehaviour) -> ClientAction {
-        requestsLeft -= 1
+        _requestsLeft -= 1
         var unsent = 0
         if outcome == .gaveUp && behaviour.onGiveUp == .endSession {
             unsent = requestsLeft
-            requestsLeft = 0
+            _requestsLeft = 0
         }
         guard requestsLeft > 0 else { return .endRequest(outcome, next: nil, unsent: unsent) }
         startsRequest = true

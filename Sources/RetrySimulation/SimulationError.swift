@@ -9,6 +9,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidNetworkDelay
     case invalidCapacity(String)
     case noClients(Int)
+    case tooManyClients(Int)
     case noRuns(Int)
     case nonPositiveBucket(Int64)
     case invalidArrivals(String)
@@ -31,6 +32,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidNetworkDelay: "the network delay's mean and standard deviation must not be negative"
         case .invalidCapacity(let reason): reason
         case .noClients(let n): "at least 1 client is needed, got \(n)"
+        case .tooManyClients(let n): "at most \(ScenarioEvent.maximumClients - 1) clients fit in one run, got \(n)"
         case .noRuns(let n): "at least 1 run is needed, got \(n)"
         case .nonPositiveBucket(let ns): "the bucket width must be greater than 0, got \(ns) ns"
         case .invalidArrivals(let reason): reason

@@ -125,3 +125,21 @@ import Testing
         #expect(result.stderr.hasPrefix("backoff: Cannot write '/nonexistent-directory/table.csv'"))
     }
 }
+
+@Suite struct WarningTests {
+    /// A Retry-After mode with a server that sends none is a warning on stderr, not silence, and
+    /// not an error: the table is still written.
+    @Test func aRetryAfterModeWithoutRetryAfterIsAWarning() {
+        let result = Invocation(["simulate", "--clients", "10", "--server", "always-fail", "--retry-after", "honor"])
+        #expect(result.status == 0 && result.stdout.hasPrefix("jitter,"))
+        #expect(result.stderr.contains("warning: '--retry-after honor' has no effect"))
+        let quiet = Invocation(["simulate", "--clients", "10", "--server-retry-after", "1s", "--retry-after", "honor"])
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty)
+    }
+
+    @Test func optionsOfAnotherServerAreWarnedAbout() {
+        let result = Invocation(["simulate", "--clients", "10", "--workers", "8"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("warning: '--workers' does not apply to the outage server; ignored"))
+    }
+}
