@@ -45,6 +45,7 @@ public enum BackoffCommandLine {
             throw .usage("Expected a command before '--\(option)': one of \(names), or help")
         case .word("help"):
             guard tokens.count > 1, case .word(let topic) = tokens[1].kind else { throw .help(HelpRenderer.overview()) }
+            if topic == "servers" { throw .help(HelpRenderer.servers()) }
             guard Commands.named(topic) != nil else { throw unknownCommand(topic) }
             throw .help(HelpRenderer.help(for: topic))
         case .word(let word):

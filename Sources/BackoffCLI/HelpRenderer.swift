@@ -15,7 +15,8 @@ enum HelpRenderer {
         }
         text += """
 
-            Run 'backoff help <command>' or 'backoff <command> --help' for a command's options and columns.
+            Run 'backoff help <command>' or 'backoff <command> --help' for a command's options and columns,
+            and 'backoff help servers' for the server models of 'simulate'.
             Data (CSV) goes to stdout; messages go to stderr. Exit codes: 0 success, 1 failure, 64 usage error.
 
             """

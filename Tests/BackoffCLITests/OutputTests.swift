@@ -93,6 +93,9 @@ import Testing
             #expect(help.stdout.contains("OPTIONS:") && help.stdout.contains("EXAMPLE:"))
             #expect(help.stdout.contains("--seed") == (command != "formula"))
         }
+        let servers = Invocation(["help", "servers"])
+        #expect(servers.status == 0)
+        #expect(["always-fail", "bernoulli:P", "outage:T", "contention", "capacity"].allSatisfy { servers.stdout.contains($0) })
         let overview = Invocation(["help"])
         #expect(overview.status == 0 && overview.stdout.contains("COMMANDS:"))
         #expect(Invocation(["--help"]).stdout == overview.stdout)

@@ -1,0 +1,30 @@
+extension HelpRenderer {
+    /// `backoff help servers`: each server model of `simulate`, what it does and its options.
+    static func servers() -> String {
+        """
+        Server models of 'backoff simulate' (--server):
+
+          always-fail     Every attempt fails at once.
+          bernoulli:P     Each attempt fails at once, independently, with probability P (0 <= P <= 1).
+                          --server-retry-after DURATION: failures carry this Retry-After.
+          outage:T        Attempts before T fail at once; attempts at or after T succeed.
+                          --server-retry-after DURATION|recovery: failures carry a Retry-After, fixed or
+                          the time left until T. Recovers at T (for --retry-trigger recovery, drain_time_s).
+          contention      One item under optimistic concurrency (AWS Architecture Blog, 2015). An attempt
+                          reads the item's version and writes with it, each a round trip of two network
+                          hops of |N(--hop, --hop-sd)| (10ms, 2ms); the write succeeds only if the version
+                          is unchanged, and increments it. attempts_total counts writes (the calls).
+          capacity        --workers (4) serve a FIFO queue of --queue (100) places; service times
+                          --service fixed:D, exp:MEAN or lognormal:MEAN:SD (exp:20ms), drawn with GSL. An
+                          attempt that finds the queue full is rejected at once (--reject-retry-after
+                          DURATION adds a Retry-After). --timeout DURATION: the client stops waiting (the
+                          server still serves the attempt: wasted work). --degrade-from A --degrade-until B
+                          --degrade-to F: services that start in [A, B) take their time divided by F, the
+                          trigger of an overload; the server recovers at B.
+
+        The first three answer at once. Options that do not apply to the chosen model are ignored,
+        with a warning on stderr.
+
+        """
+    }
+}
