@@ -68,6 +68,10 @@ struct SweepAxis: Equatable {
             values += try Self.expand(range: item, kind: spec.valueName, invalid: invalid)
             guard values.count <= Self.pointLimit else { throw invalid("more than \(Self.pointLimit) values") }
         }
+        var seen = Set<String>()
+        for value in values where !seen.insert(SweepAxis.canonical(value, of: spec)).inserted {
+            throw invalid("'\(value)' comes twice; expected each value once")
+        }
         self.values = values
     }
 

@@ -25,6 +25,11 @@ import Testing
         #expect(throws: CommandLineError.self) { try values("clients", text) }
     }
 
+    @Test func aValueListedTwiceIsAUsageError() {
+        #expect(throws: CommandLineError.self) { try values("multiplier", "2,1.5..3:0.5") }
+        #expect(throws: CommandLineError.self) { try values("base", "100ms,0.1s") }
+    }
+
     @Test func namedOptionsTakeListsOnly() {
         #expect(throws: CommandLineError.self) { try values("server", "outage:1s..outage:3s:1s") }
     }
