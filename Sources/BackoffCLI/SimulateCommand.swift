@@ -85,7 +85,7 @@ struct SimulateCommand: BackoffCommand {
     static let example = "backoff simulate --clients 10000 --server outage:2s --max-attempts 8 --timeline load.csv"
     /// The stream of arrival times, shared by every jitter mode (modes use streams 0 to 3).
     static let arrivalStream: UInt64 = 4
-    static let timelineHeader = "jitter,bucket_start_s,attempts,retries,successes,failures,rejected,timeouts,expected_attempts,expected_retries"
+    static let timelineHeader = "jitter,bucket_start_s,attempts,retries,successes,failures,rejected,timeouts,expected_attempts,expected_retries,peak_queue"
 
     let policy: PolicyOptions
     let randomness: RunOptions
@@ -164,7 +164,7 @@ struct SimulateCommand: BackoffCommand {
                         index < load.attemptsPerBucket.count
                             ? (load.attemptsPerBucket[index] * clients, load.retriesPerBucket[index] * clients) : (0, 0)
                     }
-                    chunk += "\(CSVFormat.number(expected?.0)),\(CSVFormat.number(expected?.1))\n"
+                    chunk += "\(CSVFormat.number(expected?.0)),\(CSVFormat.number(expected?.1)),\(timeline.peakQueue[index])\n"
                 }
                 timelineFile.write(chunk)
             }

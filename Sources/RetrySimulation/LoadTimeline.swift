@@ -17,6 +17,8 @@ public struct LoadTimeline: Hashable, Sendable {
     public private(set) var failures: [Int] = []
     public private(set) var rejected: [Int] = []
     public private(set) var timeouts: [Int] = []
+    /// The longest the capacity server's queue was at an arrival or a departure in the bucket.
+    public private(set) var peakQueue: [Int] = []
     /// True when an event fell beyond `limit` buckets and was not counted.
     public private(set) var overflowed = false
 
@@ -39,7 +41,7 @@ public struct LoadTimeline: Hashable, Sendable {
         }
         if index >= attempts.count {
             let grow = index + 1 - attempts.count
-            for keyPath in [\Self.attempts, \.retries, \.successes, \.failures, \.rejected, \.timeouts] as [WritableKeyPath<Self, [Int]>] {
+            for keyPath in [\Self.attempts, \.retries, \.successes, \.failures, \.rejected, \.timeouts, \.peakQueue] as [WritableKeyPath<Self, [Int]>] {
                 self[keyPath: keyPath].append(contentsOf: repeatElement(0, count: grow))
             }
         }
@@ -69,6 +71,12 @@ public struct LoadTimeline: Hashable, Sendable {
     public mutating func recordTimeout(at time: VirtualTime) {
         guard let index = bucket(time) else { return }
         timeouts[index] += 1
+    }
+
+    /// Notes the queue's length after an arrival or a departure at `time`.
+    public mutating func recordQueueLength(at time: VirtualTime, _ length: Int) {
+        guard let index = bucket(time) else { return }
+        peakQueue[index] = max(peakQueue[index], length)
     }
 
     /// The start of bucket `index`.

@@ -167,6 +167,7 @@ struct ScenarioRun {
         } else if queue.count < model.queueLimit {
             queue.append((Int32(index), attempt))
             peakQueue = max(peakQueue, queue.count)
+            timeline.recordQueueLength(at: now, queue.count)
         } else {
             rejected += 1
             timeline.recordRejection(at: now)
@@ -207,6 +208,7 @@ struct ScenarioRun {
             wastedWork += 1
         }
         if let next = queue.popFirst() {
+            timeline.recordQueueLength(at: now, queue.count)
             startService(client: next.client, attempt: next.attempt, model: model)
         }
     }

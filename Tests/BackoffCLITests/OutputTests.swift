@@ -71,9 +71,9 @@ import Testing
         let herd = Invocation(["simulate", "--clients", "100", "--jitter", "none", "--timeline", timeline])
         #expect(herd.status == 0)
         let buckets = try String(contentsOfFile: timeline, encoding: .utf8).split(separator: "\n")
-        #expect(buckets.first == "jitter,bucket_start_s,attempts,retries,successes,failures,rejected,timeouts,expected_attempts,expected_retries")
-        #expect(buckets[1] == "none,0,100,0,0,100,0,0,100,0")
-        #expect(buckets.contains("none,0.1,100,100,0,100,0,0,100,100"))
+        #expect(buckets.first == "jitter,bucket_start_s,attempts,retries,successes,failures,rejected,timeouts,expected_attempts,expected_retries,peak_queue")
+        #expect(buckets[1] == "none,0,100,0,0,100,0,0,100,0,0")
+        #expect(buckets.contains("none,0.1,100,100,0,100,0,0,100,100,0"))
     }
 
     /// The simulated means agree with their formulas: |z| stays within 4 for every mode.

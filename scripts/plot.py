@@ -1,0 +1,230 @@
+"""Figures from backoff's CSV tables (PNG and SVG). Run it through scripts/plot, which installs
+matplotlib. Every figure reads columns by name, so any table of the documented shape works, not
+only the reference datasets; a missing column is an error that names it (exit 64)."""
+import argparse
+import csv
+import math
+import os
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+matplotlib.rcParams["svg.hashsalt"] = "backoff"  # stable element ids: the same data draw the same SVG
+import matplotlib.pyplot as plt  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(ROOT, "notebooks-data")
+MODES = ["none", "full", "equal", "decorrelated"]
+COLOURS = {"none": "#444444", "full": "#1f77b4", "equal": "#2ca02c", "decorrelated": "#d62728"}
+
+
+class UsageError(Exception):
+    pass
+
+
+def read(path, needed):
+    """The rows of a CSV file as dictionaries; a usage error when a needed column is missing."""
+    if not os.path.isfile(path):
+        raise UsageError(f"no such file '{path}'")
+    with open(path, newline="") as handle:
+        reader = csv.DictReader(handle)
+        missing = [column for column in needed if column not in (reader.fieldnames or [])]
+        if missing:
+            raise UsageError(f"'{path}' lacks the column(s) {', '.join(missing)}; needed: {', '.join(needed)}")
+        return list(reader)
+
+
+def number(text):
+    return float(text) if text not in ("", "nan") else math.nan
+
+
+def save(figure, out, name):
+    os.makedirs(out, exist_ok=True)
+    paths = [os.path.join(out, f"{name}.{extension}") for extension in ("png", "svg")]
+    for path in paths:
+        # No creation date in the files: regenerating a figure changes it only when the data change.
+        metadata = {"Date": None} if path.endswith(".svg") else {}
+        figure.savefig(path, dpi=120, bbox_inches="tight", metadata=metadata)
+    plt.close(figure)
+    print(paths[0])
+
+
+def modes_in(rows):
+    present = {row["jitter"] for row in rows}
+    return [mode for mode in MODES if mode in present] + sorted(present - set(MODES))
+
+
+def waits(samples_path, summary_path, out, name="total-waits"):
+    """(1) Histograms of total waits per jitter mode, the simulated and the closed-form mean marked."""
+    rows = read(samples_path, ["jitter", "total_wait_s"])
+    formula = {}
+    if summary_path:
+        for row in read(summary_path, ["jitter", "formula_mean_total_wait_s"]):
+            formula[row["jitter"]] = number(row["formula_mean_total_wait_s"])
+    by_mode = defaultdict(list)
+    for row in rows:
+        by_mode[row["jitter"]].append(number(row["total_wait_s"]))
+    modes = modes_in(rows)
+    figure, axes = plt.subplots(len(modes), 1, figsize=(8, 2.2 * len(modes)), sharex=True, squeeze=False)
+    for axis, mode in zip(axes[:, 0], modes):
+        values = by_mode[mode]
+        mean = sum(values) / len(values)
+        axis.hist(values, bins=80, color=COLOURS.get(mode, "#888888"), alpha=0.75)
+        axis.axvline(mean, color="black", linestyle="-", label=f"simulated mean {mean:.3f} s")
+        if mode in formula and not math.isnan(formula[mode]):
+            axis.axvline(formula[mode], color="orange", linestyle="--", label=f"closed form {formula[mode]:.3f} s")
+        axis.set_ylabel(mode)
+        axis.legend(loc="upper right", fontsize=8)
+    axes[-1, 0].set_xlabel("total wait before the error (s)")
+    figure.suptitle(f"Total wait of a request whose every attempt fails ({len(values)} runs per mode)")
+    save(figure, out, name)
+
+
+def timeline(path, out, name="outage-load"):
+    """(2) Attempts and retries per bucket after an outage, per mode, with the expected curve."""
+    rows = read(path, ["jitter", "bucket_start_s", "attempts", "retries"])
+    modes = modes_in(rows)
+    figure, axes = plt.subplots(len(modes), 1, figsize=(9, 2.2 * len(modes)), sharex=True, squeeze=False)
+    for axis, mode in zip(axes[:, 0], modes):
+        mine = [row for row in rows if row["jitter"] == mode]
+        times = [number(row["bucket_start_s"]) for row in mine]
+        axis.step(times, [number(row["attempts"]) for row in mine], where="post", color=COLOURS.get(mode), label="attempts")
+        axis.step(times, [number(row["retries"]) for row in mine], where="post", color="orange", alpha=0.8, label="retries")
+        if "expected_attempts" in mine[0] and mine[0]["expected_attempts"] != "":
+            axis.step(times, [number(row["expected_attempts"]) for row in mine], where="post", color="black",
+                      linestyle="--", linewidth=0.8, label="expected (convolution)")
+        axis.set_yscale("symlog", linthresh=10)
+        axis.set_ylabel(mode)
+        axis.legend(loc="upper right", fontsize=8)
+    axes[-1, 0].set_xlabel("time (s)")
+    figure.suptitle("Attempts per bucket after an outage, all and retries only")
+    save(figure, out, name)
+
+
+def aws(path, out, name="aws-2015"):
+    """(3) The 2015 study: calls and completion time against clients, per strategy."""
+    rows = read(path, ["clients", "strategy", "mean_calls", "sd_calls", "mean_completion_s", "sd_completion_s"])
+    strategies = list(dict.fromkeys(row["strategy"] for row in rows))
+    figure, (calls, times) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for strategy in strategies:
+        mine = [row for row in rows if row["strategy"] == strategy]
+        clients = [number(row["clients"]) for row in mine]
+        for axis, mean, sd in ((calls, "mean_calls", "sd_calls"), (times, "mean_completion_s", "sd_completion_s")):
+            means = [number(row[mean]) for row in mine]
+            sds = [number(row[sd]) for row in mine]
+            line, = axis.plot(clients, means, marker=".", label=strategy)
+            axis.fill_between(clients, [m - s for m, s in zip(means, sds)], [m + s for m, s in zip(means, sds)],
+                              color=line.get_color(), alpha=0.15)
+    calls.set(xlabel="clients", ylabel="calls (writes) per run", title="Work")
+    times.set(xlabel="clients", ylabel="completion time (s)", title="Completion time", yscale="log")
+    calls.legend(fontsize=8)
+    figure.suptitle("Exponential backoff and jitter, the 2015 study reproduced (mean ± sd over runs)")
+    save(figure, out, name)
+
+
+def heatmap(path, x, y, value, out, facet="jitter", name="sweep-heatmap"):
+    """(4) A two-parameter sweep as a heatmap of one column, one panel per value of `facet`."""
+    rows = read(path, [x, y, value] + ([facet] if facet else []))
+    panels = modes_in(rows) if facet == "jitter" else sorted({row[facet] for row in rows}) if facet else [None]
+    xs = sorted({number(row[x]) for row in rows})
+    ys = sorted({number(row[y]) for row in rows})
+    figure, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels), 3.4), squeeze=False)
+    for axis, panel in zip(axes[0], panels):
+        grid = [[math.nan] * len(xs) for _ in ys]
+        for row in rows:
+            if facet and row[facet] != panel:
+                continue
+            grid[ys.index(number(row[y]))][xs.index(number(row[x]))] = number(row[value])
+        image = axis.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
+        axis.set_xticks(range(len(xs)), [f"{v:g}" for v in xs])
+        axis.set_yticks(range(len(ys)), [f"{v:g}" for v in ys])
+        axis.set(xlabel=x, ylabel=y, title=panel or "")
+        figure.colorbar(image, ax=axis, shrink=0.8)
+    figure.suptitle(f"{value} over {x} x {y}", y=1.06)
+    save(figure, out, name)
+
+
+def overload(paths, out, window=None, modes=None, name="overload"):
+    """(5) An overload: goodput (successes per second) and the queue over time, per table and mode."""
+    figure, (goodput, queue) = plt.subplots(2, 1, figsize=(10, 6), sharex=True)
+    for path in paths:
+        rows = read(path, ["jitter", "bucket_start_s", "successes", "peak_queue", "rejected"])
+        label = os.path.splitext(os.path.basename(path))[0]
+        for mode in modes_in(rows):
+            if modes and mode not in modes:
+                continue
+            mine = [row for row in rows if row["jitter"] == mode]
+            if len(mine) < 2:
+                continue
+            times = [number(row["bucket_start_s"]) for row in mine]
+            width = times[1] - times[0]
+            goodput.plot(times, [number(row["successes"]) / width for row in mine], label=f"{label}, {mode}")
+            queue.plot(times, [number(row["peak_queue"]) for row in mine], label=f"{label}, {mode}")
+    for axis in (goodput, queue):
+        if window:
+            axis.axvspan(window[0], window[1], color="red", alpha=0.08, label="degraded capacity")
+    goodput.set(ylabel="successes per second", title="Goodput")
+    queue.set(ylabel="queue length (peak per bucket)", xlabel="time (s)", title="Queue")
+    goodput.legend(fontsize=7, ncol=2)
+    figure.suptitle("Overload: capacity drops for a while, retries keep coming")
+    save(figure, out, name)
+
+
+def everything(out):
+    """The figures of the reference datasets (scripts/make-notebooks-data writes them)."""
+    waits(os.path.join(DATA, "waits-default-samples.csv"), os.path.join(DATA, "waits-default.csv"), out)
+    timeline(os.path.join(DATA, "outage-10k-timeline.csv"), out)
+    aws(os.path.join(DATA, "aws-2015.csv"), out)
+    heatmap(os.path.join(DATA, "sweep-multiplier-attempts.csv"), "sweep_multiplier", "sweep_max_attempts",
+            "mean_total_wait_s", out)
+    overload([os.path.join(DATA, "overload-ignore-timeline.csv"), os.path.join(DATA, "overload-honor-timeline.csv")],
+             out, window=(5, 8), modes=["none", "full"])
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="scripts/plot", description=__doc__)
+    parser.add_argument("--out", default=None, help="folder for the figures (default: ./figures, or notebooks-data/figures for 'all')")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("all", help="the figures of every reference dataset")
+    w = commands.add_parser("waits", help="total-wait histograms: SAMPLES from waits --samples")
+    w.add_argument("samples")
+    w.add_argument("--summary", help="the waits table, for the closed-form means")
+    t = commands.add_parser("timeline", help="attempts per bucket: a simulate --timeline table")
+    t.add_argument("table")
+    a = commands.add_parser("aws-2015", help="the 2015 study: scripts/reproduce-aws-2015's table")
+    a.add_argument("table")
+    h = commands.add_parser("heatmap", help="a two-parameter sweep")
+    h.add_argument("table")
+    h.add_argument("--x", required=True)
+    h.add_argument("--y", required=True)
+    h.add_argument("--value", default="mean_total_wait_s")
+    h.add_argument("--facet", default="jitter", help="one panel per value of this column ('' for none)")
+    o = commands.add_parser("overload", help="goodput and queue over time: simulate --timeline tables of a capacity server")
+    o.add_argument("tables", nargs="+")
+    o.add_argument("--window", nargs=2, type=float, metavar=("FROM", "UNTIL"), help="shade the degradation window (s)")
+    o.add_argument("--modes", nargs="+", help="only these jitter modes")
+    options = parser.parse_args(argv)
+    out = options.out or (os.path.join(DATA, "figures") if options.command == "all" else "figures")
+    try:
+        if options.command == "all":
+            everything(out)
+        elif options.command == "waits":
+            waits(options.samples, options.summary, out)
+        elif options.command == "timeline":
+            timeline(options.table, out)
+        elif options.command == "aws-2015":
+            aws(options.table, out)
+        elif options.command == "heatmap":
+            heatmap(options.table, options.x, options.y, options.value, out, facet=options.facet or None)
+        elif options.command == "overload":
+            overload(options.tables, out, window=options.window, modes=options.modes)
+    except UsageError as error:
+        print(f"plot: {error}", file=sys.stderr)
+        return 64
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
