@@ -22,7 +22,7 @@ struct RunOptions {
 
     static let jobsSpec = OptionSpec(
         name: "jobs", valueName: "count",
-        help: "Jitter modes run at the same time (output is identical for every value). Default: the number of cores.",
+        help: "Threads (the output is identical for every value). Default: the number of cores.",
         defaultValue: nil, form: "a whole number >= 1")
 
     init(_ options: ParsedOptions) throws(CommandLineError) {

@@ -76,18 +76,21 @@ struct WaitsCommand: BackoffCommand {
         do { experiments = try policy.policies.map { try WaitsExperiment(policy: $0, runs: runs) } } catch {
             throw .usage("\(error)", command: Self.name)
         }
-        let (rootSeed, generator, keepSamples) = (randomness.seed, randomness.generator, samplesFile != nil)
+        // Modes run side by side, and each spreads its chunks over the jobs too, so the cores stay
+        // busy while a mode summarises or when one mode is left.
+        let (rootSeed, generator, jobs, keepSamples) = (randomness.seed, randomness.generator, randomness.jobs, samplesFile != nil)
         let results: [ModeResult]
         do {
-            results = try ParallelWork.map(experiments.count, jobs: randomness.jobs) { index in
+            results = try ParallelWork.map(experiments.count, jobs: jobs) { index in
                 let experiment = experiments[index]
                 let seed = SeedDerivation.streamSeed(root: rootSeed, stream: experiment.policy.jitter.streamIndex)
-                var samples: [Int64] = []
-                if keepSamples { samples.reserveCapacity(experiment.runs) }
-                let summary = try experiment.run(seed: seed, algorithm: generator) { total in
-                    if keepSamples { samples.append(total) }
+                guard keepSamples else {
+                    return ModeResult(summary: try experiment.run(seed: seed, algorithm: generator, jobs: jobs), samples: nil)
                 }
-                return ModeResult(summary: summary, samples: keepSamples ? samples : nil)
+                var samples: [Int64] = []
+                samples.reserveCapacity(experiment.runs)
+                let summary = try experiment.run(seed: seed, algorithm: generator, jobs: jobs) { samples.append($0) }
+                return ModeResult(summary: summary, samples: samples)
             }
         } catch {
             throw .failure("\(error)")

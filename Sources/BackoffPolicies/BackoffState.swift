@@ -71,23 +71,76 @@ extension BackoffPolicy {
     @inlinable
     func drawWait<Random: UniformSource>(after state: inout BackoffState, using random: inout Random) -> Int64 {
         if case .immediate = schedule { return 0 }
-        let wait: Double
+        let nominal = nominalWait(beforeRetry: state.attempts)
         switch jitter {
         case .disabled:
-            wait = nominalWait(beforeRetry: state.attempts)
+            return Self.wholeNanoseconds(nominal)
         case .full:
-            wait = nominalWait(beforeRetry: state.attempts) * random.nextUniform()
+            return Self.wholeNanoseconds(Self.fullJitter(nominal, random.nextUniform()))
         case .equal:
-            let half = nominalWait(beforeRetry: state.attempts) / 2
-            wait = half + half * random.nextUniform()
+            return Self.wholeNanoseconds(Self.equalJitter(nominal, random.nextUniform()))
         case .decorrelated(let r):
-            let high = r * state._previousDecorrelated
-            let draw = min(_cap, _base + (high - _base) * random.nextUniform())
+            let draw = decorrelatedJitter(after: state._previousDecorrelated, factor: r, random.nextUniform())
             state._previousDecorrelated = draw
-            wait = draw
+            return Self.wholeNanoseconds(draw)
         }
-        return Int64(wait.rounded())
     }
+
+    /// The total wait of one request whose every attempt fails at once, drawn exactly as repeated
+    /// ``nextWait(after:elapsed:using:)`` calls would (the same draws, the same rounding), with the
+    /// jitter mode chosen once per request instead of once per wait: the hot loop of `backoff waits`.
+    /// - Complexity: O(n) for n attempts.
+    @inlinable
+    public func drawTotalWait<Random: UniformSource>(using random: inout Random) -> Int64 {
+        let retries = maxAttempts - 1
+        guard retries > 0, schedule != .immediate else { return 0 }
+        var total: Int64 = 0
+        @inline(__always) func add(_ wait: Int64) -> Bool {
+            if Double(total) + Double(wait) > _maxElapsed { return false }
+            total += wait
+            return true
+        }
+        switch jitter {
+        case .disabled:
+            for k in 1...retries where !add(Self.wholeNanoseconds(nominalWait(beforeRetry: k))) { break }
+        case .full:
+            for k in 1...retries {
+                let wait = Self.wholeNanoseconds(Self.fullJitter(nominalWait(beforeRetry: k), random.nextUniform()))
+                if !add(wait) { break }
+            }
+        case .equal:
+            for k in 1...retries {
+                let wait = Self.wholeNanoseconds(Self.equalJitter(nominalWait(beforeRetry: k), random.nextUniform()))
+                if !add(wait) { break }
+            }
+        case .decorrelated(let r):
+            var previous = _base
+            for _ in 1...retries {
+                previous = decorrelatedJitter(after: previous, factor: r, random.nextUniform())
+                if !add(Self.wholeNanoseconds(previous)) { break }
+            }
+        }
+        return total
+    }
+
+    /// Full jitter: U(0, e) from a uniform u in [0, 1).
+    @inlinable static func fullJitter(_ nominal: Double, _ u: Double) -> Double { nominal * u }
+
+    /// Equal jitter: e/2 + U(0, e/2).
+    @inlinable static func equalJitter(_ nominal: Double, _ u: Double) -> Double {
+        let half = nominal / 2
+        return half + half * u
+    }
+
+    /// Decorrelated jitter: min(c, U(b, r s)) after s.
+    @inlinable func decorrelatedJitter(after previous: Double, factor r: Double, _ u: Double) -> Double {
+        min(_cap, _base + (r * previous - _base) * u)
+    }
+
+    /// A wait rounded half up to whole nanoseconds: the same as `rounded()` for non-negative waits
+    /// (but for values within an ulp below a half), without the libm call that `rounded()` costs on
+    /// baseline x86-64.
+    @inlinable static func wholeNanoseconds(_ wait: Double) -> Int64 { Int64(wait + 0.5) }
 }
 
 extension BackoffPolicy {
