@@ -1,18 +1,22 @@
 import Stochastics
 
 extension Scenario {
-    /// Runs the scenario with a generator of `algorithm` seeded with `seed` (a stream seed). All
-    /// randomness (permanent errors, failures, network hops, service times, jitter, notification
-    /// delays) comes from that one generator in event order, which (time, priority, sequence) fixes,
-    /// so the same seed gives the same report. Arrival times come from their own generator when
-    /// `arrivalSeed` is given, so that runs of several policies can face the very same arrivals
-    /// (common random numbers); otherwise from the main one, drawn before the first event.
+    /// Runs the scenario with seed `seed` (a stream seed). Client i draws everything that concerns it
+    /// (permanent errors, Bernoulli failures, network hops, service times, jitter, notification
+    /// delays) from its own stream, `taus2` seeded with `streamSeed(seed, i)` (see ``ClientStreams``),
+    /// so the same seed gives the same report whatever order the clients are handled in. Arrival
+    /// times come from a generator of `algorithm`, seeded with `arrivalSeed` when given (so that runs
+    /// of several policies face the very same clients), or with `seed`.
     /// - Throws: ``SimulationError/tooManyBuckets(needed:limit:)`` when the run outlasts the load
     ///   timeline's limit; a GSL allocation failure.
     public func run(seed: UInt64, arrivalSeed: UInt64? = nil, algorithm: GeneratorAlgorithm = .standard) throws -> ScenarioReport {
-        let random = try RandomGenerator(algorithm: algorithm, seed: seed)
-        let arrivals = try arrivalSeed.map { try RandomGenerator(algorithm: algorithm, seed: $0) } ?? random
-        var run = ScenarioRun(scenario: self, random: random)
-        return try run.run(arrivalTimes: run.arrivalTimes(using: arrivals))
+        try run(seed: seed, arrivalSeed: arrivalSeed, algorithm: algorithm, queued: false)
+    }
+
+    /// `queued` forces the event engine for servers that answer at once (tests compare the two).
+    func run(seed: UInt64, arrivalSeed: UInt64?, algorithm: GeneratorAlgorithm, queued: Bool) throws -> ScenarioReport {
+        let starts = ScenarioRun.arrivalTimes(of: self, using: try RandomGenerator(algorithm: algorithm, seed: arrivalSeed ?? seed))
+        var run = ScenarioRun(scenario: self, clients: starts.count, seed: seed, queued: queued)
+        return try run.run(arrivalTimes: starts)
     }
 }

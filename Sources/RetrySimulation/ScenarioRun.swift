@@ -3,16 +3,20 @@ import EventSimulation
 import Foundation
 import Stochastics
 
-/// The event loop of one ``Scenario`` run: a driver that owns the engine, the clients, the server's
-/// state and the counters, and carries out what each event means.
+/// The driver of one ``Scenario`` run: it owns the engine, the clients, the server's state and the
+/// counters, and carries out the clients' actions.
 ///
-/// Ties at one instant run in scheduling order, except that timeouts (priority 1) run after the
-/// answers due at the same instant (priority 0): an answer that arrives exactly at the deadline counts.
+/// Every client draws from its own stream (``ClientStreams``), so the order in which clients are
+/// handled does not change any number. That allows two ways to run: servers whose clients interact
+/// (contention, capacity) go through the event engine, where ties at one instant run in scheduling
+/// order, except that timeouts (priority 1) run after the answers due at the same instant (priority
+/// 0); servers that answer at once and keep no state (always-fail, bernoulli, outage) are run client
+/// by client with no event queue at all, which gives the very same report (tested) in far less time.
 struct ScenarioRun {
     let scenario: Scenario
     let policy: BackoffPolicy
     let behaviour: ClientBehaviour
-    var random: RandomGenerator
+    let streams: ClientStreams
     var simulation = Simulation<ScenarioEvent>()
     var clients: [SimulatedClient] = []
     var timeline: LoadTimeline
@@ -25,38 +29,78 @@ struct ScenarioRun {
     // Counters.
     var attempts = 0, uniqueRequests = 0, successes = 0, giveUps = 0, permanentFailures = 0
     var requestsLost = 0, deadSessions = 0, rejected = 0, timeouts = 0, wastedWork = 0, peakQueue = 0
+    /// Per request (client-major, `requestsPerClient` slots each), NaN for a request never sent: the
+    /// same order whichever way the run goes, so the summary's sums are the same too.
     var totalWaits: [Double] = []
     var requestDurations: Int64 = 0
+    /// Σ (attempts of a session)², for the standard error of attempts per client.
+    var attemptSquares = 0.0
+    var sessions = 0
+    /// Run client by client: one stream slot (0) reseeded per client, no client array, no queue.
+    let alone: Bool
+    let seed: UInt64
     var lastCompletion: Int64 = 0
 
-    init(scenario: Scenario, random: RandomGenerator) {
+    /// - Parameter queued: force the event engine even where clients could run one by one.
+    init(scenario: Scenario, clients count: Int, seed: UInt64, queued: Bool) {
         self.scenario = scenario
         policy = scenario.policy
         behaviour = scenario.behaviour
-        self.random = random
+        self.seed = seed
+        alone = scenario.server.answersAtOnce && !queued
+        streams = ClientStreams(count: alone ? 1 : count, root: seed)
         timeline = LoadTimeline(bucketWidth: scenario.bucketWidth)
     }
 
+    /// The stream slot of client `index`.
+    @inline(__always) func slot(_ index: Int) -> Int { alone ? 0 : index }
+
     var now: VirtualTime { simulation.now }
 
+    /// Runs the clients starting at `starts`.
     mutating func run(arrivalTimes starts: [Int64]) throws(SimulationError) -> ScenarioReport {
         guard starts.count < ScenarioEvent.maximumClients else { throw .tooManyClients(starts.count) }
-        clients = [SimulatedClient](
-            repeating: SimulatedClient(policy: policy, requests: scenario.requestsPerClient), count: starts.count)
-        totalWaits.reserveCapacity(starts.count * scenario.requestsPerClient)
-        simulation.reserveCapacity(starts.count)
-        for (index, start) in starts.enumerated() {
-            simulation.schedule(ScenarioEvent(kind: .send, client: index, value: 0), at: VirtualTime(nanoseconds: start))
+        sessions = starts.count
+        totalWaits = [Double](repeating: .nan, count: starts.count * scenario.requestsPerClient)
+        if alone {
+            for (index, start) in starts.enumerated() {
+                streams.reseed(0, root: seed, stream: UInt64(index))
+                var client = SimulatedClient(policy: policy, requests: scenario.requestsPerClient)
+                runAlone(&client, index, from: VirtualTime(nanoseconds: start))
+            }
+        } else {
+            clients = [SimulatedClient](
+                repeating: SimulatedClient(policy: policy, requests: scenario.requestsPerClient), count: starts.count)
+            simulation.reserveCapacity(starts.count)
+            for (index, start) in starts.enumerated() {
+                simulation.schedule(ScenarioEvent(kind: .send, client: index, value: 0), at: VirtualTime(nanoseconds: start))
+            }
+            while let event = simulation.step() { handle(event) }
         }
-        while let event = simulation.step() { handle(event) }
         if timeline.overflowed {
-            throw .tooManyBuckets(needed: Double(now.nanoseconds / scenario.bucketWidth + 1), limit: timeline.limit)
+            throw .tooManyBuckets(needed: Double(lastCompletion / scenario.bucketWidth + 1), limit: timeline.limit)
         }
         return report()
     }
 
+    /// One client's whole session against a server that answers at once, without the event queue.
+    mutating func runAlone(_ client: inout SimulatedClient, _ index: Int, from start: VirtualTime) {
+        var time = start
+        while true {
+            let (_, isRetry) = beginAttempt(&client, index, at: time)
+            let outcome = instantOutcome(for: index, at: time)
+            countAttempt(isRetry: isRetry, at: time)
+            let permanent = client.isPermanent
+            timeline.recordAnswer(at: time, permanent ? .failure : outcome.outcome)
+            let answer: ClientAnswer =
+                permanent ? .permanentError : outcome.outcome == .success ? .success : .failure(serverDelay: outcome.retryAfter)
+            guard let next = carryOut(answer, for: &client, index, at: time) else { return }
+            time = next
+        }
+    }
+
     /// Session start times, drawn from `random` before the run.
-    func arrivalTimes(using random: RandomGenerator) -> [Int64] {
+    static func arrivalTimes(of scenario: Scenario, using random: RandomGenerator) -> [Int64] {
         switch scenario.arrivals {
         case .burst:
             return [Int64](repeating: 0, count: scenario.clients)
@@ -83,15 +127,15 @@ struct ScenarioRun {
         case .send:
             send(index)
         case .readAtServer:
-            schedule(.readReply, index, value: version, after: hop())
+            schedule(.readReply, index, value: version, after: hop(index))
         case .readReply:
-            schedule(.writeAtServer, index, value: Int64(event.value), after: hop())
+            schedule(.writeAtServer, index, value: Int64(event.value), after: hop(index))
         case .writeAtServer:
             let success = event.value == Int32(truncatingIfNeeded: version)
             if success { version += 1 }
-            countAttempt(isRetry: clients[index].backoff.attempts > 1)
+            countAttempt(isRetry: clients[index].backoff.attempts > 1, at: now)
             timeline.recordAnswer(at: now, success ? .success : .failure)
-            schedule(.writeReply, index, value: success ? 1 : 0, after: hop())
+            schedule(.writeReply, index, value: success ? 1 : 0, after: hop(index))
         case .writeReply:
             deliver(event.value == 1 ? .success : .failure(serverDelay: nil), to: index)
         case .serviceDone:
@@ -104,58 +148,68 @@ struct ScenarioRun {
         }
     }
 
+    /// The client starts an attempt at `time`; at a request's first attempt, whether it meets a
+    /// permanent error is drawn from the client's stream.
+    mutating func beginAttempt(_ client: inout SimulatedClient, _ index: Int, at time: VirtualTime) -> (id: Int64, isRetry: Bool) {
+        let (streams, fraction, slot) = (streams, scenario.permanentFraction, slot(index))
+        let attempt = client.beginAttempt(at: time, policy: policy) {
+            fraction > 0 && streams.uniform(slot) < fraction
+        }
+        if !attempt.isRetry { uniqueRequests += 1 }
+        return attempt
+    }
+
     /// The client starts an attempt; the server model decides what happens to it.
     mutating func send(_ index: Int) {
-        let (generator, fraction) = (random, scenario.permanentFraction)
-        let (attempt, isRetry) = clients[index].beginAttempt(at: now, policy: policy) {
-            fraction > 0 && generator.uniform() < fraction
-        }
-        if !isRetry { uniqueRequests += 1 }
+        var client = clients[index]
+        let (attempt, isRetry) = beginAttempt(&client, index, at: now)
+        clients[index] = client
         switch scenario.server {
         case .alwaysFail, .bernoulli, .outage:
-            let outcome = instantOutcome()
-            countAttempt(isRetry: isRetry)
+            let outcome = instantOutcome(for: index, at: now)
+            countAttempt(isRetry: isRetry, at: now)
             let permanent = clients[index].isPermanent
             timeline.recordAnswer(at: now, permanent ? .failure : outcome.outcome)
             deliver(permanent ? .permanentError : outcome.outcome == .success ? .success : .failure(serverDelay: outcome.retryAfter),
                     to: index)
         case .contention:
-            schedule(.readAtServer, index, after: hop())
+            schedule(.readAtServer, index, after: hop(index))
         case .capacity(let model):
-            countAttempt(isRetry: isRetry)
+            countAttempt(isRetry: isRetry, at: now)
             arriveAtCapacity(index, attempt: attempt, model: model)
         }
     }
 
-    mutating func countAttempt(isRetry: Bool) {
+    mutating func countAttempt(isRetry: Bool, at time: VirtualTime) {
         attempts += 1
-        timeline.recordAttempt(at: now, isRetry: isRetry)
+        timeline.recordAttempt(at: time, isRetry: isRetry)
     }
 
-    /// The answer of an instant server, and its Retry-After. Draws one uniform for bernoulli only.
-    mutating func instantOutcome() -> (outcome: AttemptOutcome, retryAfter: Int64?) {
+    /// The answer of an instant server at `time`, and its Retry-After. Draws one uniform from the
+    /// client's stream for bernoulli only.
+    func instantOutcome(for index: Int, at time: VirtualTime) -> (outcome: AttemptOutcome, retryAfter: Int64?) {
         switch scenario.server {
         case .bernoulli(let p, let retryAfter):
-            return random.uniform() < p ? (.failure, delay(retryAfter, recovery: nil)) : (.success, nil)
+            return streams.uniform(slot(index)) < p ? (.failure, delay(retryAfter, recovery: nil, at: time)) : (.success, nil)
         case .outage(let end, let retryAfter):
-            return now < end ? (.failure, delay(retryAfter, recovery: end)) : (.success, nil)
+            return time < end ? (.failure, delay(retryAfter, recovery: end, at: time)) : (.success, nil)
         default:
             return (.failure, nil)
         }
     }
 
-    func delay(_ retryAfter: RetryAfter?, recovery: VirtualTime?) -> Int64? {
+    func delay(_ retryAfter: RetryAfter?, recovery: VirtualTime?, at time: VirtualTime) -> Int64? {
         switch retryAfter {
         case .fixed(let delay): delay
-        case .untilRecovery: recovery.map { max(0, $0.nanoseconds - now.nanoseconds) }
+        case .untilRecovery: recovery.map { max(0, $0.nanoseconds - time.nanoseconds) }
         case nil: nil
         }
     }
 
-    /// A network hop, |N(mean, sd²)| rounded to whole nanoseconds.
-    mutating func hop() -> Int64 {
+    /// A network hop of the client's message, |N(mean, sd²)| rounded to whole nanoseconds.
+    func hop(_ index: Int) -> Int64 {
         guard case .contention(let delay) = scenario.server else { return 0 }
-        let draw = random.normal(mean: Double(delay.mean), standardDeviation: Double(delay.standardDeviation))
+        let draw = streams.normal(slot(index), mean: Double(delay.mean), standardDeviation: Double(delay.standardDeviation))
         return Int64(abs(draw).rounded())
     }
 
@@ -185,11 +239,11 @@ struct ScenarioRun {
         var duration: Double
         switch model.serviceTime {
         case .deterministic(let t): duration = Double(t)
-        case .exponential(let mean): duration = random.exponential(mean: Double(mean))
+        case .exponential(let mean): duration = streams.exponential(slot(Int(client)), mean: Double(mean))
         case .lognormal(let mean, let sd):
             let m = Double(mean)
             let variance = log(1 + Double(sd) * Double(sd) / (m * m))
-            duration = random.lognormal(mu: log(m) - variance / 2, sigma: variance.squareRoot())
+            duration = streams.lognormal(slot(Int(client)), mu: log(m) - variance / 2, sigma: variance.squareRoot())
         }
         if let window = model.degradation, now >= window.start, now < window.end {
             duration /= window.fraction
@@ -215,13 +269,26 @@ struct ScenarioRun {
 
     // MARK: Carrying out the clients' actions
 
-    /// Hands an answer to the client and carries out its action.
+    /// Hands an answer to the client and schedules what it does next.
     mutating func deliver(_ answer: ClientAnswer, to index: Int) {
-        let requestStart = clients[index].requestStart
-        let waited = clients[index].backoff.totalWait
-        switch clients[index].answered(answer, at: now, policy: policy, behaviour: behaviour, using: &random) {
-        case .retry(let time):
-            simulation.schedule(ScenarioEvent(kind: .send, client: index, value: 0), at: time)
+        var client = clients[index]
+        let next = carryOut(answer, for: &client, index, at: now)
+        clients[index] = client
+        if let next {
+            simulation.schedule(ScenarioEvent(kind: .send, client: index, value: 0), at: next)
+        }
+    }
+
+    /// Hands an answer to the client, counts what ends, and returns when the client's next attempt
+    /// starts (a retry, or the session's next request), or `nil` when its session is over.
+    mutating func carryOut(_ answer: ClientAnswer, for client: inout SimulatedClient, _ index: Int, at time: VirtualTime) -> VirtualTime? {
+        let requestStart = client.requestStart
+        let waited = client.backoff.totalWait
+        let request = scenario.requestsPerClient - client.requestsLeft
+        var random = ClientRandom(streams: streams, client: slot(index))
+        switch client.answered(answer, at: time, policy: policy, behaviour: behaviour, using: &random) {
+        case .retry(let next):
+            return next
         case .endRequest(let outcome, let next, let unsent):
             switch outcome {
             case .succeeded: successes += 1
@@ -231,26 +298,27 @@ struct ScenarioRun {
                 requestsLost += 1 + unsent
                 if next == nil && scenario.onGiveUp == .endSession && scenario.requestsPerClient > 1 { deadSessions += 1 }
             }
-            totalWaits.append(Double(waited) / 1e9)
-            requestDurations += now.nanoseconds - requestStart.nanoseconds
-            lastCompletion = max(lastCompletion, now.nanoseconds)
-            if let next { simulation.schedule(ScenarioEvent(kind: .send, client: index, value: 0), at: next) }
+            totalWaits[index * scenario.requestsPerClient + request] = Double(waited) / 1e9
+            requestDurations += time.nanoseconds - requestStart.nanoseconds
+            lastCompletion = max(lastCompletion, time.nanoseconds)
+            if next == nil { attemptSquares += Double(client.attempts) * Double(client.attempts) }
+            return next
         }
     }
 
     func report() -> ScenarioReport {
-        let n = Double(clients.count)
-        let squares = clients.reduce(0.0) { $0 + Double($1.attempts) * Double($1.attempts) }
+        let ended = totalWaits.filter { !$0.isNaN }
+        let n = Double(sessions)
         let mean = Double(attempts) / n
-        let variance = (squares - n * mean * mean) / (n - 1)
+        let variance = (attemptSquares - n * mean * mean) / (n - 1)
         return ScenarioReport(
-            clients: clients.count, attempts: attempts,
-            attemptsStandardError: clients.count > 1 ? (max(0, variance) / n).squareRoot() : .nan,
+            clients: sessions, attempts: attempts,
+            attemptsStandardError: sessions > 1 ? (max(0, variance) / n).squareRoot() : .nan,
             uniqueRequests: uniqueRequests, successes: successes, giveUps: giveUps, permanentFailures: permanentFailures,
             requestsLost: requestsLost, deadSessions: deadSessions, rejected: rejected, timeouts: timeouts,
             wastedWork: wastedWork, peakQueue: peakQueue,
-            totalWait: totalWaits.isEmpty ? Summary([.nan]) : Summary(totalWaits, quantiles: [0.5, 0.99]),
-            meanCompletion: totalWaits.isEmpty ? .nan : Double(requestDurations) / Double(totalWaits.count) / 1e9,
+            totalWait: ended.isEmpty ? Summary([.nan]) : Summary(ended, quantiles: [0.5, 0.99]),
+            meanCompletion: ended.isEmpty ? .nan : Double(requestDurations) / Double(ended.count) / 1e9,
             lastCompletion: Double(lastCompletion) / 1e9,
             timeline: timeline)
     }
