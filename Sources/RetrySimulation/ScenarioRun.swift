@@ -18,7 +18,9 @@ struct ScenarioRun {
     let behaviour: ClientBehaviour
     let streams: ClientStreams
     var simulation = Simulation<ScenarioEvent>()
-    var clients: [SimulatedClient] = []
+    /// The clients of an event-ordered run, in memory of their own (not an array stored in `self`),
+    /// so a client is updated in place while the driver updates its counters.
+    var clients = UnsafeMutableBufferPointer<SimulatedClient>(start: nil, count: 0)
     var timeline: LoadTimeline
 
     // Server state: the contention model's version; the capacity model's workers and queue.
@@ -38,6 +40,13 @@ struct ScenarioRun {
     var sessions = 0
     /// Run client by client: one stream slot (0) reseeded per client, no client array, no queue.
     let alone: Bool
+    /// The server's parameters, copied out of `scenario.server` once: switching over that enum at
+    /// every event copies its largest payload (a capacity model), which showed in profiles.
+    let kind: ServerKind
+    let hop: (mean: Double, sd: Double)
+    let capacity: CapacityModel
+
+    enum ServerKind { case instant, contention, capacity }
     let seed: UInt64
     var lastCompletion: Int64 = 0
 
@@ -48,6 +57,20 @@ struct ScenarioRun {
         behaviour = scenario.behaviour
         self.seed = seed
         alone = scenario.server.answersAtOnce && !queued
+        switch scenario.server {
+        case .contention(let delay):
+            kind = .contention
+            hop = (Double(delay.mean), Double(delay.standardDeviation))
+            capacity = CapacityModel(workers: 1, serviceTime: .deterministic(1), queueLimit: 0)
+        case .capacity(let model):
+            kind = .capacity
+            hop = (0, 0)
+            capacity = model
+        default:
+            kind = .instant
+            hop = (0, 0)
+            capacity = CapacityModel(workers: 1, serviceTime: .deterministic(1), queueLimit: 0)
+        }
         streams = ClientStreams(count: alone ? 1 : count, root: seed)
         timeline = LoadTimeline(bucketWidth: scenario.bucketWidth)
     }
@@ -69,8 +92,12 @@ struct ScenarioRun {
                 runAlone(&client, index, from: VirtualTime(nanoseconds: start))
             }
         } else {
-            clients = [SimulatedClient](
-                repeating: SimulatedClient(policy: policy, requests: scenario.requestsPerClient), count: starts.count)
+            clients = .allocate(capacity: starts.count)
+            clients.initialize(repeating: SimulatedClient(policy: policy, requests: scenario.requestsPerClient))
+            defer {
+                clients.deallocate()  // SimulatedClient holds no references: nothing to deinitialize
+                clients = UnsafeMutableBufferPointer(start: nil, count: 0)
+            }
             simulation.reserveCapacity(starts.count)
             for (index, start) in starts.enumerated() {
                 simulation.schedule(ScenarioEvent(kind: .send, client: index, value: 0), at: VirtualTime(nanoseconds: start))
@@ -161,11 +188,9 @@ struct ScenarioRun {
 
     /// The client starts an attempt; the server model decides what happens to it.
     mutating func send(_ index: Int) {
-        var client = clients[index]
-        let (attempt, isRetry) = beginAttempt(&client, index, at: now)
-        clients[index] = client
-        switch scenario.server {
-        case .alwaysFail, .bernoulli, .outage:
+        let (attempt, isRetry) = beginAttempt(&clients[index], index, at: now)
+        switch kind {
+        case .instant:
             let outcome = instantOutcome(for: index, at: now)
             countAttempt(isRetry: isRetry, at: now)
             let permanent = clients[index].isPermanent
@@ -174,9 +199,9 @@ struct ScenarioRun {
                     to: index)
         case .contention:
             schedule(.readAtServer, index, after: hop(index))
-        case .capacity(let model):
+        case .capacity:
             countAttempt(isRetry: isRetry, at: now)
-            arriveAtCapacity(index, attempt: attempt, model: model)
+            arriveAtCapacity(index, attempt: attempt, model: capacity)
         }
     }
 
@@ -208,9 +233,8 @@ struct ScenarioRun {
 
     /// A network hop of the client's message, |N(mean, sd²)| rounded to whole nanoseconds.
     func hop(_ index: Int) -> Int64 {
-        guard case .contention(let delay) = scenario.server else { return 0 }
-        let draw = streams.normal(slot(index), mean: Double(delay.mean), standardDeviation: Double(delay.standardDeviation))
-        return Int64(abs(draw).rounded())
+        let draw = streams.normal(slot(index), mean: hop.mean, standardDeviation: hop.sd)
+        return Int64(abs(draw) + 0.5)  // half up, without the libm call of rounded()
     }
 
     // MARK: Capacity
@@ -248,11 +272,11 @@ struct ScenarioRun {
         if let window = model.degradation, now >= window.start, now < window.end {
             duration /= window.fraction
         }
-        schedule(.serviceDone, Int(client), value: attempt, after: max(1, Int64(duration.rounded())))
+        schedule(.serviceDone, Int(client), value: attempt, after: max(1, Int64(duration + 0.5)))
     }
 
     mutating func serviceDone(_ index: Int, attempt: Int64) {
-        guard case .capacity(let model) = scenario.server else { return }
+        let model = capacity
         busyWorkers -= 1
         if clients[index].isAwaiting(attempt) {
             let permanent = clients[index].isPermanent
@@ -271,10 +295,7 @@ struct ScenarioRun {
 
     /// Hands an answer to the client and schedules what it does next.
     mutating func deliver(_ answer: ClientAnswer, to index: Int) {
-        var client = clients[index]
-        let next = carryOut(answer, for: &client, index, at: now)
-        clients[index] = client
-        if let next {
+        if let next = carryOut(answer, for: &clients[index], index, at: now) {
             simulation.schedule(ScenarioEvent(kind: .send, client: index, value: 0), at: next)
         }
     }
