@@ -76,21 +76,21 @@ struct WaitsCommand: BackoffCommand {
         do { experiments = try policy.policies.map { try WaitsExperiment(policy: $0, runs: runs) } } catch {
             throw .usage("\(error)", command: Self.name)
         }
-        // Modes run side by side, and each spreads its chunks over the jobs too, so the cores stay
-        // busy while a mode summarises or when one mode is left.
-        let (rootSeed, generator, jobs, keepSamples) = (randomness.seed, randomness.generator, randomness.jobs, samplesFile != nil)
+        let (rootSeed, generator, jobs) = (randomness.seed, randomness.generator, randomness.jobs)
+        let seeds = experiments.map { SeedDerivation.streamSeed(root: rootSeed, stream: $0.policy.jitter.streamIndex) }
         let results: [ModeResult]
         do {
-            results = try ParallelWork.map(experiments.count, jobs: jobs) { index in
-                let experiment = experiments[index]
-                let seed = SeedDerivation.streamSeed(root: rootSeed, stream: experiment.policy.jitter.streamIndex)
-                guard keepSamples else {
-                    return ModeResult(summary: try experiment.run(seed: seed, algorithm: generator, jobs: jobs), samples: nil)
+            if samplesFile == nil {
+                // Every mode's chunks share one pool of threads; then the summaries run side by side.
+                results = try WaitsExperiment.run(experiments, seeds: seeds, algorithm: generator, jobs: jobs)
+                    .map { ModeResult(summary: $0, samples: nil) }
+            } else {
+                results = try zip(experiments, seeds).map { experiment, seed in
+                    var samples: [Int64] = []
+                    samples.reserveCapacity(experiment.runs)
+                    let summary = try experiment.run(seed: seed, algorithm: generator, jobs: jobs) { samples.append($0) }
+                    return ModeResult(summary: summary, samples: samples)
                 }
-                var samples: [Int64] = []
-                samples.reserveCapacity(experiment.runs)
-                let summary = try experiment.run(seed: seed, algorithm: generator, jobs: jobs) { samples.append($0) }
-                return ModeResult(summary: summary, samples: samples)
             }
         } catch {
             throw .failure("\(error)")

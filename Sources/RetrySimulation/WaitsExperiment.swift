@@ -45,15 +45,7 @@ public struct WaitsExperiment: Sendable {
         let experiment = self
         if runs <= exactQuantileLimit {
             if eachTotalWait == nil {
-                // Each chunk writes its slice of one buffer, in parallel: no copy, no chunk arrays.
-                var totals = [Double](repeating: 0, count: runs)
-                try totals.withUnsafeMutableBufferPointer { buffer in
-                    let slices = DisjointSlices(buffer)
-                    _ = try ParallelWork.map(chunks, jobs: jobs) { index in
-                        try experiment.fill(chunk: index, seed: seed, algorithm: algorithm, into: slices)
-                    }
-                }
-                return Summary(totals, quantiles: quantiles)
+                return try Self.run([self], seeds: [seed], algorithm: algorithm, jobs: jobs)[0]
             }
             var totals = [Double]()
             totals.reserveCapacity(runs)
@@ -91,6 +83,44 @@ public struct WaitsExperiment: Sendable {
             for run in 0..<count { buffer[run] = drawTotalWait(using: &random) }
             initialized = count
         }
+    }
+
+    /// Runs several experiments together, `seeds[i]` for `experiments[i]`, with the same results as
+    /// running each with ``run(seed:algorithm:jobs:eachTotalWait:)``: the chunks of all of them share
+    /// one pool of `jobs` threads, then their summaries run side by side, so no core waits while one
+    /// experiment summarises. Experiments beyond the exact-quantile limit run one by one.
+    public static func run(
+        _ experiments: [WaitsExperiment], seeds: [UInt64], algorithm: GeneratorAlgorithm = .standard, jobs: Int = 1
+    ) throws -> [Summary] {
+        precondition(experiments.count == seeds.count, "one seed per experiment")
+        let pooled = experiments.indices.filter {
+            let e = experiments[$0]
+            return e.runs <= e.exactQuantileLimit && e.policy.jitter != .disabled && e.policy.schedule != .immediate
+        }
+        // Each pooled experiment fills memory of its own, from several threads (disjoint chunks),
+        // then summarises it in place; the memory is freed when all is done.
+        let buffers = pooled.map { UnsafeMutableBufferPointer<Double>.allocate(capacity: experiments[$0].runs) }
+        defer { buffers.forEach { $0.deallocate() } }
+        let slices = buffers.map(DisjointSlices.init)
+        let work = pooled.enumerated().flatMap { position, index in
+            (0..<(experiments[index].runs + chunkSize - 1) / chunkSize).map { (position, index, $0) }
+        }
+        _ = try ParallelWork.map(work.count, jobs: jobs) { item in
+            let (position, index, chunk) = work[item]
+            try experiments[index].fill(chunk: chunk, seed: seeds[index], algorithm: algorithm, into: slices[position])
+        }
+        let summaries = try ParallelWork.map(pooled.count, jobs: jobs) {
+            Summary(reordering: slices[$0].base, quantiles: [0.5, 0.9, 0.99])
+        }
+        var results: [Summary] = []
+        for index in experiments.indices {
+            if let position = pooled.firstIndex(of: index) {
+                results.append(summaries[position])
+            } else {
+                results.append(try experiments[index].run(seed: seeds[index], algorithm: algorithm, jobs: jobs))
+            }
+        }
+        return results
     }
 
     /// Writes chunk `index`'s total waits, in seconds, into its own slice of `slices`.

@@ -39,40 +39,44 @@ public struct Summary: Hashable, Sendable {
     /// - Complexity: O(n) expected, plus O(n) per quantile.
     public init(_ values: consuming [Double], quantiles: [Double] = [0.5, 0.9, 0.99]) {
         var data = values
-        precondition(!data.isEmpty, "a summary needs at least one value")
-        count = data.count
+        self = data.withUnsafeMutableBufferPointer { Summary(reordering: $0, quantiles: quantiles) }
+    }
+
+    /// The exact summary of the values in `buffer`, which it reorders in place (for callers that
+    /// fill their own memory, from several threads for instance). Same method as ``init(_:quantiles:)``.
+    public init(reordering buffer: UnsafeMutableBufferPointer<Double>, quantiles: [Double] = [0.5, 0.9, 0.99]) {
+        precondition(!buffer.isEmpty, "a summary needs at least one value")
+        let base = buffer.baseAddress!
+        let n = buffer.count
+        count = n
         let probabilities = quantiles.sorted()
         precondition(probabilities.allSatisfy { (0...1).contains($0) }, "quantile probabilities lie in [0, 1]")
         quantileProbabilities = probabilities
         quantilesAreExact = true
+        let first = buffer[0]
+        let mean = first + Self.sum(buffer) { $0 - first } / Double(n)
+        self.mean = mean
+        standardDeviation = n > 1 ? (Self.sum(buffer) { ($0 - mean) * ($0 - mean) } / Double(n - 1)).squareRoot() : .nan
         var low = 0.0
         var high = 0.0
-        (mean, standardDeviation, quantileValues) = data.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress!
-            let n = buffer.count
-            let first = buffer[0]
-            let mean = first + Self.sum(buffer) { $0 - first } / Double(n)
-            let sd = n > 1 ? (Self.sum(buffer) { ($0 - mean) * ($0 - mean) } / Double(n - 1)).squareRoot() : .nan
-            gsl_stats_minmax(&low, &high, base, 1, n)
-            // Everything before `settled` is at most the order statistic placed last.
-            var settled = 0
-            let values = probabilities.map { p -> Double in
-                let position = Double(n - 1) * p
-                let j = min(n - 1, Int(position.rounded(.down)))
-                if j >= settled {
-                    _ = gsl_stats_select(base + settled, 1, n - settled, j - settled)
-                    settled = j
-                }
-                let lower = buffer[j]
-                let fraction = position - Double(j)
-                guard fraction > 0, j + 1 < n else { return lower }
-                let upper = buffer[(j + 1)...].min()!
-                return lower + fraction * (upper - lower)
-            }
-            return (mean, sd, values)
-        }
+        gsl_stats_minmax(&low, &high, base, 1, n)
         minimum = low
         maximum = high
+        // Everything before `settled` is at most the order statistic placed last.
+        var settled = 0
+        quantileValues = probabilities.map { p -> Double in
+            let position = Double(n - 1) * p
+            let j = min(n - 1, Int(position.rounded(.down)))
+            if j >= settled {
+                _ = gsl_stats_select(base + settled, 1, n - settled, j - settled)
+                settled = j
+            }
+            let lower = buffer[j]
+            let fraction = position - Double(j)
+            guard fraction > 0, j + 1 < n else { return lower }
+            let upper = buffer[(j + 1)...].min()!
+            return lower + fraction * (upper - lower)
+        }
     }
 
     /// Σ f(x) over the buffer in four lanes (independent additions the processor overlaps).
