@@ -16,7 +16,22 @@ struct ScenarioRun {
     let scenario: Scenario
     let policy: BackoffPolicy
     let behaviour: ClientBehaviour
+    let seed: UInt64
     let streams: ClientStreams
+    /// Run client by client: one stream slot (0) reseeded per client, no client array, no queue.
+    let alone: Bool
+
+    // The server's parameters, copied out of `scenario.server` once: switching over that enum at
+    // every event copies its largest payload (a capacity model), which showed in profiles.
+    enum ServerKind { case instant, contention, capacity }
+    let kind: ServerKind
+    /// Instant servers: bernoulli's failure probability (`nil` for the others), the outage's end
+    /// (`nil` for the others) and the Retry-After their failures carry.
+    let instant: (failureProbability: Double?, outageEnd: VirtualTime?, retryAfter: RetryAfter?)
+    let hop: (mean: Double, sd: Double)
+    /// The capacity model (a placeholder unless `kind == .capacity`).
+    let capacity: CapacityModel
+
     var simulation = Simulation<ScenarioEvent>()
     /// The clients of an event-ordered run, in memory of their own (not an array stored in `self`),
     /// so a client is updated in place while the driver updates its counters.
@@ -29,26 +44,16 @@ struct ScenarioRun {
     var queue = RingBuffer<(client: Int32, attempt: Int64)>()
 
     // Counters.
+    var sessions = 0
     var attempts = 0, uniqueRequests = 0, successes = 0, giveUps = 0, permanentFailures = 0
     var requestsLost = 0, deadSessions = 0, rejected = 0, timeouts = 0, wastedWork = 0, peakQueue = 0
     /// Per request (client-major, `requestsPerClient` slots each), NaN for a request never sent: the
     /// same order whichever way the run goes, so the summary's sums are the same too.
     var totalWaits: [Double] = []
     var requestDurations: Int64 = 0
+    var lastCompletion: Int64 = 0
     /// Σ (attempts of a session)², for the standard error of attempts per client.
     var attemptSquares = 0.0
-    var sessions = 0
-    /// Run client by client: one stream slot (0) reseeded per client, no client array, no queue.
-    let alone: Bool
-    /// The server's parameters, copied out of `scenario.server` once: switching over that enum at
-    /// every event copies its largest payload (a capacity model), which showed in profiles.
-    let kind: ServerKind
-    let hop: (mean: Double, sd: Double)
-    let capacity: CapacityModel
-
-    enum ServerKind { case instant, contention, capacity }
-    let seed: UInt64
-    var lastCompletion: Int64 = 0
 
     /// - Parameter queued: force the event engine even where clients could run one by one.
     init(scenario: Scenario, clients count: Int, seed: UInt64, queued: Bool) {
@@ -57,19 +62,13 @@ struct ScenarioRun {
         behaviour = scenario.behaviour
         self.seed = seed
         alone = scenario.server.answersAtOnce && !queued
-        switch scenario.server {
-        case .contention(let delay):
-            kind = .contention
-            hop = (Double(delay.mean), Double(delay.standardDeviation))
-            capacity = CapacityModel(workers: 1, serviceTime: .deterministic(1), queueLimit: 0)
-        case .capacity(let model):
-            kind = .capacity
-            hop = (0, 0)
-            capacity = model
-        default:
-            kind = .instant
-            hop = (0, 0)
-            capacity = CapacityModel(workers: 1, serviceTime: .deterministic(1), queueLimit: 0)
+        let placeholder = CapacityModel(workers: 1, serviceTime: .deterministic(1), queueLimit: 0)
+        (kind, instant, hop, capacity) = switch scenario.server {
+        case .alwaysFail: (.instant, (nil, nil, nil), (0, 0), placeholder)
+        case .bernoulli(let p, let retryAfter): (.instant, (p, nil, retryAfter), (0, 0), placeholder)
+        case .outage(let end, let retryAfter): (.instant, (nil, end, retryAfter), (0, 0), placeholder)
+        case .contention(let delay): (.contention, (nil, nil, nil), (Double(delay.mean), Double(delay.standardDeviation)), placeholder)
+        case .capacity(let model): (.capacity, (nil, nil, nil), (0, 0), model)
         }
         streams = ClientStreams(count: alone ? 1 : count, root: seed)
         timeline = LoadTimeline(bucketWidth: scenario.bucketWidth)
@@ -213,14 +212,11 @@ struct ScenarioRun {
     /// The answer of an instant server at `time`, and its Retry-After. Draws one uniform from the
     /// client's stream for bernoulli only.
     func instantOutcome(for index: Int, at time: VirtualTime) -> (outcome: AttemptOutcome, retryAfter: Int64?) {
-        switch scenario.server {
-        case .bernoulli(let p, let retryAfter):
-            return streams.uniform(slot(index)) < p ? (.failure, delay(retryAfter, recovery: nil, at: time)) : (.success, nil)
-        case .outage(let end, let retryAfter):
-            return time < end ? (.failure, delay(retryAfter, recovery: end, at: time)) : (.success, nil)
-        default:
-            return (.failure, nil)
+        if let end = instant.outageEnd {
+            return time < end ? (.failure, delay(instant.retryAfter, recovery: end, at: time)) : (.success, nil)
         }
+        guard let p = instant.failureProbability else { return (.failure, nil) }  // always-fail draws nothing
+        return streams.uniform(slot(index)) < p ? (.failure, delay(instant.retryAfter, recovery: nil, at: time)) : (.success, nil)
     }
 
     func delay(_ retryAfter: RetryAfter?, recovery: VirtualTime?, at time: VirtualTime) -> Int64? {
