@@ -25,10 +25,14 @@ struct RunOptions {
         help: "Threads (the output is identical for every value). Default: the number of cores.",
         defaultValue: nil, form: "a whole number >= 1")
 
+    /// The cores this process may use, read once (Foundation reads cgroup files at every call,
+    /// which a sweep that parses a million points would notice).
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
+
     init(_ options: ParsedOptions) throws(CommandLineError) {
         seed = try options.required("seed") { UInt64($0) }
         generator = try options.required("generator") { GeneratorAlgorithm(rawValue: $0) }
-        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cores = Self.cores
         jobs = options.specs.contains(Self.jobsSpec)
             ? try options.value("jobs", ValueParser.integer, where: { $0 >= 1 }) ?? cores : 1
     }

@@ -79,7 +79,7 @@ struct SweepCommand: DocumentedCommand {
         self.grid = grid
         self.header = header
         self.runPoint = runPoint
-        jobs = try options.value("jobs", ValueParser.integer, where: { $0 >= 1 }) ?? ProcessInfo.processInfo.activeProcessorCount
+        jobs = try options.value("jobs", ValueParser.integer, where: { $0 >= 1 }) ?? RunOptions.cores
         progress = options.isGiven("progress") || terminal
         rewriteProgressLine = terminal
         dryRun = options.isGiven("dry-run")
@@ -142,14 +142,20 @@ struct SweepCommand: DocumentedCommand {
                 throw .usage("\(message) (at sweep point \(grid.describe(index)))", command: name)
             }
         }
-        // Every point is validated before any runs, so a bad grid writes nothing.
+        // Every point is validated before any runs, so a bad grid writes nothing. Grids of up to
+        // 100,000 points keep the validated commands for the run instead of parsing them again.
         var header: [String] = []
+        var validated: [Command] = []
+        let keep = grid.pointCount <= 100_000
+        if keep { validated.reserveCapacity(grid.pointCount) }
         for index in 0..<grid.pointCount {
             let command = try instance(index)
             if index == 0 { header = grid.variedAxes.map(\.columnName) + command.header + ["point_id"] }
+            if keep { validated.append(command) }
         }
+        let commands = validated
         return try SweepCommand(grid: grid, header: header, options: options, terminal: terminal) { index throws(CommandLineError) in
-            let table = try instance(index).run()
+            let table = try (keep ? commands[index] : instance(index)).run()
             return grid.variedColumns(at: index) + table.rows[0] + [grid.identity(at: index)]
         }
     }

@@ -24,11 +24,32 @@ struct SweepGrid: Sendable {
     /// The number of points: the product of the axes' lengths.
     let pointCount: Int
 
+    /// `name=value` of each option in spec order: for an axis, one text per value; otherwise the
+    /// default's (or nothing). Computed once, so a point's parameters are assembled, not re-parsed.
+    private let canonicalLines: [(name: String, axis: Int?, lines: [String])]
+
     init(command: String, specs: [OptionSpec], axes: [SweepAxis]) {
         self.command = command
         self.specs = specs
         self.axes = axes
         pointCount = axes.reduce(1) { $0 * $1.values.count }
+        canonicalLines = specs.map { spec in
+            if let axis = axes.firstIndex(where: { $0.spec.name == spec.name }) {
+                return (spec.name, axis, axes[axis].values.map { "\(spec.name)=\(SweepAxis.canonical($0, of: spec))" })
+            }
+            return (spec.name, nil, spec.defaultValue.map { ["\(spec.name)=\(SweepAxis.canonical($0, of: spec))"] } ?? [])
+        }
+    }
+
+    /// The index of each axis's value at point `index`.
+    private func valueIndices(at index: Int) -> [Int] {
+        var remainder = index
+        var indices = [Int](repeating: 0, count: axes.count)
+        for (position, axis) in axes.enumerated().reversed() {
+            indices[position] = remainder % axis.values.count
+            remainder /= axis.values.count
+        }
+        return indices
     }
 
     /// The axes with more than one value: they get a column in the table.
@@ -52,10 +73,11 @@ struct SweepGrid: Sendable {
 
     /// `name=value` of the options at `index`, one per line, with defaults, excluding `excluded`.
     private func canonicalParameters(at index: Int, excluding excluded: Set<String>) -> String {
-        let given = Dictionary(uniqueKeysWithValues: zip(axes.map(\.spec.name), values(at: index)))
-        return specs.compactMap { spec -> String? in
-            guard !excluded.contains(spec.name), let value = given[spec.name] ?? spec.defaultValue else { return nil }
-            return "\(spec.name)=\(SweepAxis.canonical(value, of: spec))"
+        let indices = valueIndices(at: index)
+        return canonicalLines.compactMap { name, axis, lines -> String? in
+            guard !excluded.contains(name) else { return nil }
+            if let axis { return lines[indices[axis]] }
+            return lines.first
         }.joined(separator: "\n")
     }
 

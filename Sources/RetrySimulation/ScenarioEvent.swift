@@ -4,9 +4,9 @@ struct ScenarioEvent {
     enum Kind: UInt32 {
         /// The client starts an attempt (the first of a request, or a retry).
         case send
-        /// Contention: a read arrives at the server; its reply reaches the client; the write
-        /// (carrying the version read, in `value`) arrives; its reply (`value` 1 = success) returns.
-        case readAtServer, readReply, writeAtServer, writeReply
+        /// Contention: a read arrives at the server; the write (carrying the version read, in
+        /// `value`) arrives. The replies need no events of their own (see `ScenarioRun.handle`).
+        case readAtServer, writeAtServer
         /// Capacity: a worker finishes the attempt numbered `value` of the client.
         case serviceDone
         /// The client stops waiting for its attempt numbered `value`.

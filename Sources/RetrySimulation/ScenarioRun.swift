@@ -153,17 +153,22 @@ struct ScenarioRun {
         case .send:
             send(index)
         case .readAtServer:
-            schedule(.readReply, index, value: version, after: hop(index))
-        case .readReply:
-            schedule(.writeAtServer, index, value: Int64(event.value), after: hop(index))
+            // The reply's hop and the write's hop, drawn now: nothing happens at the client between
+            // them, and its draws come from its own stream, so only the server's events need events.
+            let replyHop = hop(index)
+            schedule(.writeAtServer, index, value: version, after: replyHop + hop(index))
         case .writeAtServer:
             let success = event.value == Int32(truncatingIfNeeded: version)
             if success { version += 1 }
             countAttempt(isRetry: clients[index].backoff.attempts > 1, at: now)
             timeline.recordAnswer(at: now, success ? .success : .failure)
-            schedule(.writeReply, index, value: success ? 1 : 0, after: hop(index))
-        case .writeReply:
-            deliver(event.value == 1 ? .success : .failure(serverDelay: nil), to: index)
+            // The client learns the outcome one hop later and acts then; its next attempt's read
+            // leaves at once, one hop from the server.
+            let replied = now + hop(index)
+            if let next = carryOut(success ? .success : .failure(serverDelay: nil), for: &clients[index], index, at: replied) {
+                _ = beginAttempt(&clients[index], index, at: next)
+                simulation.schedule(ScenarioEvent(kind: .readAtServer, client: index, value: 0), at: next + hop(index))
+            }
         case .serviceDone:
             serviceDone(index, attempt: Int64(event.value))
         case .timeout:
