@@ -28,7 +28,7 @@ struct ScenarioRun {
     /// Instant servers: bernoulli's failure probability (`nil` for the others), the outage's end
     /// (`nil` for the others) and the Retry-After their failures carry.
     let instant: (failureProbability: Double?, outageEnd: VirtualTime?, retryAfter: RetryAfter?)
-    let hop: (mean: Double, sd: Double)
+    let hopDelay: (mean: Double, sd: Double)
     /// The capacity model (a placeholder unless `kind == .capacity`).
     let capacity: CapacityModel
 
@@ -63,7 +63,7 @@ struct ScenarioRun {
         self.seed = seed
         alone = scenario.server.answersAtOnce && !queued
         let placeholder = CapacityModel(workers: 1, serviceTime: .deterministic(1), queueLimit: 0)
-        (kind, instant, hop, capacity) = switch scenario.server {
+        (kind, instant, hopDelay, capacity) = switch scenario.server {
         case .alwaysFail: (.instant, (nil, nil, nil), (0, 0), placeholder)
         case .bernoulli(let p, let retryAfter): (.instant, (p, nil, retryAfter), (0, 0), placeholder)
         case .outage(let end, let retryAfter): (.instant, (nil, end, retryAfter), (0, 0), placeholder)
@@ -234,7 +234,7 @@ struct ScenarioRun {
 
     /// A network hop of the client's message, |N(mean, sd²)| rounded to whole nanoseconds.
     func hop(_ index: Int) -> Int64 {
-        let draw = streams.normal(slot(index), mean: hop.mean, standardDeviation: hop.sd)
+        let draw = streams.normal(slot(index), mean: hopDelay.mean, standardDeviation: hopDelay.sd)
         return Int64(abs(draw) + 0.5)  // half up, without the libm call of rounded()
     }
 

@@ -6,6 +6,8 @@ import json
 import random
 import sys
 
+from jitter import next_wait
+
 
 def run(clients, outage, attempts, base, multiplier, cap, bucket, mode, seed):
     rng = random.Random(seed)
@@ -28,16 +30,7 @@ def run(clients, outage, attempts, base, multiplier, cap, bucket, mode, seed):
         if attempt == attempts:
             waited_total += waited
             continue
-        e = nominal[attempt - 1]
-        if mode == "none":
-            wait = e
-        elif mode == "full":
-            wait = rng.random() * e
-        elif mode == "equal":
-            wait = e / 2 + rng.random() * e / 2
-        else:
-            sleep = min(cap, base + rng.random() * (3 * sleep - base))
-            wait = sleep
+        wait, sleep = next_wait(mode, nominal[attempt - 1], sleep, base, cap, rng)
         heapq.heappush(queue, (time + wait, client, attempt + 1, sleep, waited + wait))
     return {"jitter": mode, "attempts": made, "successes": successes, "mean_total_wait": waited_total / clients,
             "peak_retry_load": max(retries_per_bucket.values(), default=0)}

@@ -5,6 +5,7 @@ import random
 import sys
 
 import simpy
+from jitter import next_wait
 
 
 def run(clients, outage, attempts, base, multiplier, cap, bucket, mode, seed):
@@ -26,16 +27,7 @@ def run(clients, outage, attempts, base, multiplier, cap, bucket, mode, seed):
                 break
             if attempt == attempts:
                 break
-            e = nominal[attempt - 1]
-            if mode == "none":
-                wait = e
-            elif mode == "full":
-                wait = rng.random() * e
-            elif mode == "equal":
-                wait = e / 2 + rng.random() * e / 2
-            else:
-                sleep = min(cap, base + rng.random() * (3 * sleep - base))
-                wait = sleep
+            wait, sleep = next_wait(mode, nominal[attempt - 1], sleep, base, cap, rng)
             waited += wait
             yield env.timeout(wait)
         stats["waited"] += waited
