@@ -16,6 +16,7 @@ struct ScenarioOptions {
     let thinkTime: Int64
     let onGiveUp: GiveUpBehavior
     let attemptTimeout: Int64?
+    let limits: RetryLimits
     /// Remarks for stderr: options that have no effect here.
     let warnings: [String]
 
@@ -86,6 +87,16 @@ struct ScenarioOptions {
         OptionSpec(
             name: "think", valueName: "duration", help: "Pause between the end of a request and the next one of the session.",
             defaultValue: "0ms", form: "a duration with a unit, e.g. 100ms"),
+        OptionSpec(
+            name: "budget", valueName: "budget",
+            help: "Retry budget shared by all clients: none, token (gRPC), aws-quota, ratio (Finagle) or concurrency (Envoy).",
+            defaultValue: "none", form: LimitSpec.budgetForm),
+        OptionSpec(
+            name: "breaker", valueName: "breaker", help: "Circuit breaker shared by all clients: none or on[:parameters].",
+            defaultValue: "none", form: LimitSpec.breakerForm),
+        OptionSpec(
+            name: "throttle", valueName: "throttle", help: "Adaptive client-side throttling (SRE book): none or adaptive[:k=K].",
+            defaultValue: "none", form: LimitSpec.throttleForm),
         OptionSpec(
             name: "on-give-up", valueName: "mode",
             help: "When a request exhausts its retries: end-session (its session stops for good) or continue (only it is lost).",
@@ -196,6 +207,10 @@ struct ScenarioOptions {
         thinkTime = try duration("think")
         onGiveUp = try options.required("on-give-up") { GiveUpBehavior(rawValue: $0) }
         attemptTimeout = applies.contains("timeout") ? try optionalDuration("timeout", positive: true) : nil
+        limits = RetryLimits(
+            budget: try options.required("budget", LimitSpec.budget),
+            breaker: try options.required("breaker", LimitSpec.breaker),
+            throttle: try options.required("throttle", LimitSpec.throttle))
         self.warnings = warnings
     }
 
@@ -244,6 +259,7 @@ struct ScenarioOptions {
         try Scenario(
             clients: clients, server: server, policy: policy, bucketWidth: bucketWidth, arrivals: arrivals,
             permanentFraction: permanentFraction, retryAfter: retryAfter, retryTrigger: retryTrigger,
-            requestsPerClient: requestsPerClient, thinkTime: thinkTime, onGiveUp: onGiveUp, attemptTimeout: attemptTimeout)
+            requestsPerClient: requestsPerClient, thinkTime: thinkTime, onGiveUp: onGiveUp, attemptTimeout: attemptTimeout,
+            limits: limits)
     }
 }

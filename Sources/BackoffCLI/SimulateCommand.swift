@@ -81,6 +81,11 @@ struct SimulateCommand: BackoffCommand {
         ("formula_peak_load_time_s", "start of that bucket, seconds"),
         ("formula_peak_retry_load", "closed-form expected retries in the busiest bucket"),
         ("formula_peak_retry_time_s", "start of that bucket, seconds"),
+        ("retry_fraction", "retries (attempts after a request's first) as a fraction of all attempts"),
+        ("budget_denials", "retries the retry budget refused (each ended its request)"),
+        ("local_rejections", "attempts the breaker or throttle refused to send (each ended its request)"),
+        ("recovered", "capacity with a degradation window: yes when goodput over 1 s reached 90 % of its pre-trigger level within 10 s of the window's end, no otherwise (empty: no window)"),
+        ("recovery_time_s", "when it did, seconds after the window's end (empty: never, or no window)"),
     ]
     static let example = "backoff simulate --clients 10000 --server outage:2s --max-attempts 8 --timeline load.csv"
     /// The stream of arrival times, shared by every jitter mode (modes use streams 0 to 3).
@@ -201,6 +206,14 @@ struct SimulateCommand: BackoffCommand {
             CSVFormat.number(report.lastCompletion), String(report.peakQueue),
             CSVFormat.number(load.map { $0.peakAttempts.value * clients }), CSVFormat.number(load?.peakAttempts.start.seconds),
             CSVFormat.number(load.map { $0.peakRetries.value * clients }), CSVFormat.number(load?.peakRetries.start.seconds),
-        ]
+            CSVFormat.number(report.retryFraction), String(report.budgetDenials), String(report.localRejections),
+        ] + recovery(scenario, report)
+    }
+
+    /// `recovered,recovery_time_s` for a capacity server with a degradation window.
+    private func recovery(_ scenario: Scenario, _ report: ScenarioReport) -> [String] {
+        guard case .capacity(let model) = scenario.server, let window = model.degradation else { return ["", ""] }
+        let time = report.timeline.recoveryTime(triggerStart: window.start, triggerEnd: window.end)
+        return [time == nil ? "no" : "yes", time.map { CSVFormat.seconds(nanoseconds: $0) } ?? ""]
     }
 }

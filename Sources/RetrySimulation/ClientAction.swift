@@ -13,5 +13,10 @@ public enum ClientAction: Hashable, Sendable {
 public enum RequestOutcome: Hashable, Sendable {
     case succeeded
     case permanentFailure
+    /// The attempts or the time ran out.
     case gaveUp
+    /// The retry budget refused the next retry.
+    case deniedByBudget
+    /// The client's breaker or throttle refused to send.
+    case rejectedLocally
 }

@@ -7,4 +7,7 @@ public enum ClientAnswer: Hashable, Sendable {
     case permanentError
     /// The client stopped waiting.
     case timeout
+    /// The client's own circuit breaker or throttle refused to send the attempt: the request fails
+    /// at once, without retries.
+    case rejectedLocally
 }

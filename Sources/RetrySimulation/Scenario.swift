@@ -25,6 +25,8 @@ public struct Scenario: Sendable {
     public let onGiveUp: GiveUpBehavior
     /// The client's per-attempt timeout, in nanoseconds (capacity servers only).
     public let attemptTimeout: Int64?
+    /// Retry budget, breaker and throttle, shared by all clients.
+    public let limits: RetryLimits
 
     /// The most buckets a timeline may hold (4 counters of 8 bytes... each).
     public static let maximumBuckets = 50_000_000
@@ -33,7 +35,7 @@ public struct Scenario: Sendable {
         clients: Int, server: ServerModel, policy: BackoffPolicy, bucketWidth: Int64,
         arrivals: Arrivals = .burst, permanentFraction: Double = 0, retryAfter: RetryAfterHandling = .ignore,
         retryTrigger: RetryTrigger = .timer, requestsPerClient: Int = 1, thinkTime: Int64 = 0,
-        onGiveUp: GiveUpBehavior = .endSession, attemptTimeout: Int64? = nil
+        onGiveUp: GiveUpBehavior = .endSession, attemptTimeout: Int64? = nil, limits: RetryLimits = RetryLimits()
     ) throws(SimulationError) {
         guard bucketWidth > 0 else { throw .nonPositiveBucket(bucketWidth) }
         try server.validate()
@@ -79,6 +81,7 @@ public struct Scenario: Sendable {
         self.thinkTime = thinkTime
         self.onGiveUp = onGiveUp
         self.attemptTimeout = attemptTimeout
+        self.limits = limits
     }
 
     /// What the clients consult when an answer arrives.
@@ -106,6 +109,6 @@ public struct Scenario: Sendable {
     /// request, no permanent errors, no server delays, timer trigger), where closed forms exist.
     var isPlainHerd: Bool {
         server.answersAtOnce && arrivals == .burst && requestsPerClient == 1 && permanentFraction == 0
-            && (retryAfter == .ignore || !server.sendsRetryAfter) && retryTrigger == .timer
+            && (retryAfter == .ignore || !server.sendsRetryAfter) && retryTrigger == .timer && limits.isEmpty
     }
 }

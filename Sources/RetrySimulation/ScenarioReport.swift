@@ -29,6 +29,10 @@ public struct ScenarioReport: Hashable, Sendable {
     public let wastedWork: Int
     /// The most attempts waiting in a capacity server's queue at once.
     public let peakQueue: Int
+    /// Retries the retry budget refused (each ended its request).
+    public let budgetDenials: Int
+    /// Attempts the client's breaker or throttle refused to send (each ended its request).
+    public let localRejections: Int
     /// Per-request total wait, in seconds.
     public let totalWait: Summary
     /// The mean time from a request's first attempt to its end (success, give-up or permanent
@@ -40,6 +44,8 @@ public struct ScenarioReport: Hashable, Sendable {
 
     /// Attempts per client.
     public var attemptsPerClient: Double { Double(attempts) / Double(clients) }
+    /// Retries (attempts after a request's first) as a fraction of all attempts.
+    public var retryFraction: Double { attempts > 0 ? Double(attempts - uniqueRequests) / Double(attempts) : 0 }
     /// Attempts per request sent.
     public var workAmplification: Double { Double(attempts) / Double(uniqueRequests) }
     /// The standard error of ``successes`` as a binomial count, √(n p̂ (1 - p̂)), n = requests sent.

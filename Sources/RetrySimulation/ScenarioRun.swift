@@ -55,13 +55,20 @@ struct ScenarioRun {
     /// Σ (attempts of a session)², for the standard error of attempts per client.
     var attemptSquares = 0.0
 
+    // Shared limits and what they need: requests and retries in flight, each client's retry cost.
+    var limits: RetryLimits
+    var activeRequests = 0, activeRetries = 0, budgetDenials = 0, localRejections = 0
+    var retryCosts: [Int32] = []
+    var retrying: [Bool] = []
+
     /// - Parameter queued: force the event engine even where clients could run one by one.
     init(scenario: Scenario, clients count: Int, seed: UInt64, queued: Bool) {
         self.scenario = scenario
         policy = scenario.policy
         behaviour = scenario.behaviour
         self.seed = seed
-        alone = scenario.server.answersAtOnce && !queued
+        limits = scenario.limits
+        alone = scenario.server.answersAtOnce && scenario.limits.isEmpty && !queued
         let placeholder = CapacityModel(workers: 1, serviceTime: .deterministic(1), queueLimit: 0)
         (kind, instant, hopDelay, capacity) = switch scenario.server {
         case .alwaysFail: (.instant, (nil, nil, nil), (0, 0), placeholder)
@@ -91,6 +98,8 @@ struct ScenarioRun {
                 runAlone(&client, index, from: VirtualTime(nanoseconds: start))
             }
         } else {
+            retryCosts = [Int32](repeating: 0, count: limits.budget == nil ? 0 : starts.count)
+            retrying = [Bool](repeating: false, count: limits.budget == nil ? 0 : starts.count)
             clients = .allocate(capacity: starts.count)
             clients.initialize(repeating: SimulatedClient(policy: policy, requests: scenario.requestsPerClient))
             defer {
@@ -193,6 +202,16 @@ struct ScenarioRun {
     /// The client starts an attempt; the server model decides what happens to it.
     mutating func send(_ index: Int) {
         let (attempt, isRetry) = beginAttempt(&clients[index], index, at: now)
+        if !isRetry {
+            activeRequests += 1
+            let time = now.nanoseconds
+            limits.budget?.requestStarted(at: time)
+        }
+        if !passesGatekeepers(index) {
+            localRejections += 1
+            deliver(.rejectedLocally, to: index)
+            return
+        }
         switch kind {
         case .instant:
             let outcome = instantOutcome(for: index, at: now)
@@ -207,6 +226,20 @@ struct ScenarioRun {
             countAttempt(isRetry: isRetry, at: now)
             arriveAtCapacity(index, attempt: attempt, model: capacity)
         }
+    }
+
+    /// The client's throttle (one uniform from its stream) and breaker decide whether the attempt
+    /// leaves at all.
+    mutating func passesGatekeepers(_ index: Int) -> Bool {
+        let time = now.nanoseconds
+        if limits.throttle != nil {
+            limits.throttle!.recordRequest(at: time)
+            if streams.uniform(slot(index)) < limits.throttle!.rejectionProbability(at: time) { return false }
+        }
+        if limits.breaker != nil {
+            return limits.breaker!.allowsRequest(at: time)
+        }
+        return true
     }
 
     mutating func countAttempt(isRetry: Bool, at time: VirtualTime) {
@@ -307,18 +340,46 @@ struct ScenarioRun {
         let requestStart = client.requestStart
         let waited = client.backoff.totalWait
         let request = scenario.requestsPerClient - client.requestsLeft
+        let answeredRetry = client.backoff.attempts > 1
+        if !limits.isEmpty && answer != .rejectedLocally { recordIntoLimits(answer, index, wasRetry: answeredRetry, at: time) }
         var random = ClientRandom(streams: streams, client: slot(index))
-        switch client.answered(answer, at: time, policy: policy, behaviour: behaviour, using: &random) {
+        var granted: Int? = 0
+        let action: ClientAction
+        if limits.budget != nil {
+            let (requests, retries) = (activeRequests, activeRetries)
+            var budget = limits.budget!
+            action = client.answered(answer, at: time, policy: policy, behaviour: behaviour, using: &random) { afterTimeout in
+                granted = budget.acquireRetry(at: time.nanoseconds, afterTimeout: afterTimeout, activeRequests: requests, activeRetries: retries)
+                return granted != nil
+            }
+            limits.budget = budget
+        } else {
+            action = client.answered(answer, at: time, policy: policy, behaviour: behaviour, using: &random)
+        }
+        switch action {
         case .retry(let next):
+            if !retryCosts.isEmpty {
+                retryCosts[index] = Int32(granted ?? 0)
+                if !retrying[index] {
+                    retrying[index] = true
+                    activeRetries += 1
+                }
+            }
             return next
         case .endRequest(let outcome, let next, let unsent):
             switch outcome {
             case .succeeded: successes += 1
             case .permanentFailure: permanentFailures += 1
-            case .gaveUp:
-                giveUps += 1
+            case .gaveUp, .deniedByBudget, .rejectedLocally:
+                if outcome == .gaveUp { giveUps += 1 }
+                if outcome == .deniedByBudget { budgetDenials += 1 }
                 requestsLost += 1 + unsent
                 if next == nil && scenario.onGiveUp == .endSession && scenario.requestsPerClient > 1 { deadSessions += 1 }
+            }
+            activeRequests -= 1
+            if !retrying.isEmpty && retrying[index] {
+                retrying[index] = false
+                activeRetries -= 1
             }
             totalWaits[index * scenario.requestsPerClient + request] = Double(waited) / 1e9
             requestDurations += time.nanoseconds - requestStart.nanoseconds
@@ -326,6 +387,17 @@ struct ScenarioRun {
             if next == nil { attemptSquares += Double(client.attempts) * Double(client.attempts) }
             return next
         }
+    }
+
+    /// An answer from the server (or a timeout) feeds the budget, the breaker and the throttle.
+    mutating func recordIntoLimits(_ answer: ClientAnswer, _ index: Int, wasRetry: Bool, at time: VirtualTime) {
+        let success = answer == .success
+        if limits.budget != nil {
+            let cost = wasRetry && !retryCosts.isEmpty ? Int(retryCosts[index]) : nil
+            limits.budget!.recordAnswer(success: success, retryCost: cost)
+        }
+        limits.breaker?.record(success: success, at: time.nanoseconds)
+        if success { limits.throttle?.recordAccept(at: time.nanoseconds) }
     }
 
     func report() -> ScenarioReport {
@@ -338,7 +410,7 @@ struct ScenarioRun {
             attemptsStandardError: sessions > 1 ? (max(0, variance) / n).squareRoot() : .nan,
             uniqueRequests: uniqueRequests, successes: successes, giveUps: giveUps, permanentFailures: permanentFailures,
             requestsLost: requestsLost, deadSessions: deadSessions, rejected: rejected, timeouts: timeouts,
-            wastedWork: wastedWork, peakQueue: peakQueue,
+            wastedWork: wastedWork, peakQueue: peakQueue, budgetDenials: budgetDenials, localRejections: localRejections,
             totalWait: ended.isEmpty ? Summary([.nan]) : Summary(ended, quantiles: [0.5, 0.99]),
             meanCompletion: ended.isEmpty ? .nan : Double(requestDurations) / Double(ended.count) / 1e9,
             lastCompletion: Double(lastCompletion) / 1e9,

@@ -55,10 +55,12 @@ public struct SimulatedClient: Hashable, Sendable {
     ///
     /// A failure before the server's recovery, under the recovery trigger, waits for the recovery
     /// instant plus U(0, notification delay) (one uniform drawn); otherwise the policy decides with
-    /// the server's delay as `behaviour.retryAfter` says.
+    /// the server's delay as `behaviour.retryAfter` says. A retry the policy grants is then put to
+    /// `mayRetry` (a shared retry budget; its argument says whether the failure was a timeout), and a
+    /// refusal ends the request.
     public mutating func answered<Random: UniformSource>(
         _ answer: ClientAnswer, at now: VirtualTime, policy: BackoffPolicy, behaviour: ClientBehaviour,
-        using random: inout Random
+        using random: inout Random, mayRetry: (_ afterTimeout: Bool) -> Bool = { _ in true }
     ) -> ClientAction {
         isWaiting = false
         switch answer {
@@ -66,6 +68,8 @@ public struct SimulatedClient: Hashable, Sendable {
             return endRequest(.succeeded, at: now, behaviour: behaviour)
         case .permanentError:
             return endRequest(.permanentFailure, at: now, behaviour: behaviour)
+        case .rejectedLocally:
+            return endRequest(.rejectedLocally, at: now, behaviour: behaviour)
         case .failure, .timeout:
             var delay: Int64? = nil
             if case .failure(let serverDelay) = answer { delay = serverDelay }
@@ -76,8 +80,11 @@ public struct SimulatedClient: Hashable, Sendable {
             }
             let elapsed = now.nanoseconds - requestStart.nanoseconds
             switch policy.decide(after: &backoff, elapsed: elapsed, serverDelay: delay, handling: handling, using: &random) {
-            case .retry(let wait): return .retry(at: now + wait)
-            case .giveUp: return endRequest(.gaveUp, at: now, behaviour: behaviour)
+            case .retry(let wait):
+                guard mayRetry(answer == .timeout) else { return endRequest(.deniedByBudget, at: now, behaviour: behaviour) }
+                return .retry(at: now + wait)
+            case .giveUp:
+                return endRequest(.gaveUp, at: now, behaviour: behaviour)
             }
         }
     }
@@ -85,7 +92,7 @@ public struct SimulatedClient: Hashable, Sendable {
     private mutating func endRequest(_ outcome: RequestOutcome, at now: VirtualTime, behaviour: ClientBehaviour) -> ClientAction {
         _requestsLeft -= 1
         var unsent = 0
-        if outcome == .gaveUp && behaviour.onGiveUp == .endSession {
+        if (outcome == .gaveUp || outcome == .deniedByBudget) && behaviour.onGiveUp == .endSession {
             unsent = requestsLeft
             _requestsLeft = 0
         }

@@ -143,3 +143,23 @@ import Testing
         #expect(result.stderr.contains("warning: '--workers' does not apply to the outage server; ignored"))
     }
 }
+
+@Suite struct LimitSpecTests {
+    @Test func budgetsBreakersAndThrottlesParseOrNameTheForm() {
+        #expect(LimitSpec.budget("none") == .some(nil))
+        #expect(LimitSpec.budget("token") == .some(.tokenBucket(.grpcExample)))
+        #expect(LimitSpec.budget("aws-quota") == .some(.quota(.awsStandard)))
+        #expect(LimitSpec.budget("token:max=0") == nil)
+        #expect(LimitSpec.budget("token:ratio=x") == nil)
+        #expect(LimitSpec.budget("token:volume=3") == nil)
+        #expect(LimitSpec.budget("ratio:percent=1.5") == nil)
+        #expect(LimitSpec.budget("concurrency:min=-1") == nil)
+        #expect(LimitSpec.breaker("on:threshold=0") == nil)
+        #expect(LimitSpec.breaker("on:open=5") == nil, "a duration needs a unit")
+        #expect(LimitSpec.throttle("adaptive:k=0.5") == nil)
+        #expect(LimitSpec.throttle("adaptive:k=2")??.k == 2)
+        let result = Invocation(["simulate", "--budget", "token:max=0"])
+        #expect(result.status == 64 && result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("backoff: Invalid value 'token:max=0' for '--budget <budget>': expected none, token"))
+    }
+}
