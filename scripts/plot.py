@@ -37,7 +37,22 @@ def read(path, needed):
 
 
 def number(text):
-    return float(text) if text not in ("", "nan") else math.nan
+    """A CSV field as a number: yes/no as 1/0, empty or nan as NaN."""
+    if text in ("", "nan"):
+        return math.nan
+    if text in ("yes", "no"):
+        return 1.0 if text == "yes" else 0.0
+    return float(text)
+
+
+def axis_key(text):
+    """Sort key of an axis value: numbers by value, `name:number` (poisson:800) by the number."""
+    for candidate in (text, text.rsplit(":", 1)[-1]):
+        try:
+            return (0, float(candidate), text)
+        except ValueError:
+            continue
+    return (1, 0.0, text)
 
 
 def save(figure, out, name):
@@ -124,25 +139,26 @@ def aws(path, out, name="aws-2015"):
     save(figure, out, name)
 
 
-def heatmap(path, x, y, value, out, facet="jitter", name="sweep-heatmap"):
+def heatmap(path, x, y, value, out, facet="jitter", name="sweep-heatmap", title=None, limits=None):
     """(4) A two-parameter sweep as a heatmap of one column, one panel per value of `facet`."""
     rows = read(path, [x, y, value] + ([facet] if facet else []))
-    panels = modes_in(rows) if facet == "jitter" else sorted({row[facet] for row in rows}) if facet else [None]
-    xs = sorted({number(row[x]) for row in rows})
-    ys = sorted({number(row[y]) for row in rows})
+    panels = modes_in(rows) if facet == "jitter" else list(dict.fromkeys(row[facet] for row in rows)) if facet else [None]
+    xs = sorted({row[x] for row in rows}, key=axis_key)
+    ys = sorted({row[y] for row in rows}, key=axis_key)
     figure, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels), 3.4), squeeze=False)
     for axis, panel in zip(axes[0], panels):
         grid = [[math.nan] * len(xs) for _ in ys]
         for row in rows:
             if facet and row[facet] != panel:
                 continue
-            grid[ys.index(number(row[y]))][xs.index(number(row[x]))] = number(row[value])
-        image = axis.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
-        axis.set_xticks(range(len(xs)), [f"{v:g}" for v in xs])
-        axis.set_yticks(range(len(ys)), [f"{v:g}" for v in ys])
+            grid[ys.index(row[y])][xs.index(row[x])] = number(row[value])
+        image = axis.imshow(grid, origin="lower", aspect="auto", cmap="viridis",
+                            vmin=limits[0] if limits else None, vmax=limits[1] if limits else None)
+        axis.set_xticks(range(len(xs)), xs, rotation=45 if max(len(v) for v in xs) > 4 else 0)
+        axis.set_yticks(range(len(ys)), ys)
         axis.set(xlabel=x, ylabel=y, title=panel or "")
         figure.colorbar(image, ax=axis, shrink=0.8)
-    figure.suptitle(f"{value} over {x} x {y}", y=1.06)
+    figure.suptitle(title or f"{value} over {x} x {y}", y=1.06)
     save(figure, out, name)
 
 
@@ -181,6 +197,9 @@ def everything(out):
             "mean_total_wait_s", out)
     overload([os.path.join(DATA, "overload-ignore-timeline.csv"), os.path.join(DATA, "overload-honor-timeline.csv")],
              out, window=(5, 8), modes=["none", "full"])
+    heatmap(os.path.join(DATA, "metastability-map.csv"), "sweep_arrivals", "sweep_degrade_until_s", "recovered", out,
+            facet="sweep_budget", name="metastability-map", limits=(0, 1),
+            title="Recovered (1) or stuck (0) after capacity drops to 30 % from 5 s until the time on the y axis")
 
 
 def main(argv):
