@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Stochastics", targets: ["Stochastics"]),
         .library(name: "EventSimulation", targets: ["EventSimulation"]),
         .library(name: "RetrySimulation", targets: ["RetrySimulation"]),
+        .library(name: "Retrying", targets: ["Retrying"]),
         .executable(name: "backoff", targets: ["backoff"]),
     ],
     targets: [
@@ -20,6 +21,8 @@ let package = Package(
         .target(name: "Stochastics", dependencies: ["CGSL"]),
         .target(name: "BackoffPolicies"),
         .target(name: "EventSimulation"),
+        // Retries real async work with the same policies; depends on the policies only.
+        .target(name: "Retrying", dependencies: ["BackoffPolicies"]),
         .target(
             name: "RetrySimulation",
             dependencies: ["BackoffPolicies", "EventSimulation", "Stochastics"]
@@ -38,6 +41,7 @@ let package = Package(
             dependencies: ["RetrySimulation", "BackoffPolicies", "Stochastics"]
         ),
         .testTarget(name: "BackoffCLITests", dependencies: ["BackoffCLI", "BackoffPolicies"]),
+        .testTarget(name: "RetryingTests", dependencies: ["Retrying", "BackoffPolicies", "RetrySimulation", "Stochastics"]),
     ],
     swiftLanguageModes: [.v6]
 )
