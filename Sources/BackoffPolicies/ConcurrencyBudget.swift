@@ -10,13 +10,17 @@ public struct ConcurrencyBudget: Hashable, Sendable {
     public let budgetPercent: Double
     public let minRetryConcurrency: Int
 
-    public static let envoyDefault = try! ConcurrencyBudget(budgetPercent: 0.2, minRetryConcurrency: 3)
+    public static let envoyDefault = ConcurrencyBudget(validPercent: 0.2, minRetryConcurrency: 3)
 
     public init(budgetPercent: Double, minRetryConcurrency: Int) throws(BudgetError) {
         guard budgetPercent.isFinite, (0...1).contains(budgetPercent) else {
             throw .invalid("the concurrency budget's fraction must lie in [0, 1], got \(budgetPercent)")
         }
         guard minRetryConcurrency >= 0 else { throw .invalid("the minimum retry concurrency must be at least 0") }
+        self.init(validPercent: budgetPercent, minRetryConcurrency: minRetryConcurrency)
+    }
+
+    private init(validPercent budgetPercent: Double, minRetryConcurrency: Int) {
         self.budgetPercent = budgetPercent
         self.minRetryConcurrency = minRetryConcurrency
     }

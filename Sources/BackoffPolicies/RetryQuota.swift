@@ -14,11 +14,15 @@ public struct RetryQuota: Hashable, Sendable {
     public let timeoutRetryCost: Int
     public private(set) var capacity: Int
 
-    public static let awsStandard = try! RetryQuota(maximum: 500, retryCost: 5, timeoutRetryCost: 10)
+    public static let awsStandard = RetryQuota(validMaximum: 500, retryCost: 5, timeoutRetryCost: 10)
 
     public init(maximum: Int, retryCost: Int, timeoutRetryCost: Int) throws(BudgetError) {
         guard maximum > 0 else { throw .invalid("the retry quota must be greater than 0, got \(maximum)") }
         guard retryCost > 0, timeoutRetryCost > 0 else { throw .invalid("a retry must cost more than 0") }
+        self.init(validMaximum: maximum, retryCost: retryCost, timeoutRetryCost: timeoutRetryCost)
+    }
+
+    private init(validMaximum maximum: Int, retryCost: Int, timeoutRetryCost: Int) {
         self.maximum = maximum
         self.retryCost = retryCost
         self.timeoutRetryCost = timeoutRetryCost

@@ -16,13 +16,17 @@ public struct TokenBucketBudget: Hashable, Sendable {
     public private(set) var tokens: Double
 
     /// gRPC's defaults are set per service; these are the values of its documentation's example.
-    public static let grpcExample = try! TokenBucketBudget(maxTokens: 10, tokenRatio: 0.1)
+    public static let grpcExample = TokenBucketBudget(validMaxTokens: 10, tokenRatio: 0.1)
 
     public init(maxTokens: Double, tokenRatio: Double) throws(BudgetError) {
         guard maxTokens.isFinite, maxTokens > 0 else { throw .invalid("the token bucket's max must be greater than 0, got \(maxTokens)") }
         guard tokenRatio.isFinite, tokenRatio > 0, tokenRatio <= maxTokens else {
             throw .invalid("the token ratio must lie in (0, max], got \(tokenRatio)")
         }
+        self.init(validMaxTokens: maxTokens, tokenRatio: tokenRatio)
+    }
+
+    private init(validMaxTokens maxTokens: Double, tokenRatio: Double) {
         self.maxTokens = maxTokens
         self.tokenRatio = tokenRatio
         tokens = maxTokens
