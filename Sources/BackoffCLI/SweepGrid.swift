@@ -57,13 +57,7 @@ struct SweepGrid: Sendable {
 
     /// The value of every axis at point `index` (0-based, last axis fastest).
     func values(at index: Int) -> [String] {
-        var remainder = index
-        var values = [String](repeating: "", count: axes.count)
-        for (position, axis) in axes.enumerated().reversed() {
-            values[position] = axis.values[remainder % axis.values.count]
-            remainder /= axis.values.count
-        }
-        return values
+        zip(axes, valueIndices(at: index)).map { $0.values[$1] }
     }
 
     /// The canonical values of the varied axes at `index`, as the table's first columns show them.

@@ -8,18 +8,16 @@ public struct ClientBehaviour: Hashable, Sendable {
     public var retryTrigger: RetryTrigger
     /// When the server recovers (for the recovery trigger).
     public var recoveryTime: VirtualTime?
-    public var requestsPerClient: Int
     public var thinkTime: Int64
     public var onGiveUp: GiveUpBehavior
 
     public init(
         retryAfter: RetryAfterHandling = .ignore, retryTrigger: RetryTrigger = .timer, recoveryTime: VirtualTime? = nil,
-        requestsPerClient: Int = 1, thinkTime: Int64 = 0, onGiveUp: GiveUpBehavior = .endSession
+        thinkTime: Int64 = 0, onGiveUp: GiveUpBehavior = .endSession
     ) {
         self.retryAfter = retryAfter
         self.retryTrigger = retryTrigger
         self.recoveryTime = recoveryTime
-        self.requestsPerClient = requestsPerClient
         self.thinkTime = thinkTime
         self.onGiveUp = onGiveUp
     }

@@ -88,7 +88,7 @@ public struct Scenario: Sendable {
     public var behaviour: ClientBehaviour {
         ClientBehaviour(
             retryAfter: retryAfter, retryTrigger: retryTrigger, recoveryTime: server.recoveryTime,
-            requestsPerClient: requestsPerClient, thinkTime: thinkTime, onGiveUp: onGiveUp)
+            thinkTime: thinkTime, onGiveUp: onGiveUp)
     }
 
     /// The end of the failure that sets off the retries: the outage's end, or the degradation

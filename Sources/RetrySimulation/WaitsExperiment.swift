@@ -41,38 +41,39 @@ public struct WaitsExperiment: Sendable {
             if let eachTotalWait { for _ in 0..<runs { try eachTotalWait(total) } }
             return Summary(constant: Double(total) / 1e9, count: runs, quantiles: quantiles)
         }
-        let chunks = (runs + Self.chunkSize - 1) / Self.chunkSize
-        let experiment = self
         if runs <= exactQuantileLimit {
             if eachTotalWait == nil {
                 return try Self.run([self], seeds: [seed], algorithm: algorithm, jobs: jobs)[0]
             }
             var totals = [Double]()
             totals.reserveCapacity(runs)
-            // A batch of chunks at a time keeps at most `jobs` chunk results in memory besides `totals`.
-            for batch in stride(from: 0, to: chunks, by: max(1, jobs)) {
-                let count = min(max(1, jobs), chunks - batch)
-                let results = try ParallelWork.map(count, jobs: jobs) { try experiment.chunk(batch + $0, seed: seed, algorithm: algorithm) }
-                for chunk in results {
-                    for total in chunk {
-                        try eachTotalWait?(total)
-                        totals.append(Double(total) / 1e9)
-                    }
-                }
+            try forEachTotalWait(seed: seed, algorithm: algorithm, jobs: jobs) { total in
+                try eachTotalWait?(total)
+                totals.append(Double(total) / 1e9)
             }
             return Summary(totals, quantiles: quantiles)
         }
         let streaming = try StreamingSummary(quantiles: quantiles)
+        try forEachTotalWait(seed: seed, algorithm: algorithm, jobs: jobs) { total in
+            try eachTotalWait?(total)
+            try streaming.add(Double(total) / 1e9)
+        }
+        return streaming.summary!
+    }
+
+    /// Every run's total wait in nanoseconds, in run order: `jobs` chunks at a time drawn in parallel,
+    /// so at most `jobs` chunk results are held at once.
+    private func forEachTotalWait(
+        seed: UInt64, algorithm: GeneratorAlgorithm, jobs: Int, _ body: (Int64) throws -> Void
+    ) throws {
+        let chunks = (runs + Self.chunkSize - 1) / Self.chunkSize
+        let experiment = self
         for batch in stride(from: 0, to: chunks, by: max(1, jobs)) {
             let count = min(max(1, jobs), chunks - batch)
             for chunk in try ParallelWork.map(count, jobs: jobs, { try experiment.chunk(batch + $0, seed: seed, algorithm: algorithm) }) {
-                for total in chunk {
-                    try eachTotalWait?(total)
-                    try streaming.add(Double(total) / 1e9)
-                }
+                for total in chunk { try body(total) }
             }
         }
-        return streaming.summary!
     }
 
     /// The total waits of chunk `index`, in nanoseconds.
