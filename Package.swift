@@ -33,7 +33,7 @@ let package = Package(
         ),
         .executableTarget(name: "backoff", dependencies: ["BackoffCLI"]),
 
-        .testTarget(name: "StochasticsTests", dependencies: ["Stochastics"]),
+        .testTarget(name: "StochasticsTests", dependencies: ["Stochastics", "CGSL"]),
         .testTarget(name: "BackoffPoliciesTests", dependencies: ["BackoffPolicies", "Stochastics", "RetrySimulation"]),
         .testTarget(name: "EventSimulationTests", dependencies: ["EventSimulation"]),
         .testTarget(

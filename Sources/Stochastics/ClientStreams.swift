@@ -7,28 +7,31 @@ internal import CGSL
 /// client's index, all states in one contiguous allocation: a million streams take 24 MB, where a
 /// million MT19937 states would take 2.5 GB. Because a client's draws come from its own stream,
 /// they do not depend on the order in which clients are simulated: an event-ordered run and a
-/// client-by-client run give the same numbers. Backed by `gsl_rng_taus2`'s `set` and `get_double`.
+/// client-by-client run give the same numbers.
+///
+/// Uniforms are stepped in Swift (``Taus2``, bit-identical to `gsl_rng_taus2`, inlined into the
+/// caller); the states have GSL's layout, so the distributions are GSL's own, drawn from the same
+/// memory. A client-by-client run need not allocate streams at all: `Taus2(seed: streamSeed(root, i))`
+/// draws exactly what slot i does.
 public final class ClientStreams {
     private let type: UnsafePointer<gsl_rng_type>
-    private let states: UnsafeMutableRawPointer
-    private let stateSize: Int
+    @usableFromInline let states: UnsafeMutablePointer<Taus2>
     public let count: Int
 
     /// `count` streams, stream i seeded with `streamSeed(root, i)`.
     public init(count: Int, root: UInt64) {
         GSL.prepare()
         type = cgsl_rng_taus2()
-        stateSize = max(1, type.pointee.size)
+        precondition(type.pointee.size == MemoryLayout<Taus2>.stride, "Taus2 must have the layout of GSL's taus_state_t")
         self.count = count
-        states = UnsafeMutableRawPointer.allocate(byteCount: max(1, count) * stateSize, alignment: 16)
+        states = .allocate(capacity: max(1, count))
         for client in 0..<count { reseed(client, root: root, stream: UInt64(client)) }
     }
 
-    /// Restarts slot `slot` as stream `stream` of `root`: a client-by-client run keeps one slot and
-    /// reseeds it for each client, drawing exactly what that client's own stream would give.
-    @inline(__always)
+    /// Restarts slot `slot` as stream `stream` of `root`.
+    @inlinable
     public func reseed(_ slot: Int, root: UInt64, stream: UInt64) {
-        type.pointee.set(state(slot), UInt(SeedDerivation.streamSeed(root: root, stream: stream)))
+        states[slot] = Taus2(seed: SeedDerivation.streamSeed(root: root, stream: stream))
     }
 
     deinit {
@@ -36,11 +39,11 @@ public final class ClientStreams {
     }
 
     @inline(__always)
-    private func state(_ client: Int) -> UnsafeMutableRawPointer { states + client * stateSize }
+    private func state(_ client: Int) -> UnsafeMutableRawPointer { UnsafeMutableRawPointer(states + client) }
 
-    /// A uniform draw in [0, 1) from the client's stream.
-    @inline(__always)
-    public func uniform(_ client: Int) -> Double { type.pointee.get_double(state(client)) }
+    /// A uniform draw in [0, 1) from the client's stream, as `gsl_rng_uniform`.
+    @inlinable @inline(__always)
+    public func uniform(_ client: Int) -> Double { states[client].uniform() }
 
     /// An exponential draw with the given mean from the client's stream. Backed by `gsl_ran_exponential`.
     public func exponential(_ client: Int, mean: Double) -> Double {

@@ -8,12 +8,14 @@
 /// jitter mode inside it) apply the rule once per level.
 public enum SeedDerivation {
     /// The seed of stream `stream` under `root`.
+    @inlinable
     public static func streamSeed(root: UInt64, stream: UInt64) -> UInt64 {
         let mixed = splitMix64(root &+ (stream &+ 1) &* 0x9E37_79B9_7F4A_7C15)
         return mixed == 0 ? 1 : mixed
     }
 
     /// The SplitMix64 finaliser: a bijection of 64-bit integers with good avalanche.
+    @inlinable
     public static func splitMix64(_ value: UInt64) -> UInt64 {
         var z = value
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
