@@ -162,14 +162,15 @@ struct SimulateCommand: BackoffCommand {
                 var chunk = ""
                 for index in 0..<timeline.bucketCount {
                     chunk += "\(scenario.policy.jitter.name),\(CSVFormat.number(timeline.bucketStart(index).seconds)),"
-                    chunk += "\(timeline.attempts[index]),\(timeline.retries[index]),"
-                    chunk += "\(timeline.successes[index]),\(timeline.failures[index]),"
-                    chunk += "\(timeline.rejected[index]),\(timeline.timeouts[index]),"
+                    let bucket = timeline.buckets[index]
+                    chunk += "\(bucket.attempts),\(bucket.retries),"
+                    chunk += "\(bucket.successes),\(bucket.failures),"
+                    chunk += "\(bucket.rejected),\(bucket.timeouts),"
                     let expected = load.map { load in
                         index < load.attemptsPerBucket.count
                             ? (load.attemptsPerBucket[index] * clients, load.retriesPerBucket[index] * clients) : (0, 0)
                     }
-                    chunk += "\(CSVFormat.number(expected?.0)),\(CSVFormat.number(expected?.1)),\(timeline.peakQueue[index])\n"
+                    chunk += "\(CSVFormat.number(expected?.0)),\(CSVFormat.number(expected?.1)),\(bucket.peakQueue)\n"
                 }
                 timelineFile.write(chunk)
             }

@@ -11,16 +11,22 @@ public struct LoadTimeline: Hashable, Sendable {
     /// The bucket width w, in nanoseconds.
     public let bucketWidth: Int64
     public let limit: Int
-    public private(set) var attempts: [Int] = []
-    public private(set) var retries: [Int] = []
-    public private(set) var successes: [Int] = []
-    public private(set) var failures: [Int] = []
-    public private(set) var rejected: [Int] = []
-    public private(set) var timeouts: [Int] = []
-    /// The longest the capacity server's queue was at an arrival or a departure in the bucket.
-    public private(set) var peakQueue: [Int] = []
+    /// Bucket i's counts, for every bucket from 0 through the last that received an event.
+    public private(set) var buckets: [Bucket] = []
     /// True when an event fell beyond `limit` buckets and was not counted.
     public private(set) var overflowed = false
+
+    /// What one bucket counted.
+    public struct Bucket: Hashable, Sendable {
+        public var attempts = 0
+        public var retries = 0
+        public var successes = 0
+        public var failures = 0
+        public var rejected = 0
+        public var timeouts = 0
+        /// The longest the capacity server's queue was at an arrival or a departure in the bucket.
+        public var peakQueue = 0
+    }
 
     public init(bucketWidth: Int64, limit: Int = Scenario.maximumBuckets) {
         precondition(bucketWidth > 0, "the bucket width must be positive")
@@ -29,71 +35,85 @@ public struct LoadTimeline: Hashable, Sendable {
     }
 
     /// The number of buckets from 0 through the last one that received an event.
-    public var bucketCount: Int { attempts.count }
+    public var bucketCount: Int { buckets.count }
 
-    /// The bucket of `time`, grown into existence; `nil` past the limit.
+    // One count per bucket, as arrays (each built on demand from ``buckets``).
+    public var attempts: [Int] { buckets.map(\.attempts) }
+    public var retries: [Int] { buckets.map(\.retries) }
+    public var successes: [Int] { buckets.map(\.successes) }
+    public var failures: [Int] { buckets.map(\.failures) }
+    public var rejected: [Int] { buckets.map(\.rejected) }
+    public var timeouts: [Int] { buckets.map(\.timeouts) }
+    public var peakQueue: [Int] { buckets.map(\.peakQueue) }
+
+    /// Updates the bucket of `time`, grown into existence; past the limit, only notes the overflow.
     /// - Complexity: amortised O(1), plus the buckets skipped since the last event.
-    private mutating func bucket(_ time: VirtualTime) -> Int? {
+    @inline(__always)
+    private mutating func update(_ time: VirtualTime, _ change: (inout Bucket) -> Void) {
         let index = Int(time.nanoseconds / bucketWidth)
         guard index < limit else {
             overflowed = true
-            return nil
+            return
         }
-        if index >= attempts.count {
-            let grow = index + 1 - attempts.count
-            for keyPath in [\Self.attempts, \.retries, \.successes, \.failures, \.rejected, \.timeouts, \.peakQueue] as [WritableKeyPath<Self, [Int]>] {
-                self[keyPath: keyPath].append(contentsOf: repeatElement(0, count: grow))
-            }
+        if index >= buckets.count {
+            buckets.append(contentsOf: repeatElement(Bucket(), count: index + 1 - buckets.count))
         }
-        return index
+        change(&buckets[index])
     }
 
     /// Counts one attempt arriving at the server at `time`.
     public mutating func recordAttempt(at time: VirtualTime, isRetry: Bool) {
-        guard let index = bucket(time) else { return }
-        attempts[index] += 1
-        if isRetry { retries[index] += 1 }
+        update(time) {
+            $0.attempts += 1
+            if isRetry { $0.retries += 1 }
+        }
+    }
+
+    /// Counts an attempt arriving at `time` and the server's answer to it, given at once.
+    @inline(__always)
+    public mutating func recordAttempt(at time: VirtualTime, isRetry: Bool, answeredAtOnce outcome: AttemptOutcome) {
+        update(time) {
+            $0.attempts += 1
+            if isRetry { $0.retries += 1 }
+            if outcome == .success { $0.successes += 1 } else { $0.failures += 1 }
+        }
     }
 
     /// Counts the server's answer to an attempt, at the time it was given.
     public mutating func recordAnswer(at time: VirtualTime, _ outcome: AttemptOutcome) {
-        guard let index = bucket(time) else { return }
-        if outcome == .success { successes[index] += 1 } else { failures[index] += 1 }
+        update(time) { if outcome == .success { $0.successes += 1 } else { $0.failures += 1 } }
     }
 
     /// Counts an attempt rejected at once by a full queue (also an answer: a failure).
     public mutating func recordRejection(at time: VirtualTime) {
-        guard let index = bucket(time) else { return }
-        rejected[index] += 1
+        update(time) { $0.rejected += 1 }
     }
 
     /// Counts an attempt its client stopped waiting for.
     public mutating func recordTimeout(at time: VirtualTime) {
-        guard let index = bucket(time) else { return }
-        timeouts[index] += 1
+        update(time) { $0.timeouts += 1 }
     }
 
     /// Notes the queue's length after an arrival or a departure at `time`.
     public mutating func recordQueueLength(at time: VirtualTime, _ length: Int) {
-        guard let index = bucket(time) else { return }
-        peakQueue[index] = max(peakQueue[index], length)
+        update(time) { $0.peakQueue = max($0.peakQueue, length) }
     }
 
     /// The start of bucket `index`.
     public func bucketStart(_ index: Int) -> VirtualTime { VirtualTime(nanoseconds: Int64(index) * bucketWidth) }
 
     /// The largest number of attempts in one bucket, and the start of the first bucket that has it.
-    public var peakLoad: (attempts: Int, start: VirtualTime) { peak(of: attempts) }
+    public var peakLoad: (attempts: Int, start: VirtualTime) { peak(of: \.attempts) }
 
     /// The largest number of retries in one bucket, and the start of the first bucket that has it.
     /// (The first attempts of a burst all fill bucket 0; this peak shows the retry herd.)
-    public var peakRetryLoad: (attempts: Int, start: VirtualTime) { peak(of: retries) }
+    public var peakRetryLoad: (attempts: Int, start: VirtualTime) { peak(of: \.retries) }
 
-    private func peak(of counts: [Int]) -> (attempts: Int, start: VirtualTime) {
+    private func peak(of count: KeyPath<Bucket, Int>) -> (attempts: Int, start: VirtualTime) {
         var best = 0
         var bestIndex = 0
-        for (index, count) in counts.enumerated() where count > best {
-            best = count
+        for (index, bucket) in buckets.enumerated() where bucket[keyPath: count] > best {
+            best = bucket[keyPath: count]
             bestIndex = index
         }
         return (best, bucketStart(bestIndex))
@@ -105,7 +125,7 @@ public struct LoadTimeline: Hashable, Sendable {
     /// (A herd that comes back after a quiet gap counts: the gap is not the end of the backlog.)
     public func drainTime(after end: VirtualTime, threshold: Double) -> Int64 {
         let first = Int(end.nanoseconds / bucketWidth)
-        guard let last = attempts.indices.last(where: { $0 >= first && Double(attempts[$0]) > threshold }) else { return 0 }
+        guard let last = buckets.indices.last(where: { $0 >= first && Double(buckets[$0].attempts) > threshold }) else { return 0 }
         return max(0, Int64(last + 1) * bucketWidth - end.nanoseconds)
     }
 
@@ -117,6 +137,7 @@ public struct LoadTimeline: Hashable, Sendable {
                              window: Int64 = 1_000_000_000, horizon: Int64 = 10_000_000_000) -> Int64? {
         let before = Int(start.nanoseconds / bucketWidth)
         guard before > 0 else { return nil }
+        let successes = self.successes
         let baseline = Double(successes.prefix(before).reduce(0, +)) / (Double(before) * Double(bucketWidth))
         guard baseline > 0 else { return nil }
         let span = max(1, Int(window / bucketWidth))

@@ -15,8 +15,30 @@ extension Scenario {
 
     /// `queued` forces the event engine for servers that answer at once (tests compare the two).
     func run(seed: UInt64, arrivalSeed: UInt64?, algorithm: GeneratorAlgorithm, queued: Bool) throws -> ScenarioReport {
-        let starts = ScenarioRun.arrivalTimes(of: self, using: try RandomGenerator(algorithm: algorithm, seed: arrivalSeed ?? seed))
-        var run = ScenarioRun(scenario: self, clients: starts.count, seed: seed, queued: queued)
+        let starts = arrivalTimes(using: try RandomGenerator(algorithm: algorithm, seed: arrivalSeed ?? seed))
+        if limits.isEmpty {
+            var run = ScenarioRun<NoLimits>(scenario: self, clients: starts.count, seed: seed, queued: queued)
+            return try run.run(arrivalTimes: starts)
+        }
+        var run = ScenarioRun<LimitsInForce>(scenario: self, clients: starts.count, seed: seed, queued: queued)
         return try run.run(arrivalTimes: starts)
+    }
+
+    /// Session start times, drawn from `random` before the run.
+    func arrivalTimes(using random: RandomGenerator) -> [Int64] {
+        switch arrivals {
+        case .burst:
+            return [Int64](repeating: 0, count: clients)
+        case .uniform(let window):
+            return (0..<clients).map { _ in Int64((random.uniform() * Double(window)).rounded(.down)) }.sorted()
+        case .poisson(let rate, let duration):
+            var times: [Int64] = []
+            var time = 0.0
+            while true {
+                time += random.exponential(mean: 1e9 / rate)
+                guard time < Double(duration) else { return times }
+                times.append(Int64(time))
+            }
+        }
     }
 }

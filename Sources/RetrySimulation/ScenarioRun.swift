@@ -12,7 +12,10 @@ import Stochastics
 /// order, except that timeouts (priority 1) run after the answers due at the same instant (priority
 /// 0); servers that answer at once and keep no state (always-fail, bernoulli, outage) are run client
 /// by client with no event queue at all, which gives the very same report (tested) in far less time.
-struct ScenarioRun {
+///
+/// The run is generic over its ``RetryGate``: without a budget, breaker or throttle it is compiled
+/// with ``NoLimits`` and carries no limit code at all.
+struct ScenarioRun<Gate: RetryGate> {
     let scenario: Scenario
     let policy: BackoffPolicy
     let behaviour: ClientBehaviour
@@ -55,11 +58,9 @@ struct ScenarioRun {
     /// Σ (attempts of a session)², for the standard error of attempts per client.
     var attemptSquares = 0.0
 
-    // Shared limits and what they need: requests and retries in flight, each client's retry cost.
-    var limits: RetryLimits
-    var activeRequests = 0, activeRetries = 0, budgetDenials = 0, localRejections = 0
-    var retryCosts: [Int32] = []
-    var retrying: [Bool] = []
+    /// The shared limits (a budget, breaker, throttle), or none.
+    var gate: Gate
+    var budgetDenials = 0, localRejections = 0
 
     /// - Parameter queued: force the event engine even where clients could run one by one.
     init(scenario: Scenario, clients count: Int, seed: UInt64, queued: Bool) {
@@ -67,7 +68,7 @@ struct ScenarioRun {
         policy = scenario.policy
         behaviour = scenario.behaviour
         self.seed = seed
-        limits = scenario.limits
+        gate = Gate(limits: scenario.limits, clients: count)
         alone = scenario.server.answersAtOnce && scenario.limits.isEmpty && !queued
         let placeholder = CapacityModel(workers: 1, serviceTime: .deterministic(1), queueLimit: 0)
         (kind, instant, hopDelay, capacity) = switch scenario.server {
@@ -77,12 +78,9 @@ struct ScenarioRun {
         case .contention(let delay): (.contention, (nil, nil, nil), (Double(delay.mean), Double(delay.standardDeviation)), placeholder)
         case .capacity(let model): (.capacity, (nil, nil, nil), (0, 0), model)
         }
-        streams = ClientStreams(count: alone ? 1 : count, root: seed)
+        streams = ClientStreams(count: alone ? 0 : count, root: seed)
         timeline = LoadTimeline(bucketWidth: scenario.bucketWidth)
     }
-
-    /// The stream slot of client `index`.
-    @inline(__always) func slot(_ index: Int) -> Int { alone ? 0 : index }
 
     var now: VirtualTime { simulation.now }
 
@@ -93,13 +91,12 @@ struct ScenarioRun {
         totalWaits = [Double](repeating: .nan, count: starts.count * scenario.requestsPerClient)
         if alone {
             for (index, start) in starts.enumerated() {
-                streams.reseed(0, root: seed, stream: UInt64(index))
+                // The client's own stream, held in registers: the same draws as its ClientStreams slot.
+                var random = Taus2(seed: SeedDerivation.streamSeed(root: seed, stream: UInt64(index)))
                 var client = SimulatedClient(policy: policy, requests: scenario.requestsPerClient)
-                runAlone(&client, index, from: VirtualTime(nanoseconds: start))
+                runAlone(&client, index, from: VirtualTime(nanoseconds: start), using: &random)
             }
         } else {
-            retryCosts = [Int32](repeating: 0, count: limits.budget == nil ? 0 : starts.count)
-            retrying = [Bool](repeating: false, count: limits.budget == nil ? 0 : starts.count)
             clients = .allocate(capacity: starts.count)
             clients.initialize(repeating: SimulatedClient(policy: policy, requests: scenario.requestsPerClient))
             defer {
@@ -119,37 +116,37 @@ struct ScenarioRun {
     }
 
     /// One client's whole session against a server that answers at once, without the event queue.
-    mutating func runAlone(_ client: inout SimulatedClient, _ index: Int, from start: VirtualTime) {
+    mutating func runAlone<Random: UniformSource>(
+        _ client: inout SimulatedClient, _ index: Int, from start: VirtualTime, using random: inout Random
+    ) {
         var time = start
         while true {
-            let (_, isRetry) = beginAttempt(&client, index, at: time)
-            let outcome = instantOutcome(for: index, at: time)
-            countAttempt(isRetry: isRetry, at: time)
-            let permanent = client.isPermanent
-            timeline.recordAnswer(at: time, permanent ? .failure : outcome.outcome)
-            let answer: ClientAnswer =
-                permanent ? .permanentError : outcome.outcome == .success ? .success : .failure(serverDelay: outcome.retryAfter)
-            guard let next = carryOut(answer, for: &client, index, at: time) else { return }
+            let answer = instantAttempt(&client, at: time, using: &random)
+            guard let next = carryOut(answer, for: &client, index, at: time, using: &random) else { return }
             time = next
         }
     }
 
-    /// Session start times, drawn from `random` before the run.
-    static func arrivalTimes(of scenario: Scenario, using random: RandomGenerator) -> [Int64] {
-        switch scenario.arrivals {
-        case .burst:
-            return [Int64](repeating: 0, count: scenario.clients)
-        case .uniform(let window):
-            return (0..<scenario.clients).map { _ in Int64((random.uniform() * Double(window)).rounded(.down)) }.sorted()
-        case .poisson(let rate, let duration):
-            var times: [Int64] = []
-            var time = 0.0
-            while true {
-                time += random.exponential(mean: 1e9 / rate)
-                guard time < Double(duration) else { return times }
-                times.append(Int64(time))
-            }
-        }
+    /// An attempt of `client` to an instant server at `time`: begun, counted and answered at once.
+    @inline(__always)
+    mutating func instantAttempt<Random: UniformSource>(
+        _ client: inout SimulatedClient, at time: VirtualTime, using random: inout Random
+    ) -> ClientAnswer {
+        let isRetry = beginAttempt(&client, at: time, using: &random).isRetry
+        return instantAnswer(client, isRetry: isRetry, at: time, using: &random)
+    }
+
+    /// An instant server's answer to `client`'s attempt at `time`, counted in the timeline. Draws
+    /// one uniform for bernoulli only; a request meeting a permanent error gets that error.
+    @inline(__always)
+    mutating func instantAnswer<Random: UniformSource>(
+        _ client: SimulatedClient, isRetry: Bool, at time: VirtualTime, using random: inout Random
+    ) -> ClientAnswer {
+        let outcome = instantOutcome(at: time, using: &random)
+        attempts += 1
+        let permanent = client.isPermanent
+        timeline.recordAttempt(at: time, isRetry: isRetry, answeredAtOnce: permanent ? .failure : outcome.outcome)
+        return permanent ? .permanentError : outcome.outcome == .success ? .success : .failure(serverDelay: outcome.retryAfter)
     }
 
     mutating func schedule(_ kind: ScenarioEvent.Kind, _ client: Int, value: Int64 = 0, after delay: Int64, priority: Int = 0) {
@@ -174,8 +171,9 @@ struct ScenarioRun {
             // The client learns the outcome one hop later and acts then; its next attempt's read
             // leaves at once, one hop from the server.
             let replied = now + hop(index)
-            if let next = carryOut(success ? .success : .failure(serverDelay: nil), for: &clients[index], index, at: replied) {
-                _ = beginAttempt(&clients[index], index, at: next)
+            var random = ClientRandom(streams: streams, client: index)
+            if let next = carryOut(success ? .success : .failure(serverDelay: nil), for: &clients[index], index, at: replied, using: &random) {
+                _ = beginAttempt(&clients[index], at: next, using: &random)
                 simulation.schedule(ScenarioEvent(kind: .readAtServer, client: index, value: 0), at: next + hop(index))
             }
         case .serviceDone:
@@ -190,10 +188,13 @@ struct ScenarioRun {
 
     /// The client starts an attempt at `time`; at a request's first attempt, whether it meets a
     /// permanent error is drawn from the client's stream.
-    mutating func beginAttempt(_ client: inout SimulatedClient, _ index: Int, at time: VirtualTime) -> (id: Int64, isRetry: Bool) {
-        let (streams, fraction, slot) = (streams, scenario.permanentFraction, slot(index))
+    @inline(__always)
+    mutating func beginAttempt<Random: UniformSource>(
+        _ client: inout SimulatedClient, at time: VirtualTime, using random: inout Random
+    ) -> (id: Int64, isRetry: Bool) {
+        let fraction = scenario.permanentFraction
         let attempt = client.beginAttempt(at: time, policy: policy) {
-            fraction > 0 && streams.uniform(slot) < fraction
+            fraction > 0 && random.nextUniform() < fraction
         }
         if !attempt.isRetry { uniqueRequests += 1 }
         return attempt
@@ -201,25 +202,17 @@ struct ScenarioRun {
 
     /// The client starts an attempt; the server model decides what happens to it.
     mutating func send(_ index: Int) {
-        let (attempt, isRetry) = beginAttempt(&clients[index], index, at: now)
-        if !isRetry {
-            activeRequests += 1
-            let time = now.nanoseconds
-            limits.budget?.requestStarted(at: time)
-        }
-        if !passesGatekeepers(index) {
+        var random = ClientRandom(streams: streams, client: index)
+        let (attempt, isRetry) = beginAttempt(&clients[index], at: now, using: &random)
+        if !isRetry { gate.requestStarted(at: now.nanoseconds) }
+        if !gate.admitsAttempt(at: now.nanoseconds, using: &random) {
             localRejections += 1
             deliver(.rejectedLocally, to: index)
             return
         }
         switch kind {
         case .instant:
-            let outcome = instantOutcome(for: index, at: now)
-            countAttempt(isRetry: isRetry, at: now)
-            let permanent = clients[index].isPermanent
-            timeline.recordAnswer(at: now, permanent ? .failure : outcome.outcome)
-            deliver(permanent ? .permanentError : outcome.outcome == .success ? .success : .failure(serverDelay: outcome.retryAfter),
-                    to: index)
+            deliver(instantAnswer(clients[index], isRetry: isRetry, at: now, using: &random), to: index)
         case .contention:
             schedule(.readAtServer, index, after: hop(index))
         case .capacity:
@@ -228,20 +221,7 @@ struct ScenarioRun {
         }
     }
 
-    /// The client's throttle (one uniform from its stream) and breaker decide whether the attempt
-    /// leaves at all.
-    mutating func passesGatekeepers(_ index: Int) -> Bool {
-        let time = now.nanoseconds
-        if limits.throttle != nil {
-            limits.throttle!.recordRequest(at: time)
-            if streams.uniform(slot(index)) < limits.throttle!.rejectionProbability(at: time) { return false }
-        }
-        if limits.breaker != nil {
-            return limits.breaker!.allowsRequest(at: time)
-        }
-        return true
-    }
-
+    @inline(__always)
     mutating func countAttempt(isRetry: Bool, at time: VirtualTime) {
         attempts += 1
         timeline.recordAttempt(at: time, isRetry: isRetry)
@@ -249,12 +229,13 @@ struct ScenarioRun {
 
     /// The answer of an instant server at `time`, and its Retry-After. Draws one uniform from the
     /// client's stream for bernoulli only.
-    func instantOutcome(for index: Int, at time: VirtualTime) -> (outcome: AttemptOutcome, retryAfter: Int64?) {
+    @inline(__always)
+    func instantOutcome<Random: UniformSource>(at time: VirtualTime, using random: inout Random) -> (outcome: AttemptOutcome, retryAfter: Int64?) {
         if let end = instant.outageEnd {
             return time < end ? (.failure, delay(instant.retryAfter, recovery: end, at: time)) : (.success, nil)
         }
         guard let p = instant.failureProbability else { return (.failure, nil) }  // always-fail draws nothing
-        return streams.uniform(slot(index)) < p ? (.failure, delay(instant.retryAfter, recovery: nil, at: time)) : (.success, nil)
+        return random.nextUniform() < p ? (.failure, delay(instant.retryAfter, recovery: nil, at: time)) : (.success, nil)
     }
 
     func delay(_ retryAfter: RetryAfter?, recovery: VirtualTime?, at time: VirtualTime) -> Int64? {
@@ -267,7 +248,7 @@ struct ScenarioRun {
 
     /// A network hop of the client's message, |N(mean, sd²)| rounded to whole nanoseconds.
     func hop(_ index: Int) -> Int64 {
-        let draw = streams.normal(slot(index), mean: hopDelay.mean, standardDeviation: hopDelay.sd)
+        let draw = streams.normal(index, mean: hopDelay.mean, standardDeviation: hopDelay.sd)
         return Int64(abs(draw) + 0.5)  // half up, without the libm call of rounded()
     }
 
@@ -297,11 +278,11 @@ struct ScenarioRun {
         var duration: Double
         switch model.serviceTime {
         case .deterministic(let t): duration = Double(t)
-        case .exponential(let mean): duration = streams.exponential(slot(Int(client)), mean: Double(mean))
+        case .exponential(let mean): duration = streams.exponential(Int(client), mean: Double(mean))
         case .lognormal(let mean, let sd):
             let m = Double(mean)
             let variance = log(1 + Double(sd) * Double(sd) / (m * m))
-            duration = streams.lognormal(slot(Int(client)), mu: log(m) - variance / 2, sigma: variance.squareRoot())
+            duration = streams.lognormal(Int(client), mu: log(m) - variance / 2, sigma: variance.squareRoot())
         }
         if let window = model.degradation, now >= window.start, now < window.end {
             duration /= window.fraction
@@ -329,42 +310,31 @@ struct ScenarioRun {
 
     /// Hands an answer to the client and schedules what it does next.
     mutating func deliver(_ answer: ClientAnswer, to index: Int) {
-        if let next = carryOut(answer, for: &clients[index], index, at: now) {
+        var random = ClientRandom(streams: streams, client: index)
+        if let next = carryOut(answer, for: &clients[index], index, at: now, using: &random) {
             simulation.schedule(ScenarioEvent(kind: .send, client: index, value: 0), at: next)
         }
     }
 
     /// Hands an answer to the client, counts what ends, and returns when the client's next attempt
     /// starts (a retry, or the session's next request), or `nil` when its session is over.
-    mutating func carryOut(_ answer: ClientAnswer, for client: inout SimulatedClient, _ index: Int, at time: VirtualTime) -> VirtualTime? {
+    @inline(__always)
+    mutating func carryOut<Random: UniformSource>(
+        _ answer: ClientAnswer, for client: inout SimulatedClient, _ index: Int, at time: VirtualTime,
+        using random: inout Random
+    ) -> VirtualTime? {
         let requestStart = client.requestStart
         let waited = client.backoff.totalWait
         let request = scenario.requestsPerClient - client.requestsLeft
-        let answeredRetry = client.backoff.attempts > 1
-        if !limits.isEmpty && answer != .rejectedLocally { recordIntoLimits(answer, index, wasRetry: answeredRetry, at: time) }
-        var random = ClientRandom(streams: streams, client: slot(index))
-        var granted: Int? = 0
-        let action: ClientAction
-        if limits.budget != nil {
-            let (requests, retries) = (activeRequests, activeRetries)
-            var budget = limits.budget!
-            action = client.answered(answer, at: time, policy: policy, behaviour: behaviour, using: &random) { afterTimeout in
-                granted = budget.acquireRetry(at: time.nanoseconds, afterTimeout: afterTimeout, activeRequests: requests, activeRetries: retries)
-                return granted != nil
-            }
-            limits.budget = budget
-        } else {
-            action = client.answered(answer, at: time, policy: policy, behaviour: behaviour, using: &random)
+        if answer != .rejectedLocally {
+            gate.recordAnswer(success: answer == .success, client: index, wasRetry: client.backoff.attempts > 1, at: time.nanoseconds)
+        }
+        let action = client.answered(answer, at: time, policy: policy, behaviour: behaviour, using: &random) { afterTimeout in
+            gate.grantsRetry(client: index, afterTimeout: afterTimeout, at: time.nanoseconds)
         }
         switch action {
         case .retry(let next):
-            if !retryCosts.isEmpty {
-                retryCosts[index] = Int32(granted ?? 0)
-                if !retrying[index] {
-                    retrying[index] = true
-                    activeRetries += 1
-                }
-            }
+            gate.retryScheduled(client: index)
             return next
         case .endRequest(let outcome, let next, let unsent):
             switch outcome {
@@ -376,28 +346,13 @@ struct ScenarioRun {
                 requestsLost += 1 + unsent
                 if next == nil && scenario.onGiveUp == .endSession && scenario.requestsPerClient > 1 { deadSessions += 1 }
             }
-            activeRequests -= 1
-            if !retrying.isEmpty && retrying[index] {
-                retrying[index] = false
-                activeRetries -= 1
-            }
+            gate.requestEnded(client: index)
             totalWaits[index * scenario.requestsPerClient + request] = Double(waited) / 1e9
             requestDurations += time.nanoseconds - requestStart.nanoseconds
             lastCompletion = max(lastCompletion, time.nanoseconds)
             if next == nil { attemptSquares += Double(client.attempts) * Double(client.attempts) }
             return next
         }
-    }
-
-    /// An answer from the server (or a timeout) feeds the budget, the breaker and the throttle.
-    mutating func recordIntoLimits(_ answer: ClientAnswer, _ index: Int, wasRetry: Bool, at time: VirtualTime) {
-        let success = answer == .success
-        if limits.budget != nil {
-            let cost = wasRetry && !retryCosts.isEmpty ? Int(retryCosts[index]) : nil
-            limits.budget!.recordAnswer(success: success, retryCost: cost)
-        }
-        limits.breaker?.record(success: success, at: time.nanoseconds)
-        if success { limits.throttle?.recordAccept(at: time.nanoseconds) }
     }
 
     func report() -> ScenarioReport {

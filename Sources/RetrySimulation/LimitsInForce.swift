@@ -1,0 +1,75 @@
+import BackoffPolicies
+
+/// The gate of a scenario with shared ``RetryLimits``: the budget, breaker and throttle, and what
+/// they need to know of the clients (requests and retries in flight, the cost of each client's
+/// granted retry, for the AWS quota's refund).
+struct LimitsInForce: RetryGate {
+    private var limits: RetryLimits
+    private var activeRequests = 0
+    private var activeRetries = 0
+    /// Per client, with a budget only: the cost of the retry in flight, and whether one is.
+    private var retryCosts: [Int32]
+    private var retrying: [Bool]
+    /// The cost the budget charged for the retry granted last.
+    private var granted = 0
+
+    init(limits: RetryLimits, clients: Int) {
+        self.limits = limits
+        retryCosts = [Int32](repeating: 0, count: limits.budget == nil ? 0 : clients)
+        retrying = [Bool](repeating: false, count: limits.budget == nil ? 0 : clients)
+    }
+
+    mutating func requestStarted(at time: Int64) {
+        activeRequests += 1
+        limits.budget?.requestStarted(at: time)
+    }
+
+    mutating func admitsAttempt<Random: UniformSource>(at time: Int64, using uniform: inout Random) -> Bool {
+        if limits.throttle != nil {
+            limits.throttle!.recordRequest(at: time)
+            if uniform.nextUniform() < limits.throttle!.rejectionProbability(at: time) { return false }
+        }
+        if limits.breaker != nil {
+            return limits.breaker!.allowsRequest(at: time)
+        }
+        return true
+    }
+
+    mutating func recordAnswer(success: Bool, client: Int, wasRetry: Bool, at time: Int64) {
+        if limits.budget != nil {
+            let cost = wasRetry && !retryCosts.isEmpty ? Int(retryCosts[client]) : nil
+            limits.budget!.recordAnswer(success: success, retryCost: cost)
+        }
+        limits.breaker?.record(success: success, at: time)
+        if success { limits.throttle?.recordAccept(at: time) }
+    }
+
+    mutating func grantsRetry(client: Int, afterTimeout: Bool, at time: Int64) -> Bool {
+        guard limits.budget != nil else {
+            granted = 0
+            return true
+        }
+        guard let cost = limits.budget!.acquireRetry(
+            at: time, afterTimeout: afterTimeout, activeRequests: activeRequests, activeRetries: activeRetries
+        ) else { return false }
+        granted = cost
+        return true
+    }
+
+    mutating func retryScheduled(client: Int) {
+        guard !retryCosts.isEmpty else { return }
+        retryCosts[client] = Int32(granted)
+        if !retrying[client] {
+            retrying[client] = true
+            activeRetries += 1
+        }
+    }
+
+    mutating func requestEnded(client: Int) {
+        activeRequests -= 1
+        if !retrying.isEmpty && retrying[client] {
+            retrying[client] = false
+            activeRetries -= 1
+        }
+    }
+}

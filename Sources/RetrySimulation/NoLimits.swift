@@ -1,0 +1,16 @@
+import BackoffPolicies
+
+/// The gate of a scenario without a retry budget, breaker or throttle: admits every attempt, grants
+/// every retry the policy makes, and keeps no state. Its methods compile to nothing.
+struct NoLimits: RetryGate {
+    init(limits: RetryLimits, clients: Int) {
+        precondition(limits.isEmpty, "NoLimits holds no limits")
+    }
+
+    @inline(__always) mutating func requestStarted(at time: Int64) {}
+    @inline(__always) mutating func admitsAttempt<Random: UniformSource>(at time: Int64, using uniform: inout Random) -> Bool { true }
+    @inline(__always) mutating func recordAnswer(success: Bool, client: Int, wasRetry: Bool, at time: Int64) {}
+    @inline(__always) mutating func grantsRetry(client: Int, afterTimeout: Bool, at time: Int64) -> Bool { true }
+    @inline(__always) mutating func retryScheduled(client: Int) {}
+    @inline(__always) mutating func requestEnded(client: Int) {}
+}
