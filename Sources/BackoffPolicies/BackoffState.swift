@@ -123,6 +123,52 @@ extension BackoffPolicy {
         return total
     }
 
+    /// The total waits of `count` requests whose every attempt fails at once, handed to `body` in
+    /// order (the request's index, its total wait in nanoseconds): the same draws and the same
+    /// rounding as `count` calls of ``drawTotalWait(using:)``, with the jitter mode, the nominal waits
+    /// and the (absent) time limit settled once for all requests instead of once per wait. With a
+    /// `maxElapsed` limit it calls ``drawTotalWait(using:)`` per request.
+    /// - Complexity: O(count × n) for n attempts.
+    @inlinable
+    public func drawTotalWaits<Random: UniformSource>(_ count: Int, using random: inout Random, _ body: (Int, Int64) -> Void) {
+        let retries = maxAttempts - 1
+        guard _maxElapsed == .infinity, retries > 0, retries <= 64, schedule != .immediate else {
+            for run in 0..<count { body(run, drawTotalWait(using: &random)) }
+            return
+        }
+        // e_1 ... e_(n-1), up to 64 of them, in a fixed-size local buffer.
+        var nominal: [64 of Double] = .init(repeating: 0)
+        for k in 1...retries { nominal[k - 1] = nominalWait(beforeRetry: k) }
+        switch jitter {
+        case .disabled:
+            var total: Int64 = 0
+            for k in 0..<retries { total += Self.wholeNanoseconds(nominal[k]) }
+            for run in 0..<count { body(run, total) }
+        case .full:
+            for run in 0..<count {
+                var total: Int64 = 0
+                for k in 0..<retries { total += Self.wholeNanoseconds(Self.fullJitter(nominal[k], random.nextUniform())) }
+                body(run, total)
+            }
+        case .equal:
+            for run in 0..<count {
+                var total: Int64 = 0
+                for k in 0..<retries { total += Self.wholeNanoseconds(Self.equalJitter(nominal[k], random.nextUniform())) }
+                body(run, total)
+            }
+        case .decorrelated(let r):
+            for run in 0..<count {
+                var total: Int64 = 0
+                var previous = _base
+                for _ in 0..<retries {
+                    previous = decorrelatedJitter(after: previous, factor: r, random.nextUniform())
+                    total += Self.wholeNanoseconds(previous)
+                }
+                body(run, total)
+            }
+        }
+    }
+
     /// Full jitter: U(0, e) from a uniform u in [0, 1).
     @inlinable static func fullJitter(_ nominal: Double, _ u: Double) -> Double { nominal * u }
 

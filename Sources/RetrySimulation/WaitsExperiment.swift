@@ -78,18 +78,39 @@ public struct WaitsExperiment: Sendable {
 
     /// The total waits of chunk `index`, in nanoseconds.
     func chunk(_ index: Int, seed: UInt64, algorithm: GeneratorAlgorithm) throws -> [Int64] {
-        var random = try RandomGenerator(algorithm: algorithm, seed: SeedDerivation.streamSeed(root: seed, stream: UInt64(index)))
         let count = min(Self.chunkSize, runs - index * Self.chunkSize)
-        return [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for run in 0..<count { buffer[run] = drawTotalWait(using: &random) }
+        return try [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
+            try draw(chunk: index, seed: seed, algorithm: algorithm) { run, total in buffer[run] = total }
             initialized = count
+        }
+    }
+
+    /// Draws the runs of chunk `index` in order, handing `body` each run's offset in the chunk and
+    /// its total wait in nanoseconds. The chunk's stream is seeded with `streamSeed(seed, index)`;
+    /// mt19937 and taus2 are stepped inline (``MersenneTwister``, ``Taus2``: bit-identical to GSL's),
+    /// other algorithms through GSL.
+    @inline(__always)
+    func draw(chunk index: Int, seed: UInt64, algorithm: GeneratorAlgorithm, _ body: (Int, Int64) -> Void) throws {
+        let streamSeed = SeedDerivation.streamSeed(root: seed, stream: UInt64(index))
+        let count = min(Self.chunkSize, runs - index * Self.chunkSize)
+        switch algorithm {
+        case .mt19937:
+            var random = MersenneTwister(seed: streamSeed)
+            policy.drawTotalWaits(count, using: &random, body)
+        case .taus2:
+            var random = Taus2(seed: streamSeed)
+            policy.drawTotalWaits(count, using: &random, body)
+        case .ranlxd2:
+            var random = try RandomGenerator(algorithm: algorithm, seed: streamSeed)
+            policy.drawTotalWaits(count, using: &random, body)
         }
     }
 
     /// Runs several experiments together, `seeds[i]` for `experiments[i]`, with the same results as
     /// running each with ``run(seed:algorithm:jobs:eachTotalWait:)``: the chunks of all of them share
-    /// one pool of `jobs` threads, then their summaries run side by side, so no core waits while one
-    /// experiment summarises. Experiments beyond the exact-quantile limit run one by one.
+    /// one pool of `jobs` threads, then their summaries run side by side, in windows of `jobs`
+    /// experiments (so at most `jobs` experiments' values are held at once). Experiments beyond the
+    /// exact-quantile limit run one by one.
     public static func run(
         _ experiments: [WaitsExperiment], seeds: [UInt64], algorithm: GeneratorAlgorithm = .standard, jobs: Int = 1
     ) throws -> [Summary] {
@@ -98,20 +119,24 @@ public struct WaitsExperiment: Sendable {
             let e = experiments[$0]
             return e.runs <= e.exactQuantileLimit && e.policy.jitter != .disabled && e.policy.schedule != .immediate
         }
-        // Each pooled experiment fills memory of its own, from several threads (disjoint chunks),
-        // then summarises it in place; the memory is freed when all is done.
-        let buffers = pooled.map { UnsafeMutableBufferPointer<Double>.allocate(capacity: experiments[$0].runs) }
-        defer { buffers.forEach { $0.deallocate() } }
-        let slices = buffers.map(DisjointSlices.init)
-        let work = pooled.enumerated().flatMap { position, index in
-            (0..<(experiments[index].runs + chunkSize - 1) / chunkSize).map { (position, index, $0) }
-        }
-        _ = try ParallelWork.map(work.count, jobs: jobs) { item in
-            let (position, index, chunk) = work[item]
-            try experiments[index].fill(chunk: chunk, seed: seeds[index], algorithm: algorithm, into: slices[position])
-        }
-        let summaries = try ParallelWork.map(pooled.count, jobs: jobs) {
-            Summary(reordering: slices[$0].base, quantiles: [0.5, 0.9, 0.99])
+        // Pooled experiments run in windows of `jobs`: each fills memory of its own from several
+        // threads (disjoint chunks), then the window's summaries run side by side and its memory is
+        // freed, so at most `jobs` experiments' values are held at once.
+        var summaries: [Summary] = []
+        for window in stride(from: 0, to: pooled.count, by: max(1, jobs)).map({ pooled[$0..<min($0 + max(1, jobs), pooled.count)] }) {
+            let buffers = window.map { UnsafeMutableBufferPointer<Double>.allocate(capacity: experiments[$0].runs) }
+            defer { buffers.forEach { $0.deallocate() } }
+            let slices = buffers.map(DisjointSlices.init)
+            let work = window.enumerated().flatMap { position, index in
+                (0..<(experiments[index].runs + chunkSize - 1) / chunkSize).map { (position, index, $0) }
+            }
+            _ = try ParallelWork.map(work.count, jobs: jobs) { item in
+                let (position, index, chunk) = work[item]
+                try experiments[index].fill(chunk: chunk, seed: seeds[index], algorithm: algorithm, into: slices[position])
+            }
+            summaries += try ParallelWork.map(window.count, jobs: jobs) {
+                Summary(reordering: slices[$0].base, quantiles: [0.5, 0.9, 0.99])
+            }
         }
         var results: [Summary] = []
         for index in experiments.indices {
@@ -126,11 +151,8 @@ public struct WaitsExperiment: Sendable {
 
     /// Writes chunk `index`'s total waits, in seconds, into its own slice of `slices`.
     func fill(chunk index: Int, seed: UInt64, algorithm: GeneratorAlgorithm, into slices: DisjointSlices) throws {
-        var random = try RandomGenerator(algorithm: algorithm, seed: SeedDerivation.streamSeed(root: seed, stream: UInt64(index)))
         let start = index * Self.chunkSize
-        for run in start..<min(start + Self.chunkSize, runs) {
-            slices.base[run] = Double(drawTotalWait(using: &random)) / 1e9
-        }
+        try draw(chunk: index, seed: seed, algorithm: algorithm) { run, total in slices.base[start + run] = Double(total) / 1e9 }
     }
 
     /// One run: the total wait in nanoseconds.
