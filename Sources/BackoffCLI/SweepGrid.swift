@@ -65,14 +65,20 @@ struct SweepGrid: Sendable {
         zip(axes, values(at: index)).filter { $0.0.values.count > 1 }.map { $0.0.canonical($0.1) }
     }
 
-    /// `name=value` of the options at `index`, one per line, with defaults, excluding `excluded`.
-    private func canonicalParameters(at index: Int, excluding excluded: Set<String>) -> String {
+    /// The FNV-1a hash of `prefix` followed by `name=value` of the options at `index`, one per line
+    /// (joined by newlines), with defaults, excluding `excluded`: hashed line by line, without
+    /// building the text.
+    private func canonicalHash(at index: Int, prefix: String = "", excluding excluded: Set<String>) -> UInt64 {
         let indices = valueIndices(at: index)
-        return canonicalLines.compactMap { name, axis, lines -> String? in
-            guard !excluded.contains(name) else { return nil }
-            if let axis { return lines[indices[axis]] }
-            return lines.first
-        }.joined(separator: "\n")
+        var hash = Self.fnv1a64(prefix)
+        var first = true
+        for (name, axis, lines) in canonicalLines where !excluded.contains(name) {
+            guard let line = axis.map({ lines[indices[$0]] }) ?? lines.first else { continue }
+            if !first { hash = Self.fnv1a64("\n", continuing: hash) }
+            hash = Self.fnv1a64(line, continuing: hash)
+            first = false
+        }
+        return hash
     }
 
     /// The seed the point runs with, or `nil` for a command without `--seed`.
@@ -80,14 +86,14 @@ struct SweepGrid: Sendable {
         guard let seedSpec = specs.first(where: { $0.name == "seed" }) else { return nil }
         let given = zip(axes, values(at: index)).first { $0.0.spec.name == "seed" }?.1
         let root = UInt64(given ?? seedSpec.defaultValue ?? "0") ?? 0
-        let hash = Self.fnv1a64(canonicalParameters(at: index, excluding: ["jitter", "seed", "jobs"]))
+        let hash = canonicalHash(at: index, excluding: ["jitter", "seed", "jobs"])
         return SeedDerivation.streamSeed(root: root, stream: hash)
     }
 
     /// A stable identity of the point (all its parameters, jitter and root seed included), as 16 hex
     /// digits: how a resumed sweep recognises the rows it already has.
     func identity(at index: Int) -> String {
-        let hash = Self.fnv1a64(command + "\n" + canonicalParameters(at: index, excluding: ["jobs"]))
+        let hash = canonicalHash(at: index, prefix: command + "\n", excluding: ["jobs"])
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
@@ -109,8 +115,14 @@ struct SweepGrid: Sendable {
             .map { "\($0.0.spec.name)=\($0.1)" }.joined(separator: ", ")
     }
 
-    /// The 64-bit FNV-1a hash of the UTF-8 bytes of `text` (Fowler, Noll & Vo).
-    static func fnv1a64(_ text: String) -> UInt64 {
-        text.utf8.reduce(0xCBF2_9CE4_8422_2325) { hash, byte in (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    /// The 64-bit FNV-1a hash of the UTF-8 bytes of `text` (Fowler, Noll & Vo), or, with
+    /// `continuing`, of the bytes hashed so far followed by those of `text`.
+    static func fnv1a64(_ text: String, continuing hash: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
+        var hash = hash
+        var text = text
+        text.withUTF8 { bytes in
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        }
+        return hash
     }
 }

@@ -41,6 +41,11 @@ public final class ClientStreams {
     @inline(__always)
     private func state(_ client: Int) -> UnsafeMutableRawPointer { UnsafeMutableRawPointer(states + client) }
 
+    /// The state of the client's stream, for a caller in this package that steps it inline; valid
+    /// while the streams live.
+    @inlinable
+    package func state(of client: Int) -> UnsafeMutablePointer<Taus2> { states + client }
+
     /// A uniform draw in [0, 1) from the client's stream, as `gsl_rng_uniform`.
     @inlinable @inline(__always)
     public func uniform(_ client: Int) -> Double { states[client].uniform() }
