@@ -12,9 +12,9 @@ public struct LoadTimeline: Hashable, Sendable {
     public let bucketWidth: Int64
     public let limit: Int
     /// Bucket i's counts, for every bucket from 0 through the last that received an event.
-    public private(set) var buckets: [Bucket] = []
+    public let buckets: [Bucket]
     /// True when an event fell beyond `limit` buckets and was not counted.
-    public private(set) var overflowed = false
+    public let overflowed: Bool
 
     /// What one bucket counted.
     public struct Bucket: Hashable, Sendable {
@@ -28,10 +28,12 @@ public struct LoadTimeline: Hashable, Sendable {
         public var peakQueue = 0
     }
 
-    public init(bucketWidth: Int64, limit: Int = Scenario.maximumBuckets) {
-        precondition(bucketWidth > 0, "the bucket width must be positive")
+    /// The timeline a ``LoadRecorder`` counted.
+    init(bucketWidth: Int64, limit: Int, buckets: [Bucket], overflowed: Bool) {
         self.bucketWidth = bucketWidth
         self.limit = limit
+        self.buckets = buckets
+        self.overflowed = overflowed
     }
 
     /// The number of buckets from 0 through the last one that received an event.
@@ -45,59 +47,6 @@ public struct LoadTimeline: Hashable, Sendable {
     public var rejected: [Int] { buckets.map(\.rejected) }
     public var timeouts: [Int] { buckets.map(\.timeouts) }
     public var peakQueue: [Int] { buckets.map(\.peakQueue) }
-
-    /// Updates the bucket of `time`, grown into existence; past the limit, only notes the overflow.
-    /// - Complexity: amortised O(1), plus the buckets skipped since the last event.
-    @inline(__always)
-    private mutating func update(_ time: VirtualTime, _ change: (inout Bucket) -> Void) {
-        let index = Int(time.nanoseconds / bucketWidth)
-        guard index < limit else {
-            overflowed = true
-            return
-        }
-        if index >= buckets.count {
-            buckets.append(contentsOf: repeatElement(Bucket(), count: index + 1 - buckets.count))
-        }
-        change(&buckets[index])
-    }
-
-    /// Counts one attempt arriving at the server at `time`.
-    public mutating func recordAttempt(at time: VirtualTime, isRetry: Bool) {
-        update(time) {
-            $0.attempts += 1
-            if isRetry { $0.retries += 1 }
-        }
-    }
-
-    /// Counts an attempt arriving at `time` and the server's answer to it, given at once.
-    @inline(__always)
-    public mutating func recordAttempt(at time: VirtualTime, isRetry: Bool, answeredAtOnce outcome: AttemptOutcome) {
-        update(time) {
-            $0.attempts += 1
-            if isRetry { $0.retries += 1 }
-            if outcome == .success { $0.successes += 1 } else { $0.failures += 1 }
-        }
-    }
-
-    /// Counts the server's answer to an attempt, at the time it was given.
-    public mutating func recordAnswer(at time: VirtualTime, _ outcome: AttemptOutcome) {
-        update(time) { if outcome == .success { $0.successes += 1 } else { $0.failures += 1 } }
-    }
-
-    /// Counts an attempt rejected at once by a full queue (also an answer: a failure).
-    public mutating func recordRejection(at time: VirtualTime) {
-        update(time) { $0.rejected += 1 }
-    }
-
-    /// Counts an attempt its client stopped waiting for.
-    public mutating func recordTimeout(at time: VirtualTime) {
-        update(time) { $0.timeouts += 1 }
-    }
-
-    /// Notes the queue's length after an arrival or a departure at `time`.
-    public mutating func recordQueueLength(at time: VirtualTime, _ length: Int) {
-        update(time) { $0.peakQueue = max($0.peakQueue, length) }
-    }
 
     /// The start of bucket `index`.
     public func bucketStart(_ index: Int) -> VirtualTime { VirtualTime(nanoseconds: Int64(index) * bucketWidth) }

@@ -39,7 +39,7 @@ struct ScenarioRun<Gate: RetryGate> {
     /// The clients of an event-ordered run, in memory of their own (not an array stored in `self`),
     /// so a client is updated in place while the driver updates its counters.
     var clients = UnsafeMutableBufferPointer<SimulatedClient>(start: nil, count: 0)
-    var timeline: LoadTimeline
+    var timeline: LoadRecorder
 
     // Server state: the contention model's version; the capacity model's workers and queue.
     var version: Int64 = 0
@@ -79,13 +79,14 @@ struct ScenarioRun<Gate: RetryGate> {
         case .capacity(let model): (.capacity, (nil, nil, nil), (0, 0), model)
         }
         streams = ClientStreams(count: alone ? 0 : count, root: seed)
-        timeline = LoadTimeline(bucketWidth: scenario.bucketWidth)
+        timeline = LoadRecorder(bucketWidth: scenario.bucketWidth)
     }
 
     var now: VirtualTime { simulation.now }
 
     /// Runs the clients starting at `starts`.
     mutating func run(arrivalTimes starts: [Int64]) throws(SimulationError) -> ScenarioReport {
+        defer { timeline.deallocate() }
         guard starts.count < ScenarioEvent.maximumClients else { throw .tooManyClients(starts.count) }
         sessions = starts.count
         totalWaits = [Double](repeating: .nan, count: starts.count * scenario.requestsPerClient)
@@ -369,6 +370,6 @@ struct ScenarioRun<Gate: RetryGate> {
             totalWait: ended.isEmpty ? Summary([.nan]) : Summary(ended, quantiles: [0.5, 0.99]),
             meanCompletion: ended.isEmpty ? .nan : Double(requestDurations) / Double(ended.count) / 1e9,
             lastCompletion: Double(lastCompletion) / 1e9,
-            timeline: timeline)
+            timeline: timeline.timeline)
     }
 }

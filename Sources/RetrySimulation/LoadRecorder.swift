@@ -1,0 +1,102 @@
+import EventSimulation
+
+/// Counts a run's events per time bucket while it runs, then hands them over as a ``LoadTimeline``.
+///
+/// Bucket i covers [i w, (i + 1) w) for width w in nanoseconds. The counts live in memory the
+/// recorder owns (grown by doubling, up to `limit` buckets; later events only set ``overflowed``),
+/// so recording an event is a division, a bounds test and the increments: no copy-on-write check.
+/// The run that creates a recorder calls ``deallocate()`` once it has taken the ``timeline``.
+struct LoadRecorder {
+    let bucketWidth: Int64
+    let limit: Int
+    private var buckets: UnsafeMutablePointer<LoadTimeline.Bucket>
+    private var capacity: Int
+    /// Buckets from 0 through the last one that received an event.
+    private(set) var count = 0
+    /// True when an event fell beyond `limit` buckets and was not counted.
+    private(set) var overflowed = false
+
+    init(bucketWidth: Int64, limit: Int = Scenario.maximumBuckets) {
+        precondition(bucketWidth > 0, "the bucket width must be positive")
+        self.bucketWidth = bucketWidth
+        self.limit = limit
+        capacity = 64
+        buckets = .allocate(capacity: capacity)
+    }
+
+    func deallocate() { buckets.deallocate() }
+
+    /// What was recorded, as a timeline.
+    var timeline: LoadTimeline {
+        LoadTimeline(bucketWidth: bucketWidth, limit: limit, buckets: Array(UnsafeBufferPointer(start: buckets, count: count)),
+                     overflowed: overflowed)
+    }
+
+    /// The bucket of `time`, grown into existence; `nil` (and ``overflowed`` set) past the limit.
+    /// - Complexity: amortised O(1), plus the buckets skipped since the last event.
+    @inline(__always)
+    private mutating func bucket(_ time: VirtualTime) -> UnsafeMutablePointer<LoadTimeline.Bucket>? {
+        let index = Int(time.nanoseconds / bucketWidth)
+        if index < count { return buckets + index }
+        return grow(to: index)
+    }
+
+    private mutating func grow(to index: Int) -> UnsafeMutablePointer<LoadTimeline.Bucket>? {
+        guard index < limit else {
+            overflowed = true
+            return nil
+        }
+        if index >= capacity {
+            let larger = Swift.min(limit, Swift.max(2 * capacity, index + 1))
+            let moved = UnsafeMutablePointer<LoadTimeline.Bucket>.allocate(capacity: larger)
+            moved.moveInitialize(from: buckets, count: count)
+            buckets.deallocate()
+            buckets = moved
+            capacity = larger
+        }
+        (buckets + count).initialize(repeating: LoadTimeline.Bucket(), count: index + 1 - count)
+        count = index + 1
+        return buckets + index
+    }
+
+    /// Counts one attempt arriving at the server at `time`.
+    @inline(__always)
+    mutating func recordAttempt(at time: VirtualTime, isRetry: Bool) {
+        guard let bucket = bucket(time) else { return }
+        bucket.pointee.attempts += 1
+        if isRetry { bucket.pointee.retries += 1 }
+    }
+
+    /// Counts an attempt arriving at `time` and the server's answer to it, given at once.
+    @inline(__always)
+    mutating func recordAttempt(at time: VirtualTime, isRetry: Bool, answeredAtOnce outcome: AttemptOutcome) {
+        guard let bucket = bucket(time) else { return }
+        bucket.pointee.attempts += 1
+        if isRetry { bucket.pointee.retries += 1 }
+        if outcome == .success { bucket.pointee.successes += 1 } else { bucket.pointee.failures += 1 }
+    }
+
+    /// Counts the server's answer to an attempt, at the time it was given.
+    mutating func recordAnswer(at time: VirtualTime, _ outcome: AttemptOutcome) {
+        guard let bucket = bucket(time) else { return }
+        if outcome == .success { bucket.pointee.successes += 1 } else { bucket.pointee.failures += 1 }
+    }
+
+    /// Counts an attempt rejected at once by a full queue (also an answer: a failure).
+    mutating func recordRejection(at time: VirtualTime) {
+        guard let bucket = bucket(time) else { return }
+        bucket.pointee.rejected += 1
+    }
+
+    /// Counts an attempt its client stopped waiting for.
+    mutating func recordTimeout(at time: VirtualTime) {
+        guard let bucket = bucket(time) else { return }
+        bucket.pointee.timeouts += 1
+    }
+
+    /// Notes the queue's length after an arrival or a departure at `time`.
+    mutating func recordQueueLength(at time: VirtualTime, _ length: Int) {
+        guard let bucket = bucket(time) else { return }
+        bucket.pointee.peakQueue = Swift.max(bucket.pointee.peakQueue, length)
+    }
+}
