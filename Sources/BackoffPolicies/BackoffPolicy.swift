@@ -33,6 +33,9 @@ public struct BackoffPolicy: Hashable, Sendable {
     @usableFromInline let _nominalWaits: [Double]
     /// True when `_nominalWaits` ends at the first wait equal to the cap (all later waits equal it).
     @usableFromInline let _tableReachesCap: Bool
+    /// n, and whether the schedule is `immediate`, settled once (both are read at every decision).
+    @usableFromInline let _maxAttempts: Int
+    @usableFromInline let _isImmediate: Bool
 
     /// The largest virtual time the policy's total wait may take, in nanoseconds (about 146 years).
     public static let longestTotalWaitNanoseconds: Double = 0x1p62
@@ -77,6 +80,8 @@ public struct BackoffPolicy: Hashable, Sendable {
         }
         _nominalWaits = table
         _tableReachesCap = reachesCap
+        _maxAttempts = budget.attempts
+        _isImmediate = schedule == .immediate
 
         let longest = min(Self.longestPossibleTotalWait(self), _maxElapsed + _cap)
         guard longest <= Self.longestTotalWaitNanoseconds else {
@@ -85,7 +90,7 @@ public struct BackoffPolicy: Hashable, Sendable {
     }
 
     /// The number of attempts n a request may make.
-    public var maxAttempts: Int { budget.attempts }
+    @inlinable public var maxAttempts: Int { _maxAttempts }
 
     /// The multiplier m as reported in CSV (1 for schedules other than exponential).
     public var multiplier: Double { schedule.multiplier }

@@ -70,7 +70,7 @@ extension BackoffPolicy {
     /// One backoff draw for the retry after `state`, rounded to whole nanoseconds.
     @inlinable
     func drawWait<Random: UniformSource>(after state: inout BackoffState, using random: inout Random) -> Int64 {
-        if case .immediate = schedule { return 0 }
+        if _isImmediate { return 0 }
         let nominal = nominalWait(beforeRetry: state.attempts)
         switch jitter {
         case .disabled:
@@ -93,7 +93,7 @@ extension BackoffPolicy {
     @inlinable
     public func drawTotalWait<Random: UniformSource>(using random: inout Random) -> Int64 {
         let retries = maxAttempts - 1
-        guard retries > 0, schedule != .immediate else { return 0 }
+        guard retries > 0, !_isImmediate else { return 0 }
         var total: Int64 = 0
         @inline(__always) func add(_ wait: Int64) -> Bool {
             if Double(total) + Double(wait) > _maxElapsed { return false }
@@ -132,7 +132,7 @@ extension BackoffPolicy {
     @inlinable
     public func drawTotalWaits<Random: UniformSource>(_ count: Int, using random: inout Random, _ body: (Int, Int64) -> Void) {
         let retries = maxAttempts - 1
-        guard _maxElapsed == .infinity, retries > 0, retries <= 64, schedule != .immediate else {
+        guard _maxElapsed == .infinity, retries > 0, retries <= 64, !_isImmediate else {
             for run in 0..<count { body(run, drawTotalWait(using: &random)) }
             return
         }

@@ -10,17 +10,17 @@ extension Scenario {
     /// - Throws: ``SimulationError/tooManyBuckets(needed:limit:)`` when the run outlasts the load
     ///   timeline's limit; a GSL allocation failure.
     public func run(seed: UInt64, arrivalSeed: UInt64? = nil, algorithm: GeneratorAlgorithm = .standard) throws -> ScenarioReport {
-        try run(seed: seed, arrivalSeed: arrivalSeed, algorithm: algorithm, queued: false)
+        try run(seed: seed, arrivalSeed: arrivalSeed, algorithm: algorithm, path: ScenarioPath.applicable(to: self).last!)
     }
 
-    /// `queued` forces the event engine for servers that answer at once (tests compare the two).
-    func run(seed: UInt64, arrivalSeed: UInt64?, algorithm: GeneratorAlgorithm, queued: Bool) throws -> ScenarioReport {
+    /// Runs along `path`, one of ``ScenarioPath/applicable(to:)`` (tests compare them).
+    func run(seed: UInt64, arrivalSeed: UInt64?, algorithm: GeneratorAlgorithm, path: ScenarioPath) throws -> ScenarioReport {
         let starts = arrivalTimes(using: try RandomGenerator(algorithm: algorithm, seed: arrivalSeed ?? seed))
         if limits.isEmpty {
-            var run = ScenarioRun<NoLimits>(scenario: self, clients: starts.count, seed: seed, queued: queued)
+            var run = ScenarioRun<NoLimits>(scenario: self, clients: starts.count, seed: seed, path: path)
             return try run.run(arrivalTimes: starts)
         }
-        var run = ScenarioRun<LimitsInForce>(scenario: self, clients: starts.count, seed: seed, queued: queued)
+        var run = ScenarioRun<LimitsInForce>(scenario: self, clients: starts.count, seed: seed, path: path)
         return try run.run(arrivalTimes: starts)
     }
 

@@ -21,8 +21,8 @@ struct ScenarioRun<Gate: RetryGate> {
     let behaviour: ClientBehaviour
     let seed: UInt64
     let streams: ClientStreams
-    /// Run client by client: one stream slot (0) reseeded per client, no client array, no queue.
-    let alone: Bool
+    /// How the clients are gone through (see ``ScenarioPath``).
+    let path: ScenarioPath
 
     // The server's parameters, copied out of `scenario.server` once: switching over that enum at
     // every event copies its largest payload (a capacity model), which showed in profiles.
@@ -53,6 +53,8 @@ struct ScenarioRun<Gate: RetryGate> {
     /// Per request (client-major, `requestsPerClient` slots each), NaN for a request never sent: the
     /// same order whichever way the run goes, so the summary's sums are the same too.
     var totalWaits: [Double] = []
+    /// Requests that ended (the entries of `totalWaits` that are not NaN).
+    var endedRequests = 0
     var requestDurations: Int64 = 0
     var lastCompletion: Int64 = 0
     /// Σ (attempts of a session)², for the standard error of attempts per client.
@@ -62,14 +64,15 @@ struct ScenarioRun<Gate: RetryGate> {
     var gate: Gate
     var budgetDenials = 0, localRejections = 0
 
-    /// - Parameter queued: force the event engine even where clients could run one by one.
-    init(scenario: Scenario, clients count: Int, seed: UInt64, queued: Bool) {
+    /// - Parameter path: one of the paths applicable to `scenario` (see ``ScenarioPath/applicable(to:)``).
+    init(scenario: Scenario, clients count: Int, seed: UInt64, path: ScenarioPath) {
+        precondition(ScenarioPath.applicable(to: scenario).contains(path), "the path \(path) does not apply to this scenario")
         self.scenario = scenario
         policy = scenario.policy
         behaviour = scenario.behaviour
         self.seed = seed
         gate = Gate(limits: scenario.limits, clients: count)
-        alone = scenario.server.answersAtOnce && scenario.limits.isEmpty && !queued
+        self.path = path
         let placeholder = CapacityModel(workers: 1, serviceTime: .deterministic(1), queueLimit: 0)
         (kind, instant, hopDelay, capacity) = switch scenario.server {
         case .alwaysFail: (.instant, (nil, nil, nil), (0, 0), placeholder)
@@ -78,7 +81,7 @@ struct ScenarioRun<Gate: RetryGate> {
         case .contention(let delay): (.contention, (nil, nil, nil), (Double(delay.mean), Double(delay.standardDeviation)), placeholder)
         case .capacity(let model): (.capacity, (nil, nil, nil), (0, 0), model)
         }
-        streams = ClientStreams(count: alone ? 0 : count, root: seed)
+        streams = ClientStreams(count: path == .eventOrdered ? count : 0, root: seed)
         timeline = LoadRecorder(bucketWidth: scenario.bucketWidth)
     }
 
@@ -90,14 +93,12 @@ struct ScenarioRun<Gate: RetryGate> {
         guard starts.count < ScenarioEvent.maximumClients else { throw .tooManyClients(starts.count) }
         sessions = starts.count
         totalWaits = [Double](repeating: .nan, count: starts.count * scenario.requestsPerClient)
-        if alone {
-            for (index, start) in starts.enumerated() {
-                // The client's own stream, held in registers: the same draws as its ClientStreams slot.
-                var random = Taus2(seed: SeedDerivation.streamSeed(root: seed, stream: UInt64(index)))
-                var client = SimulatedClient(policy: policy, requests: scenario.requestsPerClient)
-                runAlone(&client, index, from: VirtualTime(nanoseconds: start), using: &random)
-            }
-        } else {
+        switch path {
+        case .plainHerd:
+            runPlainHerd(starts)
+        case .clientByClient:
+            runAlone(starts)
+        case .eventOrdered:
             clients = .allocate(capacity: starts.count)
             clients.initialize(repeating: SimulatedClient(policy: policy, requests: scenario.requestsPerClient))
             defer {
@@ -116,15 +117,19 @@ struct ScenarioRun<Gate: RetryGate> {
         return report()
     }
 
-    /// One client's whole session against a server that answers at once, without the event queue.
-    mutating func runAlone<Random: UniformSource>(
-        _ client: inout SimulatedClient, _ index: Int, from start: VirtualTime, using random: inout Random
-    ) {
-        var time = start
-        while true {
-            let answer = instantAttempt(&client, at: time, using: &random)
-            guard let next = carryOut(answer, for: &client, index, at: time, using: &random) else { return }
-            time = next
+    /// Every client's whole session, one client after the other, against a server that answers at
+    /// once, without the event queue.
+    mutating func runAlone(_ starts: [Int64]) {
+        for (index, start) in starts.enumerated() {
+            // The client's own stream, held in registers: the same draws as its ClientStreams slot.
+            var random = Taus2(seed: SeedDerivation.streamSeed(root: seed, stream: UInt64(index)))
+            var client = SimulatedClient(policy: policy, requests: scenario.requestsPerClient)
+            var time = VirtualTime(nanoseconds: start)
+            while true {
+                let answer = instantAttempt(&client, at: time, using: &random)
+                guard let next = carryOut(answer, for: &client, index, at: time, using: &random) else { break }
+                time = next
+            }
         }
     }
 
@@ -349,6 +354,7 @@ struct ScenarioRun<Gate: RetryGate> {
             }
             gate.requestEnded(client: index)
             totalWaits[index * scenario.requestsPerClient + request] = Double(waited) / 1e9
+            endedRequests += 1
             requestDurations += time.nanoseconds - requestStart.nanoseconds
             lastCompletion = max(lastCompletion, time.nanoseconds)
             if next == nil { attemptSquares += Double(client.attempts) * Double(client.attempts) }
@@ -356,8 +362,11 @@ struct ScenarioRun<Gate: RetryGate> {
         }
     }
 
-    func report() -> ScenarioReport {
-        let ended = totalWaits.filter { !$0.isNaN }
+    /// The run's report; hands over the total waits (the summary reorders them in place, uncopied).
+    mutating func report() -> ScenarioReport {
+        var ended: [Double] = []
+        swap(&ended, &totalWaits)
+        if endedRequests != ended.count { ended = ended.filter { !$0.isNaN } }  // in order: the sums depend on it
         let n = Double(sessions)
         let mean = Double(attempts) / n
         let variance = (attemptSquares - n * mean * mean) / (n - 1)
@@ -367,8 +376,8 @@ struct ScenarioRun<Gate: RetryGate> {
             uniqueRequests: uniqueRequests, successes: successes, giveUps: giveUps, permanentFailures: permanentFailures,
             requestsLost: requestsLost, deadSessions: deadSessions, rejected: rejected, timeouts: timeouts,
             wastedWork: wastedWork, peakQueue: peakQueue, budgetDenials: budgetDenials, localRejections: localRejections,
-            totalWait: ended.isEmpty ? Summary([.nan]) : Summary(ended, quantiles: [0.5, 0.99]),
-            meanCompletion: ended.isEmpty ? .nan : Double(requestDurations) / Double(ended.count) / 1e9,
+            totalWait: endedRequests == 0 ? Summary([.nan]) : Summary(ended, quantiles: [0.5, 0.99]),
+            meanCompletion: endedRequests == 0 ? .nan : Double(requestDurations) / Double(endedRequests) / 1e9,
             lastCompletion: Double(lastCompletion) / 1e9,
             timeline: timeline.timeline)
     }

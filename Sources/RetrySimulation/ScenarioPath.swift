@@ -1,0 +1,23 @@
+/// How a scenario run goes through its clients. Every path that applies to a scenario gives the
+/// very same report (tested), because each client draws from its own stream whatever the order.
+///
+/// ```
+/// eventOrdered    the event engine: any server, any limits
+/// clientByClient  one client's whole session after the other, no event queue: servers that answer
+///                 at once (always-fail, bernoulli, outage), no shared limits
+/// plainHerd       clientByClient without the session state machine: additionally one request per
+///                 client, no permanent errors, retries on the timer, and no Retry-After in play
+/// ```
+enum ScenarioPath: CaseIterable, Sendable {
+    case eventOrdered
+    case clientByClient
+    case plainHerd
+
+    /// The paths that apply to `scenario`, slowest first.
+    static func applicable(to scenario: Scenario) -> [ScenarioPath] {
+        guard scenario.server.answersAtOnce && scenario.limits.isEmpty else { return [.eventOrdered] }
+        let plain = scenario.requestsPerClient == 1 && scenario.permanentFraction == 0 && scenario.retryTrigger == .timer
+            && (scenario.retryAfter == .ignore || !scenario.server.sendsRetryAfter)
+        return plain ? [.eventOrdered, .clientByClient, .plainHerd] : [.eventOrdered, .clientByClient]
+    }
+}
