@@ -8,6 +8,12 @@
 ///
 /// Priority and sequence are packed into one 64-bit key (priority in the top 8 bits), so a comparison
 /// is two integer compares. No allocation happens per event once the array has grown.
+///
+/// **Ordered lanes.** Events that are known to be scheduled in key order (arrivals drawn ahead and
+/// sorted, timeouts that all share one delay) may go to a lane: a FIFO whose entries keep increasing
+/// keys. A pop takes the least of the heap's root and the lanes' heads, by the same key, so the order
+/// in which events leave is exactly the heap's; an insert that would put a lane out of order goes to
+/// the heap instead. **Invariant**: within each lane, keys increase from head to tail.
 public struct EventQueue<Payload> {
     @usableFromInline
     struct Entry {
@@ -28,42 +34,117 @@ public struct EventQueue<Payload> {
         }
     }
 
+    /// A FIFO of entries whose keys increase from `head` to the end.
+    @usableFromInline
+    struct Lane {
+        @usableFromInline var entries: [Entry] = []
+        @usableFromInline var head = 0
+
+        @inlinable init() {}
+
+        @inlinable var first: Entry? { head < entries.count ? entries[head] : nil }
+        @inlinable var count: Int { entries.count - head }
+
+        /// Removes the head; the consumed prefix is dropped once it is half the storage.
+        @inlinable
+        mutating func removeFirst() {
+            head += 1
+            if head == entries.count {
+                entries.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 4096 && 2 * head >= entries.count {
+                entries.removeFirst(head)
+                head = 0
+            }
+        }
+    }
+
     @usableFromInline var _storage: [Entry] = []
+    @usableFromInline var _lanes: [Lane]
     @usableFromInline var _nextSequence: UInt64 = 0
 
     /// The largest priority; lower priorities run first at the same instant.
     public static var maximumPriority: Int { 255 }
 
-    public init() {}
+    /// A queue with `lanes` ordered lanes (numbered from 0).
+    public init(lanes: Int = 0) {
+        precondition(lanes >= 0, "the number of lanes must not be negative")
+        _lanes = Array(repeating: Lane(), count: lanes)
+    }
 
-    /// The number of pending events. - Complexity: O(1).
-    @inlinable public var count: Int { _storage.count }
+    /// The number of pending events. - Complexity: O(lanes).
+    @inlinable public var count: Int { _lanes.reduce(_storage.count) { $0 + $1.count } }
 
-    /// True when no event is pending. - Complexity: O(1).
-    @inlinable public var isEmpty: Bool { _storage.isEmpty }
+    /// True when no event is pending. - Complexity: O(lanes).
+    @inlinable public var isEmpty: Bool { _storage.isEmpty && _lanes.allSatisfy { $0.count == 0 } }
 
     /// Reserves room for `capacity` pending events. - Complexity: O(capacity).
     public mutating func reserveCapacity(_ capacity: Int) { _storage.reserveCapacity(capacity) }
 
-    /// The time of the earliest pending event. - Complexity: O(1).
-    @inlinable public var nextTime: VirtualTime? { _storage.first.map { VirtualTime(nanoseconds: $0.time) } }
+    /// The time of the earliest pending event. - Complexity: O(lanes).
+    @inlinable public var nextTime: VirtualTime? { _first.map { VirtualTime(nanoseconds: $0.entry.time) } }
+
+    /// The earliest pending entry and where it is: lane `source`, or the heap (`source` -1).
+    @inlinable
+    var _first: (entry: Entry, source: Int)? {
+        var best = _storage.first.map { (entry: $0, source: -1) }
+        for index in _lanes.indices {
+            guard let head = _lanes[index].first else { continue }
+            if best == nil || head.precedes(best!.entry) { best = (head, index) }
+        }
+        return best
+    }
 
     /// Adds an event. `priority` must lie in 0...255.
     /// - Complexity: O(log n).
     @inlinable
     public mutating func insert(_ payload: Payload, at time: VirtualTime, priority: Int = 0) {
+        _insertIntoHeap(_entry(payload, at: time, priority: priority))
+    }
+
+    /// Adds an event to lane `lane`, or to the heap when it would come before the lane's last event.
+    /// - Complexity: O(1) when the lane stays in order, O(log n) otherwise.
+    @inlinable
+    public mutating func insert(_ payload: Payload, at time: VirtualTime, priority: Int = 0, lane: Int) {
+        precondition(_lanes.indices.contains(lane), "lane \(lane) does not exist (the queue has \(_lanes.count))")
+        let entry = _entry(payload, at: time, priority: priority)
+        if _lanes[lane].count > 0, entry.precedes(_lanes[lane].entries[_lanes[lane].entries.count - 1]) {
+            _insertIntoHeap(entry)
+        } else {
+            _lanes[lane].entries.append(entry)
+        }
+    }
+
+    @inlinable
+    mutating func _entry(_ payload: Payload, at time: VirtualTime, priority: Int) -> Entry {
         precondition((0...Self.maximumPriority).contains(priority), "event priority \(priority) is outside 0...255")
-        let entry = Entry(time: time.nanoseconds, order: UInt64(priority) << 56 | _nextSequence, payload: payload)
-        _nextSequence += 1
+        defer { _nextSequence += 1 }
+        return Entry(time: time.nanoseconds, order: UInt64(priority) << 56 | _nextSequence, payload: payload)
+    }
+
+    @inlinable
+    mutating func _insertIntoHeap(_ entry: Entry) {
         _storage.append(entry)
         _siftUp(from: _storage.count - 1)
         _checkInvariants()
     }
 
     /// Removes and returns the earliest event, or `nil` when none is pending.
-    /// - Complexity: O(log n).
+    /// - Complexity: O(log n + lanes).
     @inlinable
     public mutating func popFirst() -> (time: VirtualTime, payload: Payload)? {
+        if _lanes.isEmpty { return _popHeap() }
+        guard let (entry, source) = _first else { return nil }
+        if source < 0 {
+            _ = _popHeap()
+        } else {
+            _lanes[source].removeFirst()
+        }
+        return (VirtualTime(nanoseconds: entry.time), entry.payload)
+    }
+
+    @inlinable
+    mutating func _popHeap() -> (time: VirtualTime, payload: Payload)? {
         guard let last = _storage.popLast() else { return nil }
         guard !_storage.isEmpty else { return (VirtualTime(nanoseconds: last.time), last.payload) }
         let first = _storage[0]
@@ -111,6 +192,11 @@ public struct EventQueue<Payload> {
         #if EVENT_QUEUE_CHECKS
         for index in 1..<max(1, _storage.count) {
             precondition(!_storage[index].precedes(_storage[(index - 1) / 2]), "heap invariant broken at \(index)")
+        }
+        for lane in _lanes where lane.count > 1 {
+            for index in (lane.head + 1)..<lane.entries.count {
+                precondition(lane.entries[index - 1].precedes(lane.entries[index]), "lane out of order at \(index)")
+            }
         }
         #endif
     }

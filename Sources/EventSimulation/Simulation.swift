@@ -8,9 +8,13 @@ public struct Simulation<Event> {
     /// The current virtual time: the time of the event being handled, or of the last one handled.
     @inlinable public var now: VirtualTime { _now }
     @usableFromInline var _now: VirtualTime = .zero
-    @usableFromInline var _queue = EventQueue<Event>()
+    @usableFromInline var _queue: EventQueue<Event>
 
-    public init() {}
+    /// A simulation at time zero with no pending event; `lanes` ordered lanes (see ``EventQueue``)
+    /// take events that their scheduler knows to come in order.
+    public init(lanes: Int = 0) {
+        _queue = EventQueue(lanes: lanes)
+    }
 
     /// The number of events scheduled and not yet handled. - Complexity: O(1).
     public var pendingCount: Int { _queue.count }
@@ -26,6 +30,15 @@ public struct Simulation<Event> {
         _queue.insert(event, at: time, priority: priority)
     }
 
+    /// Schedules `event` at `time` in ordered lane `lane` (or in the heap, where the lane would fall
+    /// out of order): the same order of events as ``schedule(_:at:priority:)``, at O(1) cost for
+    /// events scheduled in key order.
+    @inlinable
+    public mutating func schedule(_ event: Event, at time: VirtualTime, priority: Int = 0, lane: Int) {
+        precondition(time >= now, "cannot schedule an event at \(time.nanoseconds) ns, before now (\(now.nanoseconds) ns)")
+        _queue.insert(event, at: time, priority: priority, lane: lane)
+    }
+
     /// Schedules `event` `delay` nanoseconds from now; `delay` must not be negative.
     /// - Complexity: O(log n) for n pending events.
     @inlinable
@@ -34,15 +47,24 @@ public struct Simulation<Event> {
         _queue.insert(event, at: now + delay, priority: priority)
     }
 
+    /// Schedules `event` `delay` nanoseconds from now in ordered lane `lane` (see
+    /// ``schedule(_:at:priority:lane:)``): events that all wait the same delay come in order.
+    @inlinable
+    public mutating func schedule(_ event: Event, after delay: Int64, priority: Int = 0, lane: Int) {
+        precondition(delay >= 0, "cannot schedule an event after a negative delay (\(delay) ns)")
+        _queue.insert(event, at: now + delay, priority: priority, lane: lane)
+    }
+
     /// Takes the earliest pending event, moves the clock to its time and returns it; `nil` when none
     /// is pending or the next one is later than `limit`. For drivers that keep their own loop:
     /// `while let event = simulation.step() { ... }`.
     /// - Complexity: O(log n) for n pending events.
     @inlinable
     public mutating func step(until limit: VirtualTime? = nil) -> Event? {
-        guard let next = _queue.nextTime else { return nil }
-        if let limit, next > limit { return nil }
-        let (time, event) = _queue.popFirst()!
+        if let limit {
+            guard let next = _queue.nextTime, next <= limit else { return nil }
+        }
+        guard let (time, event) = _queue.popFirst() else { return nil }
         _now = time
         return event
     }

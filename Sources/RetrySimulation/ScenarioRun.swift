@@ -35,7 +35,11 @@ struct ScenarioRun<Gate: RetryGate> {
     /// The capacity model (a placeholder unless `kind == .capacity`).
     let capacity: CapacityModel
 
-    var simulation = Simulation<ScenarioEvent>()
+    /// The engine, with two ordered lanes: the first attempts (scheduled ahead, in arrival order) and
+    /// the timeouts (all after the same delay, so in the order they are scheduled).
+    var simulation = Simulation<ScenarioEvent>(lanes: 2)
+    static var arrivalLane: Int { 0 }
+    static var timeoutLane: Int { 1 }
     /// The clients of an event-ordered run, in memory of their own (not an array stored in `self`),
     /// so a client is updated in place while the driver updates its counters.
     var clients = UnsafeMutableBufferPointer<SimulatedClient>(start: nil, count: 0)
@@ -107,7 +111,8 @@ struct ScenarioRun<Gate: RetryGate> {
             }
             simulation.reserveCapacity(starts.count)
             for (index, start) in starts.enumerated() {
-                simulation.schedule(ScenarioEvent(kind: .send, client: index, value: 0), at: VirtualTime(nanoseconds: start))
+                simulation.schedule(ScenarioEvent(kind: .send, client: index, value: 0), at: VirtualTime(nanoseconds: start),
+                                    lane: Self.arrivalLane)
             }
             while let event = simulation.step() { handle(event) }
         }
@@ -155,8 +160,8 @@ struct ScenarioRun<Gate: RetryGate> {
         return permanent ? .permanentError : outcome.outcome == .success ? .success : .failure(serverDelay: outcome.retryAfter)
     }
 
-    mutating func schedule(_ kind: ScenarioEvent.Kind, _ client: Int, value: Int64 = 0, after delay: Int64, priority: Int = 0) {
-        simulation.schedule(ScenarioEvent(kind: kind, client: client, value: value), after: delay, priority: priority)
+    mutating func schedule(_ kind: ScenarioEvent.Kind, _ client: Int, value: Int64 = 0, after delay: Int64) {
+        simulation.schedule(ScenarioEvent(kind: kind, client: client, value: value), after: delay)
     }
 
     mutating func handle(_ event: ScenarioEvent) {
@@ -275,7 +280,8 @@ struct ScenarioRun<Gate: RetryGate> {
             return
         }
         if let timeout = scenario.attemptTimeout {
-            schedule(.timeout, index, value: attempt, after: timeout, priority: 1)
+            simulation.schedule(ScenarioEvent(kind: .timeout, client: index, value: attempt), after: timeout, priority: 1,
+                                lane: Self.timeoutLane)
         }
     }
 

@@ -41,6 +41,53 @@ import Testing
         #expect(queue.count == reference.count)
     }
 
+    /// The same with two ordered lanes: events go to the heap or to a lane (in order or not; an
+    /// out-of-order lane insert falls back to the heap), and still leave in (time, priority,
+    /// insertion) order.
+    @Test(arguments: [4 as UInt64, 5, 6])
+    func lanesKeepTheHeapsOrder(seed: UInt64) {
+        var random = LCG(state: seed)
+        var queue = EventQueue<Int>(lanes: 2)
+        var reference: [(time: Int64, priority: Int, sequence: Int)] = []
+        var laneTimes: [Int64] = [0, 0]
+        var now: Int64 = 0
+        var sequence = 0
+        var popped: [Int] = []
+        var expected: [Int] = []
+        for _ in 0..<5_000 {
+            if random.next(below: 3) < 2 || reference.isEmpty {
+                let priority = Int(random.next(below: 2))
+                let choice = Int(random.next(below: 3))
+                let time: Int64
+                if choice < 2 && random.next(below: 10) > 0 {
+                    // mostly in order for its lane: at or after the lane's last time
+                    laneTimes[choice] = max(laneTimes[choice], now) + Int64(random.next(below: 3))
+                    time = laneTimes[choice]
+                } else {
+                    time = now + Int64(random.next(below: 50))
+                }
+                if choice < 2 {
+                    queue.insert(sequence, at: VirtualTime(nanoseconds: time), priority: priority, lane: choice)
+                } else {
+                    queue.insert(sequence, at: VirtualTime(nanoseconds: time), priority: priority)
+                }
+                reference.append((time, priority, sequence))
+                sequence += 1
+            } else {
+                let index = reference.indices.min { a, b in
+                    let (x, y) = (reference[a], reference[b])
+                    return (x.time, x.priority, x.sequence) < (y.time, y.priority, y.sequence)
+                }!
+                now = reference[index].time
+                expected.append(reference.remove(at: index).sequence)
+                #expect(queue.nextTime == VirtualTime(nanoseconds: now), "seed \(seed)")
+                popped.append(queue.popFirst()!.payload)
+            }
+        }
+        #expect(popped == expected, "seed \(seed)")
+        #expect(queue.count == reference.count)
+    }
+
     @Test func emptyQueuePopsNothing() {
         var queue = EventQueue<Int>()
         #expect(queue.popFirst() == nil)
