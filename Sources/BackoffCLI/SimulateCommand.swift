@@ -133,13 +133,18 @@ struct SimulateCommand: BackoffCommand {
         let timelineFile = try timelinePath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         let (scenarios, rootSeed, generator) = (scenarios, randomness.seed, randomness.generator)
         let reports: [ScenarioReport]
+        let expectedLoads: [OutageLoad?]
         do {
-            reports = try ParallelWork.map(scenarios.count, jobs: randomness.jobs) { index in
-                let scenario = scenarios[index]
+            // Each mode's run and its expected load (a convolution) side by side.
+            let results = try ParallelWork.map(2 * scenarios.count, jobs: randomness.jobs) { item -> (ScenarioReport?, OutageLoad?) in
+                let scenario = scenarios[item / 2]
+                guard item % 2 == 0 else { return (nil, scenario.expectedLoad) }
                 let seed = SeedDerivation.streamSeed(root: rootSeed, stream: scenario.policy.jitter.streamIndex)
                 let arrivalSeed = SeedDerivation.streamSeed(root: rootSeed, stream: Self.arrivalStream)
-                return try scenario.run(seed: seed, arrivalSeed: arrivalSeed, algorithm: generator)
+                return (try scenario.run(seed: seed, arrivalSeed: arrivalSeed, algorithm: generator), nil)
             }
+            reports = stride(from: 0, to: results.count, by: 2).map { results[$0].0! }
+            expectedLoads = stride(from: 1, to: results.count, by: 2).map { results[$0].1 }
         } catch let error as SimulationError {
             throw .failure("\(error)")
         } catch {
@@ -147,10 +152,7 @@ struct SimulateCommand: BackoffCommand {
         }
 
         var table = CSVTable(header: Self.columns.map(\.name))
-        var expectedLoads: [OutageLoad?] = []
-        for (scenario, report) in zip(scenarios, reports) {
-            let load = scenario.expectedLoad
-            expectedLoads.append(load)
+        for ((scenario, report), load) in zip(zip(scenarios, reports), expectedLoads) {
             table.append(row(scenario, report, load: load))
         }
 
@@ -183,7 +185,7 @@ struct SimulateCommand: BackoffCommand {
         let policy = scenario.policy
         let peak = report.timeline.peakLoad
         let retryPeak = report.timeline.peakRetryLoad
-        let formula = scenario.closedForm
+        let formula = scenario.closedForm(expectedLoad: load)
         let clients = Double(report.clients)
         let threshold = scenario.steadyFirstAttemptsPerBucket + 3 * scenario.steadyFirstAttemptsPerBucket.squareRoot()
         let drain = scenario.triggerEnd.map { report.timeline.drainTime(after: $0, threshold: threshold) }

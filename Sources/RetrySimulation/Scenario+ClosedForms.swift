@@ -15,6 +15,11 @@ extension Scenario {
     /// The expected attempts per client, total wait (seconds) and fraction of clients that succeed;
     /// `nil` where this toolkit has no closed form.
     public var closedForm: (attemptsPerClient: Double, meanTotalWait: Double, successFraction: Double)? {
+        closedForm(expectedLoad: expectedLoad)
+    }
+
+    /// ``closedForm``, given the scenario's ``expectedLoad`` (computed once by a caller that needs both).
+    public func closedForm(expectedLoad: OutageLoad?) -> (attemptsPerClient: Double, meanTotalWait: Double, successFraction: Double)? {
         guard isPlainHerd, let starts = policy.expectedStartTimes else { return nil }
         // With maxElapsed (no jitter), `starts` already stops at the last retry within the limit.
         let n = starts.count
@@ -39,9 +44,7 @@ extension Scenario {
                 }
                 return (Double(nominal.count), nominal[nominal.count - 1], 0)
             }
-            return OutageLoad(policy: policy, outageEnd: end, bucketWidth: bucketWidth).map {
-                ($0.expectedAttempts, $0.expectedTotalWait, $0.successProbability)
-            }
+            return expectedLoad.map { ($0.expectedAttempts, $0.expectedTotalWait, $0.successProbability) }
         default:
             return nil
         }
