@@ -61,6 +61,8 @@ public struct EventQueue<Payload> {
 
     @usableFromInline var _storage: [Entry] = []
     @usableFromInline var _lanes: [Lane]
+    /// Events waiting in lanes, all lanes together: with none, a pop goes straight to the heap.
+    @usableFromInline var _lanePending = 0
     @usableFromInline var _nextSequence: UInt64 = 0
 
     /// The largest priority; lower priorities run first at the same instant.
@@ -72,11 +74,11 @@ public struct EventQueue<Payload> {
         _lanes = Array(repeating: Lane(), count: lanes)
     }
 
-    /// The number of pending events. - Complexity: O(lanes).
-    @inlinable public var count: Int { _lanes.reduce(_storage.count) { $0 + $1.count } }
+    /// The number of pending events. - Complexity: O(1).
+    @inlinable public var count: Int { _storage.count + _lanePending }
 
-    /// True when no event is pending. - Complexity: O(lanes).
-    @inlinable public var isEmpty: Bool { _storage.isEmpty && _lanes.allSatisfy { $0.count == 0 } }
+    /// True when no event is pending. - Complexity: O(1).
+    @inlinable public var isEmpty: Bool { count == 0 }
 
     /// Reserves room for `capacity` pending events. - Complexity: O(capacity).
     public mutating func reserveCapacity(_ capacity: Int) { _storage.reserveCapacity(capacity) }
@@ -88,6 +90,7 @@ public struct EventQueue<Payload> {
     @inlinable
     var _first: (entry: Entry, source: Int)? {
         var best = _storage.first.map { (entry: $0, source: -1) }
+        guard _lanePending > 0 else { return best }
         for index in _lanes.indices {
             guard let head = _lanes[index].first else { continue }
             if best == nil || head.precedes(best!.entry) { best = (head, index) }
@@ -112,6 +115,7 @@ public struct EventQueue<Payload> {
             _insertIntoHeap(entry)
         } else {
             _lanes[lane].entries.append(entry)
+            _lanePending += 1
         }
     }
 
@@ -130,15 +134,16 @@ public struct EventQueue<Payload> {
     }
 
     /// Removes and returns the earliest event, or `nil` when none is pending.
-    /// - Complexity: O(log n + lanes).
+    /// - Complexity: O(log n), plus O(lanes) while events wait in lanes.
     @inlinable
     public mutating func popFirst() -> (time: VirtualTime, payload: Payload)? {
-        if _lanes.isEmpty { return _popHeap() }
+        if _lanePending == 0 { return _popHeap() }
         guard let (entry, source) = _first else { return nil }
         if source < 0 {
             _ = _popHeap()
         } else {
             _lanes[source].removeFirst()
+            _lanePending -= 1
         }
         return (VirtualTime(nanoseconds: entry.time), entry.payload)
     }
