@@ -34,28 +34,43 @@ public struct EventQueue<Payload> {
         }
     }
 
-    /// A FIFO of entries whose keys increase from `head` to the end.
+    /// A FIFO of entries whose keys increase from head to tail: a ring buffer whose capacity is a
+    /// power of two, doubled when full, so neither end moves the others.
     @usableFromInline
     struct Lane {
-        @usableFromInline var entries: [Entry] = []
+        @usableFromInline var ring: [Entry?] = []
         @usableFromInline var head = 0
+        @usableFromInline var count = 0
 
         @inlinable init() {}
 
-        @inlinable var first: Entry? { head < entries.count ? entries[head] : nil }
-        @inlinable var count: Int { entries.count - head }
+        @inlinable var first: Entry? { count > 0 ? ring[head] : nil }
+        @inlinable var last: Entry? { count > 0 ? ring[(head + count - 1) & (ring.count - 1)] : nil }
 
-        /// Removes the head; the consumed prefix is dropped once it is half the storage.
+        @inlinable
+        mutating func append(_ entry: Entry) {
+            if count == ring.count { reserveCapacity(Swift.max(16, 2 * count)) }
+            ring[(head + count) & (ring.count - 1)] = entry
+            count += 1
+        }
+
         @inlinable
         mutating func removeFirst() {
-            head += 1
-            if head == entries.count {
-                entries.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 4096 && 2 * head >= entries.count {
-                entries.removeFirst(head)
-                head = 0
-            }
+            ring[head] = nil
+            head = (head + 1) & (ring.count - 1)
+            count -= 1
+        }
+
+        /// Room for `capacity` entries (rounded up to a power of two), keeping them in order.
+        @usableFromInline
+        mutating func reserveCapacity(_ capacity: Int) {
+            guard capacity > ring.count else { return }
+            var size = 16
+            while size < capacity { size *= 2 }
+            var grown = [Entry?](repeating: nil, count: size)
+            for offset in 0..<count { grown[offset] = ring[(head + offset) & (ring.count - 1)] }
+            ring = grown
+            head = 0
         }
     }
 
@@ -80,8 +95,10 @@ public struct EventQueue<Payload> {
     /// True when no event is pending. - Complexity: O(1).
     @inlinable public var isEmpty: Bool { count == 0 }
 
-    /// Reserves room for `capacity` pending events. - Complexity: O(capacity).
-    public mutating func reserveCapacity(_ capacity: Int) { _storage.reserveCapacity(capacity) }
+    /// Reserves room for `capacity` pending events in the heap, or in lane `lane`. - Complexity: O(capacity).
+    public mutating func reserveCapacity(_ capacity: Int, lane: Int? = nil) {
+        if let lane { _lanes[lane].reserveCapacity(capacity) } else { _storage.reserveCapacity(capacity) }
+    }
 
     /// The time of the earliest pending event. - Complexity: O(lanes).
     @inlinable public var nextTime: VirtualTime? { _first.map { VirtualTime(nanoseconds: $0.entry.time) } }
@@ -111,10 +128,10 @@ public struct EventQueue<Payload> {
     public mutating func insert(_ payload: Payload, at time: VirtualTime, priority: Int = 0, lane: Int) {
         precondition(_lanes.indices.contains(lane), "lane \(lane) does not exist (the queue has \(_lanes.count))")
         let entry = _entry(payload, at: time, priority: priority)
-        if _lanes[lane].count > 0, entry.precedes(_lanes[lane].entries[_lanes[lane].entries.count - 1]) {
+        if let last = _lanes[lane].last, entry.precedes(last) {
             _insertIntoHeap(entry)
         } else {
-            _lanes[lane].entries.append(entry)
+            _lanes[lane].append(entry)
             _lanePending += 1
         }
     }
@@ -199,8 +216,9 @@ public struct EventQueue<Payload> {
             precondition(!_storage[index].precedes(_storage[(index - 1) / 2]), "heap invariant broken at \(index)")
         }
         for lane in _lanes where lane.count > 1 {
-            for index in (lane.head + 1)..<lane.entries.count {
-                precondition(lane.entries[index - 1].precedes(lane.entries[index]), "lane out of order at \(index)")
+            for offset in 1..<lane.count {
+                let (earlier, later) = (lane.ring[(lane.head + offset - 1) & (lane.ring.count - 1)]!, lane.ring[(lane.head + offset) & (lane.ring.count - 1)]!)
+                precondition(earlier.precedes(later), "lane out of order at \(offset)")
             }
         }
         #endif

@@ -19,8 +19,8 @@ public struct Simulation<Event> {
     /// The number of events scheduled and not yet handled. - Complexity: O(1).
     public var pendingCount: Int { _queue.count }
 
-    /// Reserves room for `capacity` pending events. - Complexity: O(capacity).
-    public mutating func reserveCapacity(_ capacity: Int) { _queue.reserveCapacity(capacity) }
+    /// Reserves room for `capacity` pending events, in the heap or in lane `lane`. - Complexity: O(capacity).
+    public mutating func reserveCapacity(_ capacity: Int, lane: Int? = nil) { _queue.reserveCapacity(capacity, lane: lane) }
 
     /// Schedules `event` at the absolute instant `time`, which must not be in the past.
     /// - Complexity: O(log n) for n pending events.

@@ -109,7 +109,7 @@ struct ScenarioRun<Gate: RetryGate> {
                 clients.deallocate()  // SimulatedClient holds no references: nothing to deinitialize
                 clients = UnsafeMutableBufferPointer(start: nil, count: 0)
             }
-            simulation.reserveCapacity(starts.count)
+            simulation.reserveCapacity(starts.count, lane: Self.arrivalLane)
             for (index, start) in starts.enumerated() {
                 simulation.schedule(ScenarioEvent(kind: .send, client: index, value: 0), at: VirtualTime(nanoseconds: start),
                                     lane: Self.arrivalLane)
