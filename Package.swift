@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "BackoffPolicies", targets: ["BackoffPolicies"]),
         .library(name: "Stochastics", targets: ["Stochastics"]),
         .library(name: "EventSimulation", targets: ["EventSimulation"]),
+        .library(name: "Parallelism", targets: ["Parallelism"]),
         .library(name: "RetrySimulation", targets: ["RetrySimulation"]),
         .library(name: "Retrying", targets: ["Retrying"]),
         .executable(name: "backoff", targets: ["backoff"]),
@@ -21,27 +22,31 @@ let package = Package(
         .target(name: "Stochastics", dependencies: ["CGSL"]),
         .target(name: "BackoffPolicies"),
         .target(name: "EventSimulation"),
+        // A general pool of threads for independent work items (results in item order).
+        .target(name: "Parallelism"),
         // Retries real async work with the same policies; depends on the policies only.
         .target(name: "Retrying", dependencies: ["BackoffPolicies"]),
         .target(
             name: "RetrySimulation",
-            dependencies: ["BackoffPolicies", "EventSimulation", "Stochastics"]
+            dependencies: ["BackoffPolicies", "EventSimulation", "Parallelism", "Stochastics"]
         ),
         .target(
             name: "BackoffCLI",
-            dependencies: ["BackoffPolicies", "RetrySimulation", "Stochastics"]
+            dependencies: ["BackoffPolicies", "EventSimulation", "Parallelism", "RetrySimulation", "Stochastics"]
         ),
         .executableTarget(name: "backoff", dependencies: ["BackoffCLI"]),
 
         .testTarget(name: "StochasticsTests", dependencies: ["Stochastics", "CGSL"]),
         .testTarget(name: "BackoffPoliciesTests", dependencies: ["BackoffPolicies", "Stochastics", "RetrySimulation"]),
         .testTarget(name: "EventSimulationTests", dependencies: ["EventSimulation"]),
+        .testTarget(name: "ParallelismTests", dependencies: ["Parallelism"]),
         .testTarget(
             name: "RetrySimulationTests",
-            dependencies: ["RetrySimulation", "BackoffPolicies", "Stochastics"]
+            dependencies: ["RetrySimulation", "BackoffPolicies", "EventSimulation", "Stochastics"]
         ),
         .testTarget(name: "BackoffCLITests", dependencies: ["BackoffCLI", "BackoffPolicies"]),
-        .testTarget(name: "RetryingTests", dependencies: ["Retrying", "BackoffPolicies", "RetrySimulation", "Stochastics"]),
+        .testTarget(
+            name: "RetryingTests", dependencies: ["Retrying", "BackoffPolicies", "EventSimulation", "RetrySimulation", "Stochastics"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,7 +35,7 @@ struct ScheduleCommand: BackoffCommand {
     func run() throws(CommandLineError) -> CSVTable {
         var table = CSVTable(header: Self.columns.map(\.name))
         for policy in policy.policies {
-            let seed = SeedDerivation.streamSeed(root: randomness.seed, stream: policy.jitter.streamIndex)
+            let seed = RandomStream.seed(root: randomness.seed, jitter: policy.jitter)
             var random: RandomGenerator
             do { random = try RandomGenerator(algorithm: randomness.generator, seed: seed) } catch {
                 throw .failure("\(error)")

@@ -1,5 +1,6 @@
 import BackoffPolicies
 import EventSimulation
+import Parallelism
 import RetrySimulation
 import Stochastics
 
@@ -88,8 +89,6 @@ struct SimulateCommand: BackoffCommand {
         ("recovery_time_s", "when it did, seconds after the window's end (empty: never, or no window)"),
     ]
     static let example = "backoff simulate --clients 10000 --server outage:2s --max-attempts 8 --timeline load.csv"
-    /// The stream of arrival times, shared by every jitter mode (modes use streams 0 to 3).
-    static let arrivalStream: UInt64 = 4
     static let timelineHeader = "jitter,bucket_start_s,attempts,retries,successes,failures,rejected,timeouts,expected_attempts,expected_retries,peak_queue"
 
     let policy: PolicyOptions
@@ -139,8 +138,8 @@ struct SimulateCommand: BackoffCommand {
             let results = try ParallelWork.map(2 * scenarios.count, jobs: randomness.jobs) { item -> (ScenarioReport?, OutageLoad?) in
                 let scenario = scenarios[item / 2]
                 guard item % 2 == 0 else { return (nil, scenario.expectedLoad) }
-                let seed = SeedDerivation.streamSeed(root: rootSeed, stream: scenario.policy.jitter.streamIndex)
-                let arrivalSeed = SeedDerivation.streamSeed(root: rootSeed, stream: Self.arrivalStream)
+                let seed = RandomStream.seed(root: rootSeed, jitter: scenario.policy.jitter)
+                let arrivalSeed = RandomStream.arrivalSeed(root: rootSeed)
                 return (try scenario.run(seed: seed, arrivalSeed: arrivalSeed, algorithm: generator), nil)
             }
             reports = stride(from: 0, to: results.count, by: 2).map { results[$0].0! }

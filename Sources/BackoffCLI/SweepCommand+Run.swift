@@ -1,5 +1,5 @@
 import Foundation
-import RetrySimulation
+import Parallelism
 
 extension SweepCommand {
     /// Runs the points of this shard that no earlier run finished, writing rows in grid order.

@@ -1,5 +1,4 @@
 import Foundation
-import RetrySimulation
 
 /// `backoff sweep <command>`: runs a command over the cartesian product of option lists and ranges,
 /// one row per point, in grid order, in parallel, sharded, resumable.

@@ -77,7 +77,7 @@ struct WaitsCommand: BackoffCommand {
             throw .usage("\(error)", command: Self.name)
         }
         let (rootSeed, generator, jobs) = (randomness.seed, randomness.generator, randomness.jobs)
-        let seeds = experiments.map { SeedDerivation.streamSeed(root: rootSeed, stream: $0.policy.jitter.streamIndex) }
+        let seeds = experiments.map { RandomStream.seed(root: rootSeed, jitter: $0.policy.jitter) }
         let results: [ModeResult]
         do {
             if samplesFile == nil {

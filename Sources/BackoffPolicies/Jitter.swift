@@ -29,17 +29,6 @@ public enum Jitter: Hashable, Sendable {
         }
     }
 
-    /// A fixed index per mode (none 0, full 1, equal 2, decorrelated 3), used to derive each mode's
-    /// random stream, so a mode gives the same numbers whichever other modes run beside it.
-    public var streamIndex: UInt64 {
-        switch self {
-        case .disabled: 0
-        case .full: 1
-        case .equal: 2
-        case .decorrelated: 3
-        }
-    }
-
     /// Parses a command-line name; `factor` is used for `decorrelated`.
     public init?(name: String, decorrelatedFactor factor: Double = 3) {
         switch name {

@@ -1,4 +1,5 @@
 import BackoffPolicies
+import Parallelism
 import Stochastics
 
 /// R independent runs of one request whose every attempt fails at once: the distribution of the
@@ -160,12 +161,4 @@ public struct WaitsExperiment: Sendable {
     func drawTotalWait<Random: UniformSource>(using random: inout Random) -> Int64 {
         policy.drawTotalWait(using: &random)
     }
-}
-
-/// A buffer that several threads write at once, each to its own disjoint range of indices (one
-/// chunk of runs per thread), so no two threads touch the same element. The buffer outlives the work.
-struct DisjointSlices: @unchecked Sendable {
-    let base: UnsafeMutableBufferPointer<Double>
-
-    init(_ base: UnsafeMutableBufferPointer<Double>) { self.base = base }
 }

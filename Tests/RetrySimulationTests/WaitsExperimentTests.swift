@@ -22,9 +22,4 @@ import Testing
         #expect(totals.count == 100)
         #expect(abs(summary.mean - Double(totals.reduce(0, +)) / 1e11) < 1e-12)
     }
-
-    @Test func parallelResultsComeBackInItemOrder() throws {
-        let squares = try ParallelWork.map(100, jobs: 4) { $0 * $0 }
-        #expect(squares == (0..<100).map { $0 * $0 })
-    }
 }
