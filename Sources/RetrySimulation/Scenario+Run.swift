@@ -15,13 +15,33 @@ extension Scenario {
 
     /// Runs along `path`, one of ``ScenarioPath/applicable(to:)`` (tests compare them).
     func run(seed: UInt64, arrivalSeed: UInt64?, algorithm: GeneratorAlgorithm, path: ScenarioPath) throws -> ScenarioReport {
+        precondition(ScenarioPath.applicable(to: self).contains(path), "the path \(path) does not apply to this scenario")
         let starts = arrivalTimes(using: try RandomGenerator(algorithm: algorithm, seed: arrivalSeed ?? seed))
-        if limits.isEmpty {
-            var run = ScenarioRun<NoLimits>(scenario: self, clients: starts.count, seed: seed, path: path)
-            return try run.run(arrivalTimes: starts)
+        guard starts.count < ScenarioEvent.maximumClients else { throw SimulationError.tooManyClients(starts.count) }
+        switch (path, server) {
+        case (.plainHerd, _):
+            var run = ScenarioRun<InstantServer, NoLimits>(scenario: self, starts: starts, seed: seed, eventOrdered: false)
+            return try run.runPlainHerd(starts)
+        case (.clientByClient, _):
+            var run = ScenarioRun<InstantServer, NoLimits>(scenario: self, starts: starts, seed: seed, eventOrdered: false)
+            return try run.runClientByClient(starts)
+        case (.eventOrdered, .alwaysFail), (.eventOrdered, .bernoulli), (.eventOrdered, .outage):
+            return try runEventOrdered(InstantServer.self, starts: starts, seed: seed)
+        case (.eventOrdered, .contention):
+            return try runEventOrdered(ContentionServer.self, starts: starts, seed: seed)
+        case (.eventOrdered, .capacity):
+            return try runEventOrdered(CapacityServer.self, starts: starts, seed: seed)
         }
-        var run = ScenarioRun<LimitsInForce>(scenario: self, clients: starts.count, seed: seed, path: path)
-        return try run.run(arrivalTimes: starts)
+    }
+
+    /// An event-ordered run with `Server`, compiled apart with and without shared limits.
+    private func runEventOrdered<Server: SimulatedServer>(_: Server.Type, starts: [Int64], seed: UInt64) throws -> ScenarioReport {
+        if limits.isEmpty {
+            var run = ScenarioRun<Server, NoLimits>(scenario: self, starts: starts, seed: seed, eventOrdered: true)
+            return try run.runEventOrdered(starts)
+        }
+        var run = ScenarioRun<Server, LimitsInForce>(scenario: self, starts: starts, seed: seed, eventOrdered: true)
+        return try run.runEventOrdered(starts)
     }
 
     /// Session start times, drawn from `random` before the run.

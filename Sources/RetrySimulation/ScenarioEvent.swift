@@ -1,16 +1,16 @@
 /// One event of a scenario run: 8 bytes (the kind and the client packed in 32 bits, a 32-bit
 /// value), so a heap entry is 24 bytes and a million pending events stay compact.
+///
+/// The driver knows two kinds, `send` and `timeout`; every other kind belongs to the server model,
+/// which numbers its own events (0 to 13) and alone reads them.
 struct ScenarioEvent {
-    enum Kind: UInt32 {
+    enum Kind: Equatable {
         /// The client starts an attempt (the first of a request, or a retry).
         case send
-        /// Contention: a read arrives at the server; the write (carrying the version read, in
-        /// `value`) arrives. The replies need no events of their own (see `ScenarioRun.handle`).
-        case readAtServer, writeAtServer
-        /// Capacity: a worker finishes the attempt numbered `value` of the client.
-        case serviceDone
         /// The client stops waiting for its attempt numbered `value`.
         case timeout
+        /// One of the server model's own events, by the model's number.
+        case server(UInt32)
     }
 
     /// The most clients a run may hold: the client index takes the low 28 bits.
@@ -20,11 +20,26 @@ struct ScenarioEvent {
     /// A version (contention), a success flag, or an attempt number (capacity), truncated to 32 bits.
     let value: Int32
 
-    init(kind: Kind, client: Int, value: Int64) {
-        packed = kind.rawValue << 28 | UInt32(client)
+    init(kind: Kind, client: Int, value: Int64 = 0) {
+        let code: UInt32
+        switch kind {
+        case .send: code = 0
+        case .timeout: code = 1
+        case .server(let number):
+            precondition(number <= 13, "a server numbers its events from 0 to 13, got \(number)")
+            code = number + 2
+        }
+        packed = code << 28 | UInt32(client)
         self.value = Int32(truncatingIfNeeded: value)
     }
 
-    var kind: Kind { Kind(rawValue: packed >> 28)! }
+    var kind: Kind {
+        switch packed >> 28 {
+        case 0: .send
+        case 1: .timeout
+        case let code: .server(code - 2)
+        }
+    }
+
     var client: Int { Int(packed & 0x0FFF_FFFF) }
 }

@@ -1,0 +1,62 @@
+import Stochastics
+
+/// What a scenario run counts as it goes, and the ``ScenarioReport`` it makes of them.
+struct ScenarioCounters {
+    var sessions = 0
+    var attempts = 0, uniqueRequests = 0, successes = 0, giveUps = 0, permanentFailures = 0
+    var requestsLost = 0, deadSessions = 0, budgetDenials = 0, localRejections = 0
+    /// Capacity servers: attempts rejected by a full queue, timed out, served for nobody; the longest queue.
+    var rejected = 0, timeouts = 0, wastedWork = 0, peakQueue = 0
+    /// Per request (client-major, `requestsPerClient` slots each), in seconds, NaN for a request never
+    /// sent: the same order whichever way the run goes, so the summary's sums are the same too.
+    var totalWaits: [Double] = []
+    /// Requests that ended (the entries of `totalWaits` that are not NaN).
+    var endedRequests = 0
+    /// Σ (end - first attempt) over the requests that ended, in nanoseconds.
+    var requestDurations: Int64 = 0
+    var lastCompletion: Int64 = 0
+    /// Σ (attempts of a session)², for the standard error of attempts per client.
+    var attemptSquares = 0.0
+
+    /// Counters for `sessions` sessions of `requestsPerClient` requests each.
+    init(sessions: Int, requestsPerClient: Int) {
+        self.sessions = sessions
+        totalWaits = [Double](repeating: .nan, count: sessions * requestsPerClient)
+    }
+
+    /// A request ended at `end` (nanoseconds) after `start`, having waited `totalWait` nanoseconds.
+    @inline(__always)
+    mutating func requestEnded(slot: Int, totalWait: Int64, start: Int64, end: Int64) {
+        totalWaits[slot] = Double(totalWait) / 1e9
+        endedRequests += 1
+        requestDurations += end - start
+        lastCompletion = max(lastCompletion, end)
+    }
+
+    /// A session ended after `attempts` attempts in all.
+    @inline(__always)
+    mutating func sessionEnded(attempts: Int) {
+        attemptSquares += Double(attempts) * Double(attempts)
+    }
+
+    /// The report, with the run's timeline; hands the total waits over to the summary (which
+    /// reorders them in place, uncopied).
+    mutating func report(timeline: LoadTimeline) -> ScenarioReport {
+        var ended: [Double] = []
+        swap(&ended, &totalWaits)
+        if endedRequests != ended.count { ended = ended.filter { !$0.isNaN } }  // in order: the sums depend on it
+        let n = Double(sessions)
+        let mean = Double(attempts) / n
+        let variance = (attemptSquares - n * mean * mean) / (n - 1)
+        return ScenarioReport(
+            clients: sessions, attempts: attempts,
+            attemptsStandardError: sessions > 1 ? (max(0, variance) / n).squareRoot() : .nan,
+            uniqueRequests: uniqueRequests, successes: successes, giveUps: giveUps, permanentFailures: permanentFailures,
+            requestsLost: requestsLost, deadSessions: deadSessions, rejected: rejected, timeouts: timeouts,
+            wastedWork: wastedWork, peakQueue: peakQueue, budgetDenials: budgetDenials, localRejections: localRejections,
+            totalWait: endedRequests == 0 ? Summary([.nan]) : Summary(ended, quantiles: [0.5, 0.99]),
+            meanCompletion: endedRequests == 0 ? .nan : Double(requestDurations) / Double(endedRequests) / 1e9,
+            lastCompletion: Double(lastCompletion) / 1e9,
+            timeline: timeline)
+    }
+}

@@ -1,0 +1,64 @@
+import BackoffPolicies
+import EventSimulation
+import Stochastics
+
+/// Servers that answer at once, without shared limits, let each client's session run from start to
+/// end before the next client's (see ``ScenarioPath``): no event queue, no client array, and each
+/// client's stream in registers (`Taus2(seed: streamSeed(seed, i))` draws exactly what slot i of
+/// ``ClientStreams`` would). The report is the very same as the event-ordered run's (tested).
+extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
+    /// Every client's whole session, through the client state machine.
+    mutating func runClientByClient(_ starts: [Int64]) throws(SimulationError) -> ScenarioReport {
+        let server = InstantServer(scenario.server)
+        for (index, start) in starts.enumerated() {
+            var random = Taus2(seed: SeedDerivation.streamSeed(root: seed, stream: UInt64(index)))
+            var client = SimulatedClient(policy: policy, requests: scenario.requestsPerClient)
+            var time = VirtualTime(nanoseconds: start)
+            while true {
+                let isRetry = beginAttempt(&client, at: time, using: &random).isRetry
+                let answer = server.answer(client, isRetry: isRetry, at: time, using: &random, in: &self)
+                guard let next = carryOut(answer, for: &client, index, at: time, using: &random) else { break }
+                time = next
+            }
+        }
+        return try finish()
+    }
+
+    /// The plain herd (see ``ScenarioPath/plainHerd``): each client sends one request and retries it
+    /// on its policy's timer until it succeeds or gives up.
+    ///
+    /// This is ``runClientByClient(_:)`` without the session state machine: the same server outcome,
+    /// the same decision (`BackoffPolicy.decide`), the same draws in the same order and the same
+    /// counts, so the report is the very same (tested against both other paths). It only leaves out
+    /// what cannot happen here: later requests, permanent errors, the recovery trigger and Retry-After.
+    mutating func runPlainHerd(_ starts: [Int64]) throws(SimulationError) -> ScenarioReport {
+        let (policy, server) = (policy, InstantServer(scenario.server))
+        for (index, startTime) in starts.enumerated() {
+            var random = Taus2(seed: SeedDerivation.streamSeed(root: seed, stream: UInt64(index)))
+            var backoff = BackoffState(policy: policy)
+            var time = VirtualTime(nanoseconds: startTime)
+            counters.uniqueRequests += 1
+            attempt: while true {
+                let success = server.outcome(at: time, using: &random).outcome == .success
+                counters.attempts += 1
+                timeline.recordAttempt(at: time, isRetry: backoff.attempts > 1, answeredAtOnce: success ? .success : .failure)
+                if success {
+                    counters.successes += 1
+                    break attempt
+                }
+                let elapsed = time.nanoseconds - startTime
+                switch policy.decide(after: &backoff, elapsed: elapsed, serverDelay: nil, handling: .ignore, using: &random) {
+                case .retry(let wait):
+                    time = time + wait
+                case .giveUp:
+                    counters.giveUps += 1
+                    counters.requestsLost += 1
+                    break attempt
+                }
+            }
+            counters.requestEnded(slot: index, totalWait: backoff.totalWait, start: startTime, end: time.nanoseconds)
+            counters.sessionEnded(attempts: backoff.attempts)
+        }
+        return try finish()
+    }
+}
