@@ -15,16 +15,17 @@ struct CheckCommand: DocumentedCommand {
         name, so extra or reordered columns do not matter. Prints one line per failure and a summary; \
         exits 1 on any failure or unmatched row, 0 otherwise.
         """
-    static let specs: [OptionSpec] = [
-        OptionSpec(
-            name: "baseline", valueName: "file", help: "Compare with this earlier table instead of the formulas.",
-            defaultValue: nil, form: "a CSV file written by backoff"),
-        OptionSpec(
-            name: "z", valueName: "number", help: "Largest |z| that passes.", defaultValue: "4", form: "a number > 0, e.g. 4"),
-        OptionSpec(
-            name: "rel", valueName: "number", help: "With --baseline: relative tolerance for columns without a standard error.",
-            defaultValue: nil, form: "a number >= 0, e.g. 0.01"),
-    ]
+    static let baseline = Option<String?>.optional(
+        "baseline", "file", form: "a CSV file written by backoff", help: "Compare with this earlier table instead of the formulas.",
+        parse: Parsers.text)
+    static let z = Option(
+        "z", "number", kind: .number, default: "4", form: "a number > 0, e.g. 4", help: "Largest |z| that passes.",
+        parse: Parsers.form(ValueParser.number, where: { $0 > 0 }))
+    static let rel = Option<Double?>.optional(
+        "rel", "number", kind: .number, form: "a number >= 0, e.g. 0.01",
+        help: "With --baseline: relative tolerance for columns without a standard error.",
+        parse: Parsers.form(ValueParser.number, where: { $0 >= 0 }))
+    static let specs = [baseline.spec, z.spec, rel.spec]
     static let columns: [(name: String, meaning: String)] = [
         ("(report)", "not CSV: one line per failing comparison, then a summary line"),
     ]
@@ -58,9 +59,9 @@ struct CheckCommand: DocumentedCommand {
         }
         let options = try ParsedOptions(command: Self.name, specs: Self.specs, tokens: tokens.dropFirst())
         self.path = path
-        baselinePath = options.text("baseline")
-        limit = try options.required("z", ValueParser.number, where: { $0 > 0 })
-        relative = try options.value("rel", ValueParser.number, where: { $0 >= 0 })
+        baselinePath = try options(Self.baseline)
+        limit = try options(Self.z)
+        relative = try options(Self.rel)
     }
 
     private static func read(_ path: String) throws(CommandLineError) -> CSVReader {

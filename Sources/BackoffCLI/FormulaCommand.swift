@@ -11,24 +11,22 @@ struct FormulaCommand: BackoffCommand {
         full: Σ e_k / 2, variance Σ e_k² / 12; equal: 3 Σ e_k / 4, variance Σ e_k² / 48; decorrelated: an exact \
         recursion, integrated numerically when the cap binds. e_k = min(c, b m^(k-1)) for the exponential schedule.
         """
-    static let specs =
-        PolicyOptions.specs(defaultJitter: "none,full,equal,decorrelated") + [
-            OptionSpec(
-                name: "wait-budget", valueName: "duration",
-                help: "Also report the most attempts whose expected total wait stays within this duration.",
-                defaultValue: nil, form: OptionSpec.durationForm),
-            OptionSpec(
-                name: "outage", valueName: "duration",
-                help: "Also report the expected load of --clients clients failing at t = 0 against an outage of this length.",
-                defaultValue: nil, form: OptionSpec.durationForm),
-            OptionSpec(
-                name: "clients", valueName: "count", help: "With --outage: the clients of the burst.",
-                defaultValue: "1000", form: "a whole number >= 1, e.g. 1000"),
-            OptionSpec(
-                name: "bucket", valueName: "duration", help: "With --outage: the width of a load bucket.",
-                defaultValue: "10ms", form: "a duration greater than 0 with a unit, e.g. 10ms"),
-            .output,
-        ]
+    static let defaultJitter = "none,full,equal,decorrelated"
+    static let waitBudget = Option<Duration?>.optional(
+        "wait-budget", "duration", kind: .duration, form: OptionSpec.durationForm,
+        help: "Also report the most attempts whose expected total wait stays within this duration.", parse: Parsers.duration)
+    static let outage = Option<Duration?>.optional(
+        "outage", "duration", kind: .duration, form: OptionSpec.durationForm,
+        help: "Also report the expected load of --clients clients failing at t = 0 against an outage of this length.",
+        parse: Parsers.duration)
+    static let clients = Option(
+        "clients", "count", kind: .count, default: "1000", form: "a whole number >= 1, e.g. 1000",
+        help: "With --outage: the clients of the burst.", parse: Parsers.count(atLeast: 1))
+    static let bucket = Option(
+        "bucket", "duration", kind: .duration, default: "10ms", form: "a duration greater than 0 with a unit, e.g. 10ms",
+        help: "With --outage: the width of a load bucket.", parse: Parsers.form(ValueParser.duration, where: { $0 > .zero }))
+    static let specs = PolicyOptions.specs(defaultJitter: defaultJitter) + [waitBudget.spec, outage.spec, clients.spec, bucket.spec]
+        + [TableOptions.output.spec]
     static let columns: [(name: String, meaning: String)] = [
         ("jitter", "jitter mode"),
         ("base_s", "base b, seconds"),
@@ -64,15 +62,14 @@ struct FormulaCommand: BackoffCommand {
     let outputPath: String?
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
-        policy = try PolicyOptions(options)
-        waitBudget = try options.value("wait-budget", ValueParser.duration)
-        if let end = try options.value("outage", ValueParser.duration) {
-            outage = (end, try options.required("clients", ValueParser.integer, where: { $0 >= 1 }),
-                      try options.required("bucket", ValueParser.duration, where: { $0 > .zero }))
+        policy = try PolicyOptions(options, defaultJitter: Self.defaultJitter)
+        waitBudget = try options(Self.waitBudget)
+        if let end = try options(Self.outage) {
+            outage = (end, try options(Self.clients), try options(Self.bucket))
         } else {
             outage = nil
         }
-        outputPath = options.text("output")
+        outputPath = try options(TableOptions.output)
     }
 
     var header: [String] {
@@ -80,6 +77,8 @@ struct FormulaCommand: BackoffCommand {
         let base = Array(names.prefix(13))
         return base + (waitBudget == nil ? [] : Array(names[13..<15])) + (outage == nil ? [] : Array(names[15...]))
     }
+
+    var warnings: [String] { policy.warnings }
 
     func run() throws(CommandLineError) -> CSVTable {
         var table = CSVTable(header: header)

@@ -1,8 +1,10 @@
-/// One option a command accepts: its name, the kind of value, its default and its help line.
-struct OptionSpec: Equatable {
+/// The declaration of one option, whatever its value's type: what help shows, what the lexer
+/// checks and what a sweep needs to read, range and canonicalise its values.
+struct OptionSpec: Sendable, Equatable {
     let name: String
     /// The value's placeholder in help and messages: `duration`, `count`, `number`, `list`, `file`.
-    let valueName: String
+    let placeholder: String
+    let kind: OptionKind
     /// What the option does (one line of help).
     let help: String
     /// The default, as the user would type it; `nil` when the option is off by default.
@@ -11,18 +13,28 @@ struct OptionSpec: Equatable {
     let form: String
 
     /// `--name <value>`, or `--name` for a flag, as help and error messages show it.
-    var usage: String { isFlag ? "--\(name)" : "--\(name) <\(valueName)>" }
+    var usage: String { isFlag ? "--\(name)" : "--\(name) <\(placeholder)>" }
 
     /// A flag takes no value: it is on when given.
-    var isFlag: Bool { valueName.isEmpty }
+    var isFlag: Bool { kind == .flag }
+}
 
-    /// A flag: no value, off by default.
-    static func flag(_ name: String, help: String) -> OptionSpec {
-        OptionSpec(name: name, valueName: "", help: help, defaultValue: nil, form: "no value")
-    }
+/// The kind of text an option takes.
+enum OptionKind: Sendable, Equatable {
+    /// No value: on when given.
+    case flag
+    /// A duration with a unit (a sweep writes it in seconds, `none` as `inf`, and ranges it).
+    case duration
+    /// A decimal number (a sweep ranges it).
+    case number
+    /// A whole number (a sweep ranges it).
+    case count
+    /// A server model (a sweep writes its canonical text).
+    case serverModel
+    /// Anything else: a name, a list, a file, a spec.
+    case text
 }
 
 extension OptionSpec {
     static let durationForm = "a duration with a unit (ns, us, ms, s, m, h), e.g. 250ms, 1.5s, 2m"
-    static let countForm = "a whole number >= 1"
 }

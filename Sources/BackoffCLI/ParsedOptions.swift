@@ -46,42 +46,44 @@ struct ParsedOptions {
         }
     }
 
+    /// The option's value: parsed from the text given, or from its default; `nil` for an optional
+    /// option not given, `false` for a flag not given.
+    func callAsFunction<Value>(_ option: Option<Value>) throws(CommandLineError) -> Value {
+        guard let text = text(option) else { return option.absent! }  // only optional options and flags lack a default
+        do {
+            return try option.parse(text)
+        } catch {
+            throw invalid(option, detail: error.detail)
+        }
+    }
+
     /// True when the user gave the option.
-    func isGiven(_ name: String) -> Bool { values[name] != nil }
+    func isGiven<Value>(_ option: Option<Value>) -> Bool { values[option.name] != nil }
 
     /// The text given for the option, or its default.
-    func text(_ name: String) -> String? { values[name] ?? spec(name).defaultValue }
+    func text<Value>(_ option: Option<Value>) -> String? { values[option.name] ?? option.spec.defaultValue }
 
+    /// The usage error for the option's value (the text given, or its default), quoting it and the
+    /// accepted form, with what is wrong beyond the form when `detail` says it.
+    func invalid<Value>(_ option: Option<Value>, detail: String? = nil) -> CommandLineError {
+        invalid(option.spec, text(option) ?? "", detail: detail)
+    }
+
+    /// The usage error for `value` of the option declared by `spec`.
+    func invalid(_ spec: OptionSpec, _ value: String, detail: String? = nil) -> CommandLineError {
+        let reason = detail.map { "\($0); expected \(spec.form)" } ?? "expected \(spec.form)"
+        return .usage("Invalid value '\(value)' for '\(spec.usage)': \(reason)", command: command)
+    }
+
+    /// The text given for the option named `name` (a name read from the command line, as a sweep
+    /// does for its axes), or `nil`.
+    func givenText(_ name: String) -> String? { values[name] }
+
+    /// The declaration of the option named `name`, which must be one of `specs`.
     func spec(_ name: String) -> OptionSpec {
         guard let spec = specs.first(where: { $0.name == name }) else {
             preconditionFailure("option '--\(name)' is not declared for '\(command)'")
         }
         return spec
-    }
-
-    /// The usage error for a bad value of `name`, quoting it and the accepted form.
-    func invalid(_ name: String, _ value: String, detail: String? = nil) -> CommandLineError {
-        let spec = spec(name)
-        let reason = detail.map { "\($0); expected \(spec.form)" } ?? "expected \(spec.form)"
-        return .usage("Invalid value '\(value)' for '\(spec.usage)': \(reason)", command: command)
-    }
-
-    /// The option's value parsed by `parse` and accepted by `isValid`; `nil` when not given and no default.
-    func value<Value>(
-        _ name: String, _ parse: (String) -> Value?, where isValid: (Value) -> Bool = { _ in true }
-    ) throws(CommandLineError) -> Value? {
-        guard let text = text(name) else { return nil }
-        guard let value = parse(text), isValid(value) else { throw invalid(name, text) }
-        return value
-    }
-
-    /// Like ``value(_:_:where:)`` for options that always have a value (a default).
-    func required<Value>(
-        _ name: String, _ parse: (String) -> Value?, where isValid: (Value) -> Bool = { _ in true }
-    ) throws(CommandLineError) -> Value {
-        guard let value = try value(name, parse, where: isValid) else {
-            preconditionFailure("option '--\(name)' of '\(command)' needs a default")
-        }
-        return value
     }
 }

@@ -2,85 +2,94 @@ import BackoffPolicies
 
 /// The options every command shares to describe a retry policy, and the policies they make: one
 /// per jitter mode in `--jitter`, all validated before anything runs.
+///
+/// The options check their syntax; `BackoffPolicy.init` checks the ranges (base > 0, m >= 1, at
+/// least one attempt, r > 1, cap >= base), and its error is reported against the option it concerns.
 struct PolicyOptions {
     let jitters: [Jitter]
     let policies: [BackoffPolicy]
+    /// Remarks for stderr: options given that no policy uses (their values are not checked).
+    let warnings: [String]
 
-    static func specs(defaultJitter: String) -> [OptionSpec] {
-        [
-            OptionSpec(
-                name: "jitter", valueName: "list", help: "Jitter modes, comma-separated: none, full, equal, decorrelated, or all.",
-                defaultValue: defaultJitter, form: "a comma-separated list of none, full, equal, decorrelated, or all"),
-            OptionSpec(
-                name: "schedule", valueName: "name",
-                help: "Un-jittered schedule: exponential (b m^(k-1)), constant (b), linear (b + (k-1) d) or immediate (0).",
-                defaultValue: "exponential", form: "one of exponential, constant, linear, immediate"),
-            OptionSpec(
-                name: "base", valueName: "duration", help: "Base wait b: the first retry's un-jittered wait.",
-                defaultValue: "100ms", form: "a duration greater than 0 with a unit (ns, us, ms, s, m, h), e.g. 100ms"),
-            OptionSpec(
-                name: "multiplier", valueName: "number", help: "Multiplier m of the exponential schedule.",
-                defaultValue: "2", form: "a number >= 1, e.g. 2"),
-            OptionSpec(
-                name: "increment", valueName: "duration", help: "Increment d of the linear schedule (default: the base).",
-                defaultValue: nil, form: OptionSpec.durationForm),
-            OptionSpec(
-                name: "cap", valueName: "duration", help: "Cap c on each wait, or none.",
-                defaultValue: "5s", form: "a duration at least the base, with a unit (e.g. 5s), or none"),
-            OptionSpec(
-                name: "max-attempts", valueName: "count", help: "Attempts per request, the first included (RxSwift's retry(n)).",
-                defaultValue: "5", form: "a whole number >= 1, e.g. 5"),
-            OptionSpec(
-                name: "max-retries", valueName: "count",
-                help: "Retries per request, the first attempt not counted (Combine's retry(n)); instead of --max-attempts.",
-                defaultValue: nil, form: "a whole number >= 0, e.g. 4"),
-            OptionSpec(
-                name: "max-elapsed", valueName: "duration",
-                help: "Give up instead of retrying when the retry would start later than this after the first attempt.",
-                defaultValue: nil, form: "a duration with a unit (e.g. 10s), or none"),
-            OptionSpec(
-                name: "decorrelated-factor", valueName: "number", help: "Factor r of decorrelated jitter: s_k = min(c, U(b, r s_(k-1))).",
-                defaultValue: "3", form: "a number > 1, e.g. 3"),
-        ]
+    /// The schedules by command-line name.
+    enum ScheduleName: String, CaseIterable, Sendable {
+        case exponential, constant, linear, immediate
     }
 
-    init(_ options: ParsedOptions) throws(CommandLineError) {
-        let factor = try options.required("decorrelated-factor", ValueParser.number, where: { $0 > 1 })
-        jitters = try Self.jitters(options, factor: factor)
+    static func jitter(default defaultValue: String) -> Option<[Jitter]> {
+        Option(
+            "jitter", "list", default: defaultValue,
+            form: "a comma-separated list of none, full, equal, decorrelated, or all",
+            help: "Jitter modes, comma-separated: none, full, equal, decorrelated, or all.", parse: parseJitters)
+    }
+    static let schedule = Option(
+        "schedule", "name", default: "exponential", form: "one of exponential, constant, linear, immediate",
+        help: "Un-jittered schedule: exponential (b m^(k-1)), constant (b), linear (b + (k-1) d) or immediate (0).",
+        parse: Parsers.choice(ScheduleName.self))
+    static let base = Option(
+        "base", "duration", kind: .duration, default: "100ms",
+        form: "a duration greater than 0 with a unit (ns, us, ms, s, m, h), e.g. 100ms",
+        help: "Base wait b: the first retry's un-jittered wait.", parse: Parsers.duration)
+    static let multiplier = Option(
+        "multiplier", "number", kind: .number, default: "2", form: "a number >= 1, e.g. 2",
+        help: "Multiplier m of the exponential schedule.", parse: Parsers.number)
+    static let increment = Option<Duration?>.optional(
+        "increment", "duration", kind: .duration, form: OptionSpec.durationForm,
+        help: "Increment d of the linear schedule (default: the base).", parse: Parsers.duration)
+    static let cap = Option(
+        "cap", "duration", kind: .duration, default: "5s", form: "a duration at least the base, with a unit (e.g. 5s), or none",
+        help: "Cap c on each wait, or none.", parse: Parsers.durationOrNone)
+    static let maxAttempts = Option(
+        "max-attempts", "count", kind: .count, default: "5", form: "a whole number >= 1, e.g. 5",
+        help: "Attempts per request, the first included (RxSwift's retry(n)).", parse: Parsers.count(atLeast: 0))
+    static let maxRetries = Option<Int?>.optional(
+        "max-retries", "count", kind: .count, form: "a whole number >= 0, e.g. 4",
+        help: "Retries per request, the first attempt not counted (Combine's retry(n)); instead of --max-attempts.",
+        parse: Parsers.count(atLeast: 0))
+    static let maxElapsed = Option<Duration??>.optional(
+        "max-elapsed", "duration", kind: .duration, form: "a duration with a unit (e.g. 10s), or none",
+        help: "Give up instead of retrying when the retry would start later than this after the first attempt.",
+        parse: Parsers.durationOrNone)
+    static let decorrelatedFactor = Option(
+        "decorrelated-factor", "number", kind: .number, default: "3", form: "a number > 1, e.g. 3",
+        help: "Factor r of decorrelated jitter: s_k = min(c, U(b, r s_(k-1))).", parse: Parsers.number)
 
-        let base = try options.required("base", ValueParser.duration, where: { $0 > .zero })
-        let capText = options.text("cap")!
-        let cap: Duration? = capText == "none" ? nil : try options.required("cap", ValueParser.duration)
-        let multiplier = try options.required("multiplier", ValueParser.number, where: { $0 >= 1 })
-        let increment = try options.value("increment", ValueParser.duration) ?? base
-        let schedule: BackoffSchedule
-        switch options.text("schedule")! {
-        case "exponential": schedule = .exponential(multiplier: multiplier)
-        case "constant": schedule = .constant
-        case "linear": schedule = .linear(increment: increment)
-        case "immediate": schedule = .immediate
-        case let other:
-            let hint = Suggestion.closest(to: other, among: ["exponential", "constant", "linear", "immediate"])
-            throw options.invalid("schedule", other, detail: hint.map { "did you mean '\($0)'?" })
+    static func specs(defaultJitter: String) -> [OptionSpec] {
+        [jitter(default: defaultJitter).spec, schedule.spec, base.spec, multiplier.spec, increment.spec, cap.spec,
+         maxAttempts.spec, maxRetries.spec, maxElapsed.spec, decorrelatedFactor.spec]
+    }
+
+    init(_ options: ParsedOptions, defaultJitter: String) throws(CommandLineError) {
+        let factor = try options(Self.decorrelatedFactor)
+        jitters = try options(Self.jitter(default: defaultJitter)).map { $0 == .decorrelated() ? .decorrelated(factor: factor) : $0 }
+
+        let (base, multiplier, increment) = (try options(Self.base), try options(Self.multiplier), try options(Self.increment))
+        let schedule: BackoffSchedule = switch try options(Self.schedule) {
+        case .exponential: .exponential(multiplier: multiplier)
+        case .constant: .constant
+        case .linear: .linear(increment: increment ?? base)
+        case .immediate: .immediate
         }
-
         let budget: AttemptBudget
-        let budgetOption: String
-        if options.isGiven("max-retries") {
-            guard !options.isGiven("max-attempts") else {
+        if let retries = try options(Self.maxRetries) {
+            guard !options.isGiven(Self.maxAttempts) else {
                 throw .usage(
                     "Use either '--max-attempts' or '--max-retries', not both (max retries N means N + 1 attempts)",
                     command: options.command)
             }
-            budget = .maxRetries(try options.required("max-retries", ValueParser.integer))
-            budgetOption = "max-retries"
+            budget = .maxRetries(retries)
         } else {
-            budget = .maxAttempts(try options.required("max-attempts", ValueParser.integer, where: { $0 >= 1 }))
-            budgetOption = "max-attempts"
+            budget = .maxAttempts(try options(Self.maxAttempts))
         }
-        let maxElapsedText = options.text("max-elapsed")
-        let maxElapsed: Duration? =
-            maxElapsedText == nil || maxElapsedText == "none" ? nil : try options.value("max-elapsed", ValueParser.duration)
+        let (cap, maxElapsed) = (try options(Self.cap), try options(Self.maxElapsed) ?? nil)
+        var unused: [(option: OptionSpec, reason: String)] = []
+        if case .exponential = schedule {} else { unused.append((Self.multiplier.spec, "the \(schedule.name) schedule does not use it")) }
+        if case .linear = schedule {} else { unused.append((Self.increment.spec, "the \(schedule.name) schedule does not use it")) }
+        if !jitters.contains(where: { if case .decorrelated = $0 { true } else { false } }) {
+            unused.append((Self.decorrelatedFactor.spec, "no jitter mode is decorrelated"))
+        }
+        warnings = unused.filter { options.givenText($0.option.name) != nil }
+            .map { "'--\($0.option.name)' has no effect: \($0.reason); ignored" }
 
         var policies: [BackoffPolicy] = []
         for jitter in jitters {
@@ -88,47 +97,44 @@ struct PolicyOptions {
                 policies.append(try BackoffPolicy(
                     base: base, schedule: schedule, cap: cap, jitter: jitter, budget: budget, maxElapsed: maxElapsed))
             } catch {
-                throw Self.usageError(error, options: options, budgetOption: budgetOption)
+                throw Self.usageError(error, options: options)
             }
         }
         self.policies = policies
     }
 
-    private static func jitters(_ options: ParsedOptions, factor: Double) throws(CommandLineError) -> [Jitter] {
-        let text = options.text("jitter")!
-        if text == "all" { return Jitter.allModes.map { $0 == .decorrelated() ? .decorrelated(factor: factor) : $0 } }
-        guard let names = ValueParser.list(text) else { throw options.invalid("jitter", text) }
+    /// `--jitter`: names, or `all`, each once (decorrelated with the default factor until the
+    /// factor is known).
+    @Sendable private static func parseJitters(_ text: String) throws(InvalidValue) -> [Jitter] {
+        if text == "all" { return Jitter.allModes }
+        guard let names = ValueParser.list(text) else { throw InvalidValue() }
         var jitters: [Jitter] = []
         for name in names {
-            guard let jitter = Jitter(name: name, decorrelatedFactor: factor) else {
+            guard let jitter = Jitter(name: name) else {
                 let hint = Suggestion.closest(to: name, among: ["none", "full", "equal", "decorrelated"])
-                throw options.invalid(
-                    "jitter", text, detail: "unknown jitter '\(name)'" + (hint.map { " (did you mean '\($0)'?)" } ?? ""))
+                throw InvalidValue("unknown jitter '\(name)'" + (hint.map { " (did you mean '\($0)'?)" } ?? ""))
             }
-            guard !jitters.contains(jitter) else { throw options.invalid("jitter", text, detail: "'\(name)' is listed twice") }
+            guard !jitters.contains(jitter) else { throw InvalidValue("'\(name)' is listed twice") }
             jitters.append(jitter)
         }
         return jitters
     }
 
-    /// Names the option behind a policy error, quoting the value the user gave.
-    private static func usageError(_ error: PolicyError, options: ParsedOptions, budgetOption: String) -> CommandLineError {
-        let option: String
-        switch error {
-        case .nonPositiveBase: option = "base"
-        case .multiplierBelowOne: option = "multiplier"
-        case .capBelowBase: option = "cap"
-        case .noAttempts, .waitsOverflow: option = budgetOption
-        case .decorrelatedFactorNotAboveOne: option = "decorrelated-factor"
-        case .negativeIncrement: option = "increment"
-        case .negativeMaxElapsed: option = "max-elapsed"
+    /// The policy's error, reported against the option it concerns, quoting the value given. The
+    /// ranges the options' forms state need no more words.
+    private static func usageError(_ error: PolicyError, options: ParsedOptions) -> CommandLineError {
+        let budget = options.isGiven(maxRetries) ? maxRetries.spec : maxAttempts.spec
+        let (spec, detail): (OptionSpec, String?) = switch error {
+        case .nonPositiveBase: (base.spec, nil)
+        case .multiplierBelowOne: (multiplier.spec, nil)
+        case .capBelowBase(_, let base): (cap.spec, "the cap must be at least the base (\(DurationText.text(base)))")
+        case .noAttempts: (budget, nil)
+        case .waitsOverflow: (budget, "\(error)")
+        case .decorrelatedFactorNotAboveOne: (decorrelatedFactor.spec, nil)
+        case .negativeIncrement: (increment.spec, "\(error)")
+        case .negativeMaxElapsed: (maxElapsed.spec, "\(error)")
         }
-        let detail: String
-        switch error {
-        case .capBelowBase(_, let base): detail = "the cap must be at least the base (\(DurationText.text(base)))"
-        default: detail = "\(error)"
-        }
-        return options.invalid(option, options.text(option) ?? "", detail: detail)
+        return options.invalid(spec, options.givenText(spec.name) ?? spec.defaultValue ?? "", detail: detail)
     }
 }
 
@@ -140,9 +146,6 @@ extension PolicyOptions {
             CSVFormat.integer(policy.maxAttempts),
         ]
     }
-
-    /// The trailing policy columns: `schedule,decorrelated_factor,max_elapsed_s`.
-    static let extraHeader = ["schedule", "decorrelated_factor", "max_elapsed_s"]
 
     static func extraColumns(_ policy: BackoffPolicy) -> [String] {
         let factor: String

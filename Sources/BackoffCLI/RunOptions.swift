@@ -10,36 +10,27 @@ struct RunOptions {
     let generator: GeneratorAlgorithm
     let jobs: Int
 
-    static let seedSpecs: [OptionSpec] = [
-        OptionSpec(
-            name: "seed", valueName: "integer",
-            help: "Root seed; each jitter mode's stream seed is derived from it (see README, Determinism).",
-            defaultValue: String(defaultSeed), form: "a whole number from 0 to 18446744073709551615"),
-        OptionSpec(
-            name: "generator", valueName: "name", help: "GSL generator: mt19937, taus2 or ranlxd2.",
-            defaultValue: GeneratorAlgorithm.standard.rawValue, form: "one of mt19937, taus2, ranlxd2"),
-    ]
+    static let seedOption = Option(
+        "seed", "integer", kind: .count, default: String(defaultSeed), form: "a whole number from 0 to 18446744073709551615",
+        help: "Root seed; each jitter mode's stream seed is derived from it (see README, Determinism).",
+        parse: Parsers.form { UInt64($0) })
+    static let generatorOption = Option(
+        "generator", "name", default: GeneratorAlgorithm.standard.rawValue, form: "one of mt19937, taus2, ranlxd2",
+        help: "GSL generator: mt19937, taus2 or ranlxd2.", parse: Parsers.choice(GeneratorAlgorithm.self))
+    static let jobsOption = Option<Int?>.optional(
+        "jobs", "count", kind: .count, form: "a whole number >= 1",
+        help: "Threads (the output is identical for every value). Default: the number of cores.", parse: Parsers.count(atLeast: 1))
 
-    static let jobsSpec = OptionSpec(
-        name: "jobs", valueName: "count",
-        help: "Threads (the output is identical for every value). Default: the number of cores.",
-        defaultValue: nil, form: "a whole number >= 1")
+    static let seedSpecs = [seedOption.spec, generatorOption.spec]
+    static let jobsSpec = jobsOption.spec
 
     /// The cores this process may use, read once (Foundation reads cgroup files at every call,
     /// which a sweep that parses a million points would notice).
     static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
-        seed = try options.required("seed") { UInt64($0) }
-        generator = try options.required("generator") { GeneratorAlgorithm(rawValue: $0) }
-        let cores = Self.cores
-        jobs = options.specs.contains(Self.jobsSpec)
-            ? try options.value("jobs", ValueParser.integer, where: { $0 >= 1 }) ?? cores : 1
+        seed = try options(Self.seedOption)
+        generator = try options(Self.generatorOption)
+        jobs = options.specs.contains { $0.name == Self.jobsSpec.name } ? try options(Self.jobsOption) ?? Self.cores : 1
     }
-}
-
-extension OptionSpec {
-    static let output = OptionSpec(
-        name: "output", valueName: "file", help: "Write the table to this file (atomically) instead of stdout.",
-        defaultValue: nil, form: "a file path")
 }

@@ -10,7 +10,7 @@ struct ScheduleCommand: BackoffCommand {
         Without jitter this is the policy's exact schedule. With a random jitter mode it is one seeded \
         draw, with the window each wait was drawn from and the expected start time from the closed form.
         """
-    static let specs = PolicyOptions.specs(defaultJitter: "none") + RunOptions.seedSpecs + [.output]
+    static let specs = PolicyOptions.specs(defaultJitter: "none") + RunOptions.seedSpecs + [TableOptions.output.spec]
     static let columns: [(name: String, meaning: String)] = [
         ("attempt", "attempt number, 1 = the first attempt"),
         ("wait_s", "seconds waited before this attempt (0 for the first)"),
@@ -27,10 +27,12 @@ struct ScheduleCommand: BackoffCommand {
     let outputPath: String?
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
-        policy = try PolicyOptions(options)
+        policy = try PolicyOptions(options, defaultJitter: "none")
         randomness = try RunOptions(options)
-        outputPath = options.text("output")
+        outputPath = try options(TableOptions.output)
     }
+
+    var warnings: [String] { policy.warnings }
 
     func run() throws(CommandLineError) -> CSVTable {
         var table = CSVTable(header: Self.columns.map(\.name))

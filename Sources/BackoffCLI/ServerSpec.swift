@@ -7,14 +7,15 @@ enum ServerSpec {
     static let form = "always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), "
         + "contention or capacity"
 
-    /// The kind of model written as `text` (default parameters), or `nil` when it is not of the accepted form.
+    /// The kind of model written as `text` (default parameters), or `nil` when it is not of the
+    /// accepted form. The model checks the ranges (`ServerModel.validate()`).
     static func model(_ text: String) -> ServerModel? {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         switch (parts[0], parts.count) {
         case ("always-fail", 1):
             return .alwaysFail
         case ("bernoulli", 2):
-            guard let p = ValueParser.number(parts[1]), (0...1).contains(p) else { return nil }
+            guard let p = ValueParser.number(parts[1]) else { return nil }  // its range is the model's to check
             return .bernoulli(failureProbability: p)
         case ("outage", 2):
             guard let end = ValueParser.duration(parts[1]) else { return nil }

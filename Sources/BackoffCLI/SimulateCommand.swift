@@ -21,20 +21,13 @@ struct SimulateCommand: BackoffCommand {
         being the expected first attempts per bucket (0 after a burst): after it the load stays at the \
         steady level.
         """
-    static let specs =
-        PolicyOptions.specs(defaultJitter: "none,full,equal,decorrelated") + [
-            OptionSpec(
-                name: "clients", valueName: "count", help: "Clients N (sessions); with burst arrivals all start at t = 0.",
-                defaultValue: "1000", form: "a whole number >= 1, e.g. 1000"),
-        ] + ScenarioOptions.specs + [
-            OptionSpec(
-                name: "bucket", valueName: "duration", help: "Width of a load timeline bucket.",
-                defaultValue: "10ms", form: "a duration greater than 0 with a unit, e.g. 10ms"),
-            OptionSpec(
-                name: "timeline", valueName: "file",
-                help: "Also write the load per bucket to this file (jitter,bucket_start_s,attempts,retries,successes,failures,...).",
-                defaultValue: nil, form: "a file path"),
-        ] + RunOptions.seedSpecs + [RunOptions.jobsSpec, .output]
+    static let defaultJitter = "none,full,equal,decorrelated"
+    static let timeline = Option<String?>.optional(
+        "timeline", "file", form: "a file path",
+        help: "Also write the load per bucket to this file (jitter,bucket_start_s,attempts,retries,successes,failures,...).",
+        parse: Parsers.text)
+    static let specs = PolicyOptions.specs(defaultJitter: defaultJitter) + [ScenarioOptions.clients.spec] + ScenarioOptions.specs
+        + [ScenarioOptions.bucket.spec, timeline.spec] + RunOptions.seedSpecs + [RunOptions.jobsSpec, TableOptions.output.spec]
     static let columns: [(name: String, meaning: String)] = [
         ("jitter", "jitter mode"),
         ("clients", "clients N (sessions that arrived)"),
@@ -100,29 +93,14 @@ struct SimulateCommand: BackoffCommand {
     let warnings: [String]
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
-        policy = try PolicyOptions(options)
+        policy = try PolicyOptions(options, defaultJitter: Self.defaultJitter)
         randomness = try RunOptions(options)
-        let clients = try options.required("clients", ValueParser.integer, where: { $0 >= 1 })
-        let scenario = try ScenarioOptions(options)
-        let bucket = try options.required("bucket", ValueParser.duration, where: { $0 > .zero })
+        let scenario = try ScenarioOptions(options, policies: policy.policies)
+        scenarios = scenario.scenarios
         serverText = scenario.serverText
-        var scenarios: [Scenario] = []
-        for policy in policy.policies {
-            do {
-                scenarios.append(try scenario.scenario(policy: policy, clients: clients, bucketWidth: Int64(bucket.nanoseconds)))
-            } catch {
-                switch error {
-                case .tooManyBuckets, .nonPositiveBucket:
-                    throw options.invalid("bucket", options.text("bucket")!, detail: "\(error)")
-                default:
-                    throw .usage("\(error)", command: Self.name)
-                }
-            }
-        }
-        self.scenarios = scenarios
-        warnings = scenario.warnings
-        timelinePath = options.text("timeline")
-        outputPath = options.text("output")
+        warnings = policy.warnings + scenario.warnings
+        timelinePath = try options(Self.timeline)
+        outputPath = try options(TableOptions.output)
         if let timelinePath, timelinePath == outputPath {
             throw .usage("'--timeline' and '--output' name the same file '\(timelinePath)'", command: Self.name)
         }

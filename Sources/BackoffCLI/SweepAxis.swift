@@ -19,7 +19,7 @@ struct SweepAxis: Equatable {
 
     /// The column this axis adds to the sweep's table: `sweep_<option>`, with `_s` for durations.
     var columnName: String {
-        "sweep_" + spec.name.replacingHyphens + (spec.valueName == "duration" ? "_s" : "")
+        "sweep_" + spec.name.replacingHyphens + (spec.kind == .duration ? "_s" : "")
     }
 
     /// The canonical text of a value (durations in seconds, numbers in shortest form), as written in
@@ -27,17 +27,17 @@ struct SweepAxis: Equatable {
     func canonical(_ value: String) -> String { SweepAxis.canonical(value, of: spec) }
 
     static func canonical(_ value: String, of spec: OptionSpec) -> String {
-        switch spec.valueName {
-        case "duration":
+        switch spec.kind {
+        case .duration:
             if value == "none" { return "inf" }
             return ValueParser.duration(value).map { CSVFormat.seconds(nanoseconds: Int64($0.nanoseconds)) } ?? value
-        case "number":
+        case .number:
             return ValueParser.number(value).map { CSVFormat.number($0) } ?? value
-        case "count", "integer":
+        case .count:
             return ValueParser.integer(value).map(String.init) ?? value
-        case "model":
+        case .serverModel:
             return ServerSpec.model(value).map(ServerSpec.text) ?? value
-        default:
+        case .flag, .text:
             return value
         }
     }
@@ -62,10 +62,10 @@ struct SweepAxis: Equatable {
                 values.append(item)
                 continue
             }
-            guard ["duration", "number", "count", "integer"].contains(spec.valueName) else {
+            guard [.duration, .number, .count].contains(spec.kind) else {
                 throw invalid("--\(spec.name) takes a list, not a range")
             }
-            values += try Self.expand(range: item, kind: spec.valueName, invalid: invalid)
+            values += try Self.expand(range: item, kind: spec.kind, invalid: invalid)
             guard values.count <= Self.pointLimit else { throw invalid("more than \(Self.pointLimit) values") }
         }
         var seen = Set<String>()
@@ -77,9 +77,9 @@ struct SweepAxis: Equatable {
 
     /// `A..B:S` (arithmetic, S > 0) or `A..B*F` (geometric, F > 1), A <= B, in the option's kind.
     private static func expand(
-        range: String, kind: String, invalid: (String) -> CommandLineError
+        range: String, kind: OptionKind, invalid: (String) -> CommandLineError
     ) throws(CommandLineError) -> [String] {
-        let form = kind == "duration" ? "A..B:STEP or A..B*FACTOR, e.g. 10ms..100ms:10ms or 10ms..1s*10"
+        let form = kind == .duration ? "A..B:STEP or A..B*FACTOR, e.g. 10ms..100ms:10ms or 10ms..1s*10"
             : "A..B:STEP or A..B*FACTOR, e.g. 10..190:10 or 1..1000*10"
         let parts = range.components(separatedBy: "..")
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw invalid("expected \(form)") }
@@ -91,8 +91,8 @@ struct SweepAxis: Equatable {
         // Work in integers where the kind allows it (nanoseconds, counts), so steps add up exactly.
         let parse: (String) -> Double?
         switch kind {
-        case "duration": parse = { ValueParser.duration($0).map { $0.nanoseconds } }
-        case "number": parse = ValueParser.number
+        case .duration: parse = { ValueParser.duration($0).map { $0.nanoseconds } }
+        case .number: parse = ValueParser.number
         default: parse = { ValueParser.integer($0).map(Double.init) }
         }
         guard let start = parse(startText), let end = parse(endText) else { throw invalid("expected \(form)") }
@@ -110,7 +110,7 @@ struct SweepAxis: Equatable {
             }
         } else {
             let step: Double
-            if kind == "number" {
+            if kind == .number {
                 guard let s = ValueParser.number(stepText) else { throw invalid("the step must be a number, e.g. :0.5") }
                 step = s
             } else {
@@ -123,9 +123,9 @@ struct SweepAxis: Equatable {
             numbers = (0..<Int(count)).map { start + Double($0) * step }
         }
         switch kind {
-        case "duration":
+        case .duration:
             return numbers.map { DurationText.text(.nanoseconds(Int64($0.rounded()))) }
-        case "number":
+        case .number:
             // Round away the noise of start + i·step at the precision the user wrote.
             let written = [startText, stepText]
             guard !geometric, !written.contains(where: { $0.lowercased().contains("e") }) else {

@@ -16,25 +16,37 @@ struct SweepCommand: DocumentedCommand {
         """
     static var sweptCommands: [any BackoffCommand.Type] { [WaitsCommand.self, SimulateCommand.self, FormulaCommand.self] }
     /// Options of the swept command that a sweep does not pass on.
-    static let unsweepable: Set<String> = ["output", "samples", "timeline", "jobs"]
-    static let specs: [OptionSpec] = [
-        OptionSpec(
-            name: "jobs", valueName: "count", help: "Points run at the same time. Default: the number of cores.",
-            defaultValue: nil, form: "a whole number >= 1"),
-        OptionSpec(
-            name: "shard", valueName: "K/N", help: "Run only the K-th of N contiguous slices of the grid (1 <= K <= N).",
-            defaultValue: nil, form: "K/N with 1 <= K <= N, e.g. 2/8"),
-        OptionSpec(
-            name: "resume", valueName: "file",
-            help: "Complete the table in this file (and FILE.partial): run only the points it lacks, write it whole.",
-            defaultValue: nil, form: "the --output file of an earlier run of the same sweep"),
-        .flag("progress", help: "Report progress on stderr even when stderr is not a terminal."),
-        .flag("dry-run", help: "List the points and their seeds without running them."),
-        .flag("force", help: "Allow a grid of more than 10,000,000 points."),
-        OptionSpec(
-            name: "output", valueName: "file", help: "Write the table to this file (rows kept in FILE.partial until done).",
-            defaultValue: nil, form: "a file path"),
+    static let unsweepable: Set<String> = [
+        TableOptions.output.name, WaitsCommand.samples.name, SimulateCommand.timeline.name, RunOptions.jobsSpec.name,
     ]
+
+    static let jobs = Option<Int?>.optional(
+        "jobs", "count", kind: .count, form: "a whole number >= 1", help: "Points run at the same time. Default: the number of cores.",
+        parse: Parsers.count(atLeast: 1))
+    /// The K-th of N slices.
+    struct Shard: Sendable {
+        let k: Int
+        let n: Int
+    }
+    static let shard = Option<Shard?>.optional(
+        "shard", "K/N", form: "K/N with 1 <= K <= N, e.g. 2/8",
+        help: "Run only the K-th of N contiguous slices of the grid (1 <= K <= N).",
+        parse: Parsers.form { text in
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { ValueParser.integer(String($0)) }
+            guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, (1...n).contains(k) else { return nil }
+            return Shard(k: k, n: n)
+        })
+    static let resume = Option<String?>.optional(
+        "resume", "file", form: "the --output file of an earlier run of the same sweep",
+        help: "Complete the table in this file (and FILE.partial): run only the points it lacks, write it whole.",
+        parse: Parsers.text)
+    static let progressFlag = Option<Bool>.flag("progress", help: "Report progress on stderr even when stderr is not a terminal.")
+    static let dryRunFlag = Option<Bool>.flag("dry-run", help: "List the points and their seeds without running them.")
+    static let force = Option<Bool>.flag("force", help: "Allow a grid of more than 10,000,000 points.")
+    static let output = Option<String?>.optional(
+        "output", "file", form: "a file path", help: "Write the table to this file (rows kept in FILE.partial until done).",
+        parse: Parsers.text)
+    static let specs = [jobs.spec, shard.spec, resume.spec, progressFlag.spec, dryRunFlag.spec, force.spec, output.spec]
     static let columns: [(name: String, meaning: String)] = [
         ("sweep_<option>", "one column per varied option, in the order given (durations as sweep_<option>_s, in seconds)"),
         ("<command columns>", "the swept command's own columns, with the same names and units"),
@@ -78,12 +90,12 @@ struct SweepCommand: DocumentedCommand {
         self.grid = grid
         self.header = header
         self.runPoint = runPoint
-        jobs = try options.value("jobs", ValueParser.integer, where: { $0 >= 1 }) ?? RunOptions.cores
-        progress = options.isGiven("progress") || terminal
+        jobs = try options(Self.jobs) ?? RunOptions.cores
+        progress = try options(Self.progressFlag) || terminal
         rewriteProgressLine = terminal
-        dryRun = options.isGiven("dry-run")
-        let resumePath = options.text("resume")
-        let output = options.text("output")
+        dryRun = try options(Self.dryRunFlag)
+        let resumePath = try options(Self.resume)
+        let output = try options(Self.output)
         if let resumePath, let output, output != resumePath {
             throw .usage("'--resume \(resumePath)' completes that file; '--output' must name the same file or be left out", command: Self.name)
         }
@@ -94,12 +106,8 @@ struct SweepCommand: DocumentedCommand {
                 "'\(Self.journalPath(outputPath))' holds the rows of an interrupted sweep: add '--resume \(outputPath)' to complete it, or remove the file",
                 command: Self.name)
         }
-        if let shard = options.text("shard") {
-            let parts = shard.split(separator: "/", omittingEmptySubsequences: false).map { ValueParser.integer(String($0)) }
-            guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, (1...n).contains(k) else {
-                throw options.invalid("shard", shard)
-            }
-            points = (grid.pointCount * (k - 1) / n)..<(grid.pointCount * k / n)
+        if let shard = try options(Self.shard) {
+            points = (grid.pointCount * (shard.k - 1) / shard.n)..<(grid.pointCount * shard.k / shard.n)
         } else {
             points = 0..<grid.pointCount
         }
@@ -118,14 +126,15 @@ struct SweepCommand: DocumentedCommand {
             command: name, specs: sweptSpecs + specs, tokens: tokens, helpTopic: name)
         var axes: [SweepAxis] = []
         for optionName in options.order where sweptSpecs.contains(where: { $0.name == optionName }) {
-            axes.append(try SweepAxis(spec: options.spec(optionName), text: options.text(optionName)!, command: name))
+            axes.append(try SweepAxis(spec: options.spec(optionName), text: options.givenText(optionName)!, command: name))
         }
         // Jitter is always an axis (one mode per point): the command's default list, innermost, unless given.
         if !axes.contains(where: { $0.spec.name == "jitter" }), let jitter = sweptSpecs.first(where: { $0.name == "jitter" }) {
             axes.append(try SweepAxis(spec: jitter, text: jitter.defaultValue!, command: name))
         }
         let grid = SweepGrid(command: Command.name, specs: Command.specs, axes: axes)
-        guard grid.pointCount <= SweepAxis.pointLimit || options.isGiven("force") else {
+        let forced = try options(Self.force)
+        guard grid.pointCount <= SweepAxis.pointLimit || forced else {
             throw .usage(
                 "The grid has \(grid.pointCount) points, more than \(SweepAxis.pointLimit): narrow the ranges, or add --force",
                 command: name)

@@ -11,16 +11,15 @@ struct WaitsCommand: BackoffCommand {
         simulation and the formula disagree beyond sampling error. Up to 16,777,216 runs the quantiles are \
         exact; beyond, they are P² estimates (column quantiles = estimated) and memory stays constant.
         """
-    static let specs =
-        PolicyOptions.specs(defaultJitter: "none,full,equal,decorrelated") + [
-            OptionSpec(
-                name: "runs", valueName: "count", help: "Independent requests per jitter mode.",
-                defaultValue: "10000", form: "a whole number >= 1, e.g. 10000"),
-            OptionSpec(
-                name: "samples", valueName: "file",
-                help: "Also write every run's total wait to this file (columns jitter,run,total_wait_s).",
-                defaultValue: nil, form: "a file path"),
-        ] + RunOptions.seedSpecs + [RunOptions.jobsSpec, .output]
+    static let defaultJitter = "none,full,equal,decorrelated"
+    static let runs = Option(
+        "runs", "count", kind: .count, default: "10000", form: "a whole number >= 1, e.g. 10000",
+        help: "Independent requests per jitter mode.", parse: Parsers.count)
+    static let samples = Option<String?>.optional(
+        "samples", "file", form: "a file path", help: "Also write every run's total wait to this file (columns jitter,run,total_wait_s).",
+        parse: Parsers.text)
+    static let specs = PolicyOptions.specs(defaultJitter: defaultJitter) + [runs.spec, samples.spec] + RunOptions.seedSpecs
+        + [RunOptions.jobsSpec, TableOptions.output.spec]
     static let columns: [(name: String, meaning: String)] = [
         ("jitter", "jitter mode"),
         ("base_s", "base b, seconds"),
@@ -51,15 +50,22 @@ struct WaitsCommand: BackoffCommand {
     let policy: PolicyOptions
     let randomness: RunOptions
     let runs: Int
+    let experiments: [WaitsExperiment]
     let samplesPath: String?
     let outputPath: String?
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
-        policy = try PolicyOptions(options)
+        policy = try PolicyOptions(options, defaultJitter: Self.defaultJitter)
         randomness = try RunOptions(options)
-        runs = try options.required("runs", ValueParser.integer, where: { $0 >= 1 })
-        samplesPath = options.text("samples")
-        outputPath = options.text("output")
+        let runs = try options(Self.runs)
+        self.runs = runs
+        do {
+            experiments = try policy.policies.map { try WaitsExperiment(policy: $0, runs: runs) }
+        } catch {
+            throw options.invalid(Self.runs)  // the one range an experiment checks: at least 1 run
+        }
+        samplesPath = try options(Self.samples)
+        outputPath = try options(TableOptions.output)
         if let samplesPath, samplesPath == outputPath {
             throw .usage("'--samples' and '--output' name the same file '\(samplesPath)'", command: Self.name)
         }
@@ -70,12 +76,10 @@ struct WaitsCommand: BackoffCommand {
         let samples: [Int64]?
     }
 
+    var warnings: [String] { policy.warnings }
+
     func run() throws(CommandLineError) -> CSVTable {
         let samplesFile = try samplesPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
-        let experiments: [WaitsExperiment]
-        do { experiments = try policy.policies.map { try WaitsExperiment(policy: $0, runs: runs) } } catch {
-            throw .usage("\(error)", command: Self.name)
-        }
         let (rootSeed, generator, jobs) = (randomness.seed, randomness.generator, randomness.jobs)
         let seeds = experiments.map { RandomStream.seed(root: rootSeed, jitter: $0.policy.jitter) }
         let results: [ModeResult]

@@ -44,11 +44,11 @@ public struct Scenario: Sendable {
             guard clients >= 1 else { throw .noClients(clients) }
             guard clients < ScenarioEvent.maximumClients else { throw .tooManyClients(clients) }
             if case .uniform(let window) = arrivals, window <= 0 {
-                throw .invalidArrivals("the arrival window must be greater than 0")
+                throw .nonPositiveArrivalWindow
             }
         case .poisson(let rate, let duration):
-            guard rate > 0, rate.isFinite else { throw .invalidArrivals("the Poisson rate must be greater than 0, got \(rate)") }
-            guard duration > 0 else { throw .invalidArrivals("a Poisson arrival process needs a duration greater than 0") }
+            guard rate > 0, rate.isFinite else { throw .invalidPoissonRate(rate) }
+            guard duration > 0 else { throw .nonPositiveArrivalDuration }
         }
         guard (0...1).contains(permanentFraction) else { throw .invalidPermanentFraction(permanentFraction) }
         if permanentFraction > 0, case .contention = server { throw .permanentWithContention }
@@ -60,7 +60,7 @@ public struct Scenario: Sendable {
         }
         if case .recovery(let delay) = retryTrigger {
             guard server.recoveryTime != nil else { throw .recoveryTriggerWithoutRecovery }
-            guard delay >= 0 else { throw .invalidArrivals("the notification delay must not be negative") }
+            guard delay >= 0 else { throw .negativeNotificationDelay }
         }
         if server.answersAtOnce, case .burst = arrivals, requestsPerClient == 1 {
             // Every attempt starts at t = 0 plus a total wait, so the timeline ends by the longest one.

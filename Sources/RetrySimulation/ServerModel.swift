@@ -35,22 +35,18 @@ public enum ServerModel: Hashable, Sendable {
         case .contention(let hop):
             guard hop.mean >= 0, hop.standardDeviation >= 0 else { throw .invalidNetworkDelay }
         case .capacity(let model):
-            guard model.workers >= 1 else { throw .invalidCapacity("at least 1 worker is needed, got \(model.workers)") }
-            guard model.queueLimit >= 0 else { throw .invalidCapacity("the queue limit must not be negative, got \(model.queueLimit)") }
+            guard model.workers >= 1 else { throw .noWorkers(model.workers) }
+            guard model.queueLimit >= 0 else { throw .negativeQueueLimit(model.queueLimit) }
             switch model.serviceTime {
             case .deterministic(let t), .exponential(let t):
-                guard t > 0 else { throw .invalidCapacity("the service time must be greater than 0") }
+                guard t > 0 else { throw .nonPositiveServiceTime }
             case .lognormal(let mean, let sd):
-                guard mean > 0, sd >= 0 else { throw .invalidCapacity("the lognormal service time needs mean > 0 and sd >= 0") }
+                guard mean > 0, sd >= 0 else { throw .invalidLognormalServiceTime }
             }
-            if let delay = model.rejectionRetryAfter, delay < 0 { throw .invalidCapacity("the Retry-After must not be negative") }
+            if let delay = model.rejectionRetryAfter, delay < 0 { throw .negativeRejectionRetryAfter }
             if let window = model.degradation {
-                guard window.end > window.start, window.start >= .zero else {
-                    throw .invalidCapacity("the degradation window must end after it starts")
-                }
-                guard window.fraction > 0 && window.fraction <= 1 else {
-                    throw .invalidCapacity("the degraded capacity must be a fraction in (0, 1], got \(window.fraction)")
-                }
+                guard window.end > window.start, window.start >= .zero else { throw .degradationEndsBeforeStart }
+                guard window.fraction > 0 && window.fraction <= 1 else { throw .invalidDegradedCapacity(window.fraction) }
             }
         }
     }

@@ -7,12 +7,22 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case negativeRetryAfter
     case retryAfterNeedsRecovery
     case invalidNetworkDelay
-    case invalidCapacity(String)
+    // The capacity model's parameters.
+    case noWorkers(Int)
+    case negativeQueueLimit(Int)
+    case nonPositiveServiceTime
+    case invalidLognormalServiceTime
+    case negativeRejectionRetryAfter
+    case degradationEndsBeforeStart
+    case invalidDegradedCapacity(Double)
     case noClients(Int)
     case tooManyClients(Int)
     case noRuns(Int)
     case nonPositiveBucket(Int64)
-    case invalidArrivals(String)
+    case nonPositiveArrivalWindow
+    case invalidPoissonRate(Double)
+    case nonPositiveArrivalDuration
+    case negativeNotificationDelay
     case invalidPermanentFraction(Double)
     case noRequests(Int)
     case negativeThinkTime
@@ -30,12 +40,21 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .negativeRetryAfter: "the Retry-After must not be negative"
         case .retryAfterNeedsRecovery: "Retry-After 'recovery' needs a server that recovers (an outage)"
         case .invalidNetworkDelay: "the network delay's mean and standard deviation must not be negative"
-        case .invalidCapacity(let reason): reason
+        case .noWorkers(let n): "at least 1 worker is needed, got \(n)"
+        case .negativeQueueLimit(let n): "the queue limit must not be negative, got \(n)"
+        case .nonPositiveServiceTime: "the service time must be greater than 0"
+        case .invalidLognormalServiceTime: "the lognormal service time needs mean > 0 and sd >= 0"
+        case .negativeRejectionRetryAfter: "the Retry-After must not be negative"
+        case .degradationEndsBeforeStart: "the degradation window must end after it starts"
+        case .invalidDegradedCapacity(let f): "the degraded capacity must be a fraction in (0, 1], got \(f)"
         case .noClients(let n): "at least 1 client is needed, got \(n)"
         case .tooManyClients(let n): "at most \(ScenarioEvent.maximumClients - 1) clients fit in one run, got \(n)"
         case .noRuns(let n): "at least 1 run is needed, got \(n)"
         case .nonPositiveBucket(let ns): "the bucket width must be greater than 0, got \(ns) ns"
-        case .invalidArrivals(let reason): reason
+        case .nonPositiveArrivalWindow: "the arrival window must be greater than 0"
+        case .invalidPoissonRate(let rate): "the Poisson rate must be greater than 0, got \(rate)"
+        case .nonPositiveArrivalDuration: "a Poisson arrival process needs a duration greater than 0"
+        case .negativeNotificationDelay: "the notification delay must not be negative"
         case .invalidPermanentFraction(let p): "the fraction of permanent failures must lie in [0, 1], got \(p)"
         case .noRequests(let n): "a client sends at least 1 request, got \(n)"
         case .negativeThinkTime: "the think time must not be negative"

@@ -142,6 +142,52 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stderr.contains("warning: '--workers' does not apply to the outage server; ignored"))
     }
+
+    /// A policy option that no policy uses is not checked (the model that checks it never sees it),
+    /// so it must not pass in silence either.
+    @Test func policyOptionsThatNoPolicyUsesAreWarnedAbout() {
+        let constant = Invocation(["waits", "--runs", "10", "--schedule", "constant", "--multiplier", "0.5", "--increment", "1s"])
+        #expect(constant.status == 0 && constant.stdout.hasPrefix("jitter,"))
+        #expect(constant.stderr.contains("warning: '--multiplier' has no effect: the constant schedule does not use it; ignored"))
+        #expect(constant.stderr.contains("warning: '--increment' has no effect: the constant schedule does not use it; ignored"))
+        let factor = Invocation(["formula", "--jitter", "full", "--decorrelated-factor", "1"])
+        #expect(factor.status == 0 && factor.stderr.contains("warning: '--decorrelated-factor' has no effect: no jitter mode is decorrelated"))
+        let used = Invocation(["formula", "--decorrelated-factor", "1"])
+        #expect(used.status == 64, "used by decorrelated jitter, the value is checked")
+        #expect(Invocation(["waits", "--runs", "10", "--multiplier", "3"]).stderr.isEmpty)
+    }
+}
+
+/// Errors found by the model (`Scenario.init`, `BackoffPolicy.init`) name the option they concern.
+@Suite struct ModelErrorTests {
+    static let cases: [(arguments: [String], message: String)] = [
+        (["simulate", "--permanent", "0.1", "--server", "contention"],
+         "Invalid value '0.1' for '--permanent <fraction>': permanent failures do not apply to the contention model; "
+            + "expected a number in [0, 1], e.g. 0.05"),
+        (["simulate", "--requests-per-client", "0"],
+         "Invalid value '0' for '--requests-per-client <count>': expected a whole number >= 1, e.g. 10"),
+        (["simulate", "--arrivals", "poisson:0"],
+         "Invalid value 'poisson:0' for '--arrivals <process>': expected burst, uniform:DURATION (e.g. uniform:1s) "
+            + "or poisson:RATE with RATE > 0 (e.g. poisson:500)"),
+        (["simulate", "--arrivals", "poisson:10", "--duration", "0s"],
+         "Invalid value '0s' for '--duration <duration>': expected a duration greater than 0, e.g. 10s"),
+        (["simulate", "--server", "capacity", "--service", "lognormal:0ms:1ms"],
+         "Invalid value 'lognormal:0ms:1ms' for '--service <distribution>': expected fixed:DURATION, exp:MEAN or "
+            + "lognormal:MEAN:SD with durations greater than 0, e.g. exp:20ms"),
+        (["simulate", "--retry-trigger", "recovery", "--server", "bernoulli:0.5"],
+         "Invalid value 'recovery' for '--retry-trigger <trigger>': the recovery trigger needs a server that recovers "
+            + "(outage, or capacity with --degrade-from/--degrade-until); expected timer, recovery or recovery:DURATION (e.g. recovery:50ms)"),
+        (["simulate", "--retry-after", "honour"],
+         "Invalid value 'honour' for '--retry-after <mode>': did you mean 'honor'?; expected one of ignore, honor, max"),
+    ]
+
+    @Test(arguments: 0..<7)
+    func theModelsErrorNamesTheOption(case index: Int) {
+        let (arguments, message) = Self.cases[index]
+        let result = Invocation(arguments)
+        #expect(result.status == 64 && result.stdout.isEmpty, "\(arguments)")
+        #expect(result.stderr.hasPrefix("backoff: \(message)\n"), "\(arguments): \(result.stderr)")
+    }
 }
 
 @Suite struct LimitSpecTests {

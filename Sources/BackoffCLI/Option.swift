@@ -1,0 +1,54 @@
+/// One option of a command, typed: its declaration (name, help, default, accepted form) and the
+/// parser that turns its text into a `Value`, as swift-argument-parser's `@Option` is. Commands read
+/// `options(Self.base)`, never a string key, so a misspelt option is a compile error.
+///
+/// An option has a default (its value when not given), or it is optional (`nil` when not given),
+/// or it is a flag (`true` when given): the constructors below make only those three.
+struct Option<Value: Sendable>: Sendable {
+    let spec: OptionSpec
+    /// The value when the option is neither given nor defaulted; `nil` for options with a default.
+    let absent: Value?
+    let parse: @Sendable (String) throws(InvalidValue) -> Value
+
+    var name: String { spec.name }
+
+    /// An option whose value, when not given, is its default's.
+    init(
+        _ name: String, _ placeholder: String, kind: OptionKind = .text, default defaultValue: String,
+        form: String, help: String, parse: @escaping @Sendable (String) throws(InvalidValue) -> Value
+    ) {
+        spec = OptionSpec(name: name, placeholder: placeholder, kind: kind, help: help, defaultValue: defaultValue, form: form)
+        absent = nil
+        self.parse = parse
+    }
+
+    private init(spec: OptionSpec, absent: Value, parse: @escaping @Sendable (String) throws(InvalidValue) -> Value) {
+        self.spec = spec
+        self.absent = absent
+        self.parse = parse
+    }
+
+    /// An option that is `nil` when not given.
+    static func optional<Wrapped>(
+        _ name: String, _ placeholder: String, kind: OptionKind = .text, form: String, help: String,
+        parse: @escaping @Sendable (String) throws(InvalidValue) -> Wrapped
+    ) -> Option<Wrapped?> where Value == Wrapped? {
+        Option<Wrapped?>(
+            spec: OptionSpec(name: name, placeholder: placeholder, kind: kind, help: help, defaultValue: nil, form: form),
+            absent: nil, parse: { text throws(InvalidValue) in try parse(text) })
+    }
+
+    /// A flag: `true` when given.
+    static func flag(_ name: String, help: String) -> Option<Bool> where Value == Bool {
+        Option<Bool>(
+            spec: OptionSpec(name: name, placeholder: "", kind: .flag, help: help, defaultValue: nil, form: "no value"),
+            absent: false, parse: { _ in true })
+    }
+}
+
+/// Why a value does not parse: `detail` says what is wrong beyond the option's form, if anything.
+struct InvalidValue: Error {
+    let detail: String?
+
+    init(_ detail: String? = nil) { self.detail = detail }
+}

@@ -1,0 +1,158 @@
+import BackoffPolicies
+import EventSimulation
+import RetrySimulation
+
+/// The declarations of `backoff simulate`'s scenario options: each option's name, default, form
+/// and parser. Parsers check the syntax; `Scenario.init` checks the ranges.
+extension ScenarioOptions {
+    static let clients = Option(
+        "clients", "count", kind: .count, default: "1000", form: "a whole number >= 1, e.g. 1000",
+        help: "Clients N (sessions); with burst arrivals all start at t = 0.", parse: Parsers.count)
+    static let server = Option(
+        "server", "model", kind: .serverModel, default: "outage:2s", form: ServerSpec.form,
+        help: "Server model: always-fail, bernoulli:P, outage:DURATION, contention or capacity.", parse: parseServer)
+    static let serverRetryAfter = Option(
+        "server-retry-after", "duration", kind: .duration, default: "none", form: "a duration with a unit (e.g. 500ms), recovery, or none",
+        help: "Retry-After sent with bernoulli and outage failures: a duration, recovery (the time left in the outage), or none.",
+        parse: { text throws(InvalidValue) -> RetryAfter? in
+            text == "recovery" ? .untilRecovery : try Parsers.durationOrNone(text).map { .fixed(Int64($0.nanoseconds)) }
+        })
+    static let hop = Option(
+        "hop", "duration", kind: .duration, default: "10ms", form: OptionSpec.durationForm,
+        help: "contention: mean of one network hop, |N(mean, sd)|.", parse: Parsers.duration)
+    static let hopSD = Option(
+        "hop-sd", "duration", kind: .duration, default: "2ms", form: OptionSpec.durationForm,
+        help: "contention: standard deviation of one network hop.", parse: Parsers.duration)
+    static let workers = Option(
+        "workers", "count", kind: .count, default: "4", form: "a whole number >= 1, e.g. 4",
+        help: "capacity: workers serving attempts in parallel.", parse: Parsers.count)
+    static let service = Option(
+        "service", "distribution", default: "exp:20ms",
+        form: "fixed:DURATION, exp:MEAN or lognormal:MEAN:SD with durations greater than 0, e.g. exp:20ms",
+        help: "capacity: service time, fixed:D, exp:MEAN or lognormal:MEAN:SD.", parse: Parsers.form(serviceTime))
+    static let queue = Option(
+        "queue", "count", kind: .count, default: "100", form: "a whole number >= 0, e.g. 100",
+        help: "capacity: attempts that may wait for a worker; more are rejected at once.", parse: Parsers.count)
+    static let rejectRetryAfter = Option(
+        "reject-retry-after", "duration", kind: .duration, default: "none", form: "a duration with a unit (e.g. 1s), or none",
+        help: "capacity: Retry-After sent with a rejection, or none.", parse: Parsers.durationOrNone)
+    static let degradeFrom = Option<Duration?>.optional(
+        "degrade-from", "duration", kind: .duration, form: OptionSpec.durationForm,
+        help: "capacity: start of the degradation window (the overload trigger).", parse: Parsers.duration)
+    static let degradeUntil = Option<Duration?>.optional(
+        "degrade-until", "duration", kind: .duration, form: "a duration after --degrade-from, e.g. 3s",
+        help: "capacity: end of the degradation window.", parse: Parsers.duration)
+    static let degradeTo = Option(
+        "degrade-to", "number", kind: .number, default: "0.25", form: "a number in (0, 1], e.g. 0.25",
+        help: "capacity: capacity during the window, as a fraction (service times are divided by it).", parse: Parsers.number)
+    static let timeout = Option(
+        "timeout", "duration", kind: .duration, default: "none", form: "a duration greater than 0 (e.g. 200ms), or none",
+        help: "capacity: the client's per-attempt timeout (a timed-out attempt fails; the server still does the work), or none.",
+        parse: Parsers.durationOrNone)
+    static let arrivals = Option(
+        "arrivals", "process", default: "burst",
+        form: "burst, uniform:DURATION (e.g. uniform:1s) or poisson:RATE with RATE > 0 (e.g. poisson:500)",
+        help: "When sessions start: burst (all at 0), uniform:WINDOW, or poisson:RATE per second over --duration.",
+        parse: Parsers.form(ArrivalsText.init))
+    static let duration = Option(
+        "duration", "duration", kind: .duration, default: "10s", form: "a duration greater than 0, e.g. 10s",
+        help: "poisson arrivals: how long clients keep arriving.", parse: Parsers.duration)
+    static let permanent = Option(
+        "permanent", "fraction", kind: .number, default: "0", form: "a number in [0, 1], e.g. 0.05",
+        help: "Fraction of requests that meet a permanent error (404, 401) at their first attempt and are not retried.",
+        parse: Parsers.number)
+    static let retryAfter = Option(
+        "retry-after", "mode", default: "ignore", form: "one of ignore, honor, max",
+        help: "Handling of server delays: ignore, honor (wait the server's delay), or max (the longer of it and the backoff).",
+        parse: Parsers.choice(RetryAfterHandling.self))
+    static let retryTrigger = Option(
+        "retry-trigger", "trigger", default: "timer", form: "timer, recovery or recovery:DURATION (e.g. recovery:50ms)",
+        help: "What starts a retry: timer (the backoff), or recovery[:DELAY] (the server's recovery signal plus U(0, DELAY)).",
+        parse: Parsers.form(parseTrigger))
+    static let requestsPerClient = Option(
+        "requests-per-client", "count", kind: .count, default: "1", form: "a whole number >= 1, e.g. 10",
+        help: "Requests each client sends in sequence (a session).", parse: Parsers.count)
+    static let think = Option(
+        "think", "duration", kind: .duration, default: "0ms", form: "a duration with a unit, e.g. 100ms",
+        help: "Pause between the end of a request and the next one of the session.", parse: Parsers.duration)
+    static let budget = Option(
+        "budget", "budget", default: "none", form: LimitSpec.budgetForm,
+        help: "Retry budget shared by all clients: none, token (gRPC), aws-quota, ratio (Finagle) or concurrency (Envoy).",
+        parse: Parsers.form(LimitSpec.budget))
+    static let breaker = Option(
+        "breaker", "breaker", default: "none", form: LimitSpec.breakerForm,
+        help: "Circuit breaker shared by all clients: none or on[:parameters].", parse: Parsers.form(LimitSpec.breaker))
+    static let throttle = Option(
+        "throttle", "throttle", default: "none", form: LimitSpec.throttleForm,
+        help: "Adaptive client-side throttling (SRE book): none or adaptive[:k=K].", parse: Parsers.form(LimitSpec.throttle))
+    static let onGiveUp = Option(
+        "on-give-up", "mode", default: "end-session", form: "end-session or continue",
+        help: "When a request exhausts its retries: end-session (its session stops for good) or continue (only it is lost).",
+        parse: Parsers.choice(GiveUpBehavior.self))
+    static let bucket = Option(
+        "bucket", "duration", kind: .duration, default: "10ms", form: "a duration greater than 0 with a unit, e.g. 10ms",
+        help: "Width of a load timeline bucket.", parse: Parsers.duration)
+
+    /// The scenario options in help order (after the policy's, `--clients` first and `--bucket` last).
+    static let specs: [OptionSpec] = [
+        server.spec, serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, service.spec, queue.spec, rejectRetryAfter.spec,
+        degradeFrom.spec, degradeUntil.spec, degradeTo.spec, timeout.spec, arrivals.spec, duration.spec, permanent.spec,
+        retryAfter.spec, retryTrigger.spec, requestsPerClient.spec, think.spec, budget.spec, breaker.spec, throttle.spec,
+        onGiveUp.spec,
+    ]
+
+    /// The options that describe one server model only.
+    static let serverOnly: [OptionSpec] = [
+        serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, service.spec, queue.spec, rejectRetryAfter.spec,
+        degradeFrom.spec, degradeUntil.spec, degradeTo.spec, timeout.spec,
+    ]
+
+    /// `--arrivals` as written: the duration of Poisson arrivals comes from `--duration`.
+    enum ArrivalsText: Sendable {
+        case burst
+        case uniform(window: Int64)
+        case poisson(ratePerSecond: Double)
+
+        init?(_ text: String) {
+            let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+            switch (parts.first, parts.count) {
+            case ("burst", 1): self = .burst
+            case ("uniform", 2):
+                guard let window = ValueParser.duration(parts[1]) else { return nil }
+                self = .uniform(window: Int64(window.nanoseconds))
+            case ("poisson", 2):
+                guard let rate = ValueParser.number(parts[1]) else { return nil }
+                self = .poisson(ratePerSecond: rate)
+            default: return nil
+            }
+        }
+    }
+
+    @Sendable private static func parseServer(_ text: String) throws(InvalidValue) -> ServerModel {
+        if let model = ServerSpec.model(text) { return model }
+        let name = String(text.prefix { $0 != ":" })
+        guard !ServerSpec.names.contains(name) else { throw InvalidValue() }
+        throw InvalidValue(Suggestion.closest(to: name, among: ServerSpec.names).map { "unknown model '\(name)' (did you mean '\($0)'?)" })
+    }
+
+    /// `timer`, `recovery` (the default notification delay) or `recovery:DURATION`.
+    @Sendable private static func parseTrigger(_ text: String) -> RetryTrigger? {
+        if text == "timer" { return .timer }
+        if text == "recovery" { return .recovery(notificationDelay: defaultNotificationDelay) }
+        guard text.hasPrefix("recovery:"), let delay = ValueParser.duration(String(text.dropFirst(9))) else { return nil }
+        return .recovery(notificationDelay: Int64(delay.nanoseconds))
+    }
+
+    /// `fixed:D`, `exp:MEAN` or `lognormal:MEAN:SD` (the model checks that the times are above 0).
+    @Sendable static func serviceTime(_ text: String) -> ServiceTime? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let times = parts.dropFirst().compactMap { ValueParser.duration($0).map { Int64($0.nanoseconds) } }
+        guard times.count == parts.count - 1, let first = times.first else { return nil }
+        switch (parts[0], times.count) {
+        case ("fixed", 1): return .deterministic(first)
+        case ("exp", 1): return .exponential(mean: first)
+        case ("lognormal", 2): return .lognormal(mean: first, standardDeviation: times[1])
+        default: return nil
+        }
+    }
+}
