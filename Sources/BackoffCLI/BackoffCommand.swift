@@ -7,7 +7,7 @@ protocol DocumentedCommand {
     static var discussion: String { get }
     static var specs: [OptionSpec] { get }
     /// The output's columns, in order, with their meaning and unit.
-    static var columns: [(name: String, meaning: String)] { get }
+    static var columns: [ColumnDocumentation] { get }
     static var example: String { get }
 }
 

@@ -26,8 +26,8 @@ struct CheckCommand: DocumentedCommand {
         help: "With --baseline: relative tolerance for columns without a standard error.",
         parse: Parsers.form(ValueParser.number, where: { $0 >= 0 }))
     static let specs = [baseline.spec, z.spec, rel.spec]
-    static let columns: [(name: String, meaning: String)] = [
-        ("(report)", "not CSV: one line per failing comparison, then a summary line"),
+    static let columns = [
+        ColumnDocumentation(name: "(report)", meaning: "not CSV: one line per failing comparison, then a summary line"),
     ]
     static let example = "backoff check sweep.csv && backoff check sweep.csv --baseline last-release.csv --rel 0.05"
 

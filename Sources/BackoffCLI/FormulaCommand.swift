@@ -27,33 +27,65 @@ struct FormulaCommand: BackoffCommand {
         help: "With --outage: the width of a load bucket.", parse: Parsers.form(ValueParser.duration, where: { $0 > .zero }))
     static let specs = PolicyOptions.specs(defaultJitter: defaultJitter) + [waitBudget.spec, outage.spec, clients.spec, bucket.spec]
         + [TableOptions.output.spec]
-    static let columns: [(name: String, meaning: String)] = [
-        ("jitter", "jitter mode"),
-        ("base_s", "base b, seconds"),
-        ("multiplier", "multiplier m (1 for schedules other than exponential)"),
-        ("cap_s", "cap c, seconds (inf: no cap)"),
-        ("max_attempts", "attempts per request n"),
-        ("mean_total_wait_s", "expected total wait E[W], seconds (empty: no closed form, i.e. --max-elapsed with jitter)"),
-        ("sd_total_wait_s", "standard deviation of the total wait, seconds"),
-        ("min_total_wait_s", "smallest possible total wait, seconds"),
-        ("max_total_wait_s", "largest possible total wait, seconds"),
-        ("first_capped_retry", "first retry whose wait the cap can limit (empty: the cap never binds)"),
-        ("schedule", "exponential, constant, linear or immediate"),
-        ("decorrelated_factor", "r of decorrelated jitter (empty for other modes)"),
-        ("max_elapsed_s", "total-time limit, seconds (inf: none)"),
-        ("wait_budget_s", "with --wait-budget: the budget T, seconds"),
-        ("max_attempts_within_budget", "with --wait-budget: the most attempts n with E[W(n)] <= T (inf: any n)"),
-        ("outage_s", "with --outage: the outage T, seconds"),
-        ("clients", "with --outage: the clients N of the burst"),
-        ("bucket_s", "with --outage: the bucket width, seconds"),
-        ("outage_attempts_per_client", "with --outage: expected attempts per client (empty for decorrelated jitter)"),
-        ("outage_mean_total_wait_s", "with --outage: expected total wait per client, seconds"),
-        ("outage_success_fraction", "with --outage: probability that a client succeeds within its attempts"),
-        ("outage_peak_load", "with --outage: expected attempts in the busiest bucket"),
-        ("outage_peak_load_time_s", "with --outage: start of that bucket, seconds"),
-        ("outage_peak_retry_load", "with --outage: expected retries in the busiest bucket"),
-        ("outage_peak_retry_time_s", "with --outage: start of that bucket, seconds"),
+    /// What one row is written from: a policy, with the budget and the outage when given.
+    struct Row {
+        let policy: BackoffPolicy
+        let waitBudget: Duration?
+        let outage: (end: Duration, clients: Int, bucket: Duration)?
+        let load: OutageLoad?
+
+        var moments: TotalWaitMoments? { policy.totalWaitMoments }
+        var clients: Double { Double(outage?.clients ?? 0) }
+    }
+
+    /// The columns of every row.
+    static let policyTable: [Column<Row>] =
+        [PolicyColumns.jitter { $0.policy }] + PolicyColumns.leading { $0.policy } + [
+            Column("mean_total_wait_s", "expected total wait E[W], seconds (empty: no closed form, i.e. --max-elapsed with jitter)") {
+                CSVFormat.number($0.moments?.mean)
+            },
+            Column("sd_total_wait_s", "standard deviation of the total wait, seconds") { CSVFormat.number($0.moments?.standardDeviation) },
+            Column("min_total_wait_s", "smallest possible total wait, seconds") { CSVFormat.number($0.policy.totalWaitRange.lowerBound) },
+            Column("max_total_wait_s", "largest possible total wait, seconds") { CSVFormat.number($0.policy.totalWaitRange.upperBound) },
+            Column("first_capped_retry", "first retry whose wait the cap can limit (empty: the cap never binds)") {
+                $0.policy.firstCappedRetry.map(String.init) ?? ""
+            },
+        ] + PolicyColumns.trailing { $0.policy }
+
+    /// The columns `--wait-budget` adds.
+    static let budgetTable: [Column<Row>] = [
+        Column("wait_budget_s", "with --wait-budget: the budget T, seconds") { $0.waitBudget.map(CSVFormat.seconds) ?? "" },
+        Column("max_attempts_within_budget", "with --wait-budget: the most attempts n with E[W(n)] <= T (inf: any n)") { row in
+            row.waitBudget.map { row.policy.maxAttempts(expectedTotalWaitAtMost: $0).map(String.init) ?? "inf" } ?? ""
+        },
     ]
+
+    /// The columns `--outage` adds.
+    static let outageTable: [Column<Row>] = [
+        Column("outage_s", "with --outage: the outage T, seconds") { $0.outage.map { CSVFormat.seconds($0.end) } ?? "" },
+        Column("clients", "with --outage: the clients N of the burst") { $0.outage.map { String($0.clients) } ?? "" },
+        Column("bucket_s", "with --outage: the bucket width, seconds") { $0.outage.map { CSVFormat.seconds($0.bucket) } ?? "" },
+        Column("outage_attempts_per_client", "with --outage: expected attempts per client (empty for decorrelated jitter)") {
+            CSVFormat.number($0.load?.expectedAttempts)
+        },
+        Column("outage_mean_total_wait_s", "with --outage: expected total wait per client, seconds") {
+            CSVFormat.number($0.load?.expectedTotalWait)
+        },
+        Column("outage_success_fraction", "with --outage: probability that a client succeeds within its attempts") {
+            CSVFormat.number($0.load?.successProbability)
+        },
+        Column("outage_peak_load", "with --outage: expected attempts in the busiest bucket") { row in
+            CSVFormat.number(row.load.map { $0.peakAttempts.value * row.clients })
+        },
+        Column("outage_peak_load_time_s", "with --outage: start of that bucket, seconds") { CSVFormat.number($0.load?.peakAttempts.start.seconds) },
+        Column("outage_peak_retry_load", "with --outage: expected retries in the busiest bucket") { row in
+            CSVFormat.number(row.load.map { $0.peakRetries.value * row.clients })
+        },
+        Column("outage_peak_retry_time_s", "with --outage: start of that bucket, seconds") { CSVFormat.number($0.load?.peakRetries.start.seconds) },
+    ]
+
+    static var columns: [ColumnDocumentation] { (policyTable + budgetTable + outageTable).map(\.documentation) }
+
     static let example = "backoff formula --base 100ms --multiplier 2 --cap 5s --max-attempts 5"
 
     let policy: PolicyOptions
@@ -72,43 +104,24 @@ struct FormulaCommand: BackoffCommand {
         outputPath = try options(TableOptions.output)
     }
 
-    var header: [String] {
-        let names = Self.columns.map(\.name)
-        let base = Array(names.prefix(13))
-        return base + (waitBudget == nil ? [] : Array(names[13..<15])) + (outage == nil ? [] : Array(names[15...]))
-    }
+    /// The columns of this run: the policy's, then the budget's and the outage's when given.
+    var table: [Column<Row>] { Self.policyTable + (waitBudget == nil ? [] : Self.budgetTable) + (outage == nil ? [] : Self.outageTable) }
+
+    var header: [String] { table.header() }
 
     var warnings: [String] { policy.warnings }
 
     func run() throws(CommandLineError) -> CSVTable {
-        var table = CSVTable(header: header)
+        let table = self.table
+        var csv = CSVTable(header: table.header())
         for policy in policy.policies {
-            let moments = policy.totalWaitMoments
-            let range = policy.totalWaitRange
-            var row = [policy.jitter.name] + PolicyOptions.columns(policy) + [
-                CSVFormat.number(moments?.mean), CSVFormat.number(moments?.standardDeviation),
-                CSVFormat.number(range.lowerBound), CSVFormat.number(range.upperBound),
-                policy.firstCappedRetry.map(String.init) ?? "",
-            ] + PolicyOptions.extraColumns(policy)
-            if let waitBudget {
-                let attempts = policy.maxAttempts(expectedTotalWaitAtMost: waitBudget)
-                row += [CSVFormat.seconds(waitBudget), attempts.map(String.init) ?? "inf"]
-            }
-            if let outage {
-                let load = OutageLoad(
+            let load = outage.flatMap { outage in
+                OutageLoad(
                     policy: policy, outageEnd: VirtualTime(nanoseconds: Int64(outage.end.nanoseconds)),
                     bucketWidth: Int64(outage.bucket.nanoseconds))
-                let clients = Double(outage.clients)
-                row += [
-                    CSVFormat.seconds(outage.end), String(outage.clients), CSVFormat.seconds(outage.bucket),
-                    CSVFormat.number(load?.expectedAttempts), CSVFormat.number(load?.expectedTotalWait),
-                    CSVFormat.number(load?.successProbability),
-                    CSVFormat.number(load.map { $0.peakAttempts.value * clients }), CSVFormat.number(load?.peakAttempts.start.seconds),
-                    CSVFormat.number(load.map { $0.peakRetries.value * clients }), CSVFormat.number(load?.peakRetries.start.seconds),
-                ]
             }
-            table.append(row)
+            csv.append(table.row(Row(policy: policy, waitBudget: waitBudget, outage: outage, load: load)))
         }
-        return table
+        return csv
     }
 }

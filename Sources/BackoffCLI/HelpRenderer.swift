@@ -1,3 +1,5 @@
+import Foundation
+
 /// Renders `backoff help` and `backoff help <command>` from the commands' own declarations.
 enum HelpRenderer {
     static func overview() -> String {
@@ -39,6 +41,15 @@ enum HelpRenderer {
         text += "\nDurations take a unit: ns, us, ms, s, m, h (250ms, 1.5s, 2m). Lists take commas.\n"
         text += "\nEXAMPLE:\n  \(command.example)\n"
         return text
+    }
+}
+
+extension HelpRenderer {
+    /// The README's table of a command's columns, in Markdown: one row per column, in order, from
+    /// the same declarations as the header and `help`.
+    static func markdownColumns(of command: any DocumentedCommand.Type) -> String {
+        "| column | meaning |\n|---|---|\n"
+            + command.columns.map { "| `\($0.name)` | \($0.meaning.replacingOccurrences(of: "|", with: "\\|")) |\n" }.joined()
     }
 }
 

@@ -137,19 +137,3 @@ struct PolicyOptions {
         return options.invalid(spec, options.givenText(spec.name) ?? spec.defaultValue ?? "", detail: detail)
     }
 }
-
-extension PolicyOptions {
-    /// The policy columns every table shares, in order: `base_s,multiplier,cap_s,max_attempts`.
-    static func columns(_ policy: BackoffPolicy) -> [String] {
-        [
-            CSVFormat.seconds(policy.base), CSVFormat.number(policy.multiplier), CSVFormat.seconds(policy.cap),
-            CSVFormat.integer(policy.maxAttempts),
-        ]
-    }
-
-    static func extraColumns(_ policy: BackoffPolicy) -> [String] {
-        let factor: String
-        if case .decorrelated(let r) = policy.jitter { factor = CSVFormat.number(r) } else { factor = "" }
-        return [policy.schedule.name, factor, CSVFormat.seconds(policy.maxElapsed)]
-    }
-}

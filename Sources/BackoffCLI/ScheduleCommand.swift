@@ -11,15 +11,31 @@ struct ScheduleCommand: BackoffCommand {
         draw, with the window each wait was drawn from and the expected start time from the closed form.
         """
     static let specs = PolicyOptions.specs(defaultJitter: "none") + RunOptions.seedSpecs + [TableOptions.output.spec]
-    static let columns: [(name: String, meaning: String)] = [
-        ("attempt", "attempt number, 1 = the first attempt"),
-        ("wait_s", "seconds waited before this attempt (0 for the first)"),
-        ("start_s", "seconds from the first attempt to this one"),
-        ("jitter", "jitter mode"),
-        ("window_low_s", "lower end of the interval the wait was drawn from, seconds"),
-        ("window_high_s", "upper end of that interval, seconds"),
-        ("expected_start_s", "closed-form expected start time E[t_k], seconds (empty with --max-elapsed and jitter)"),
+    /// What one row is written from: one attempt of the request.
+    struct Row {
+        let attempt: Int
+        let wait: Int64
+        let start: Int64
+        let jitter: Jitter
+        let window: ClosedRange<Double>
+        let expectedStart: Double?
+    }
+
+    /// The table's columns, in order; new columns go at the end.
+    static let table: [Column<Row>] = [
+        Column("attempt", "attempt number, 1 = the first attempt") { String($0.attempt) },
+        Column("wait_s", "seconds waited before this attempt (0 for the first)") { CSVFormat.seconds(nanoseconds: $0.wait) },
+        Column("start_s", "seconds from the first attempt to this one") { CSVFormat.seconds(nanoseconds: $0.start) },
+        Column("jitter", "jitter mode") { $0.jitter.name },
+        Column("window_low_s", "lower end of the interval the wait was drawn from, seconds") { CSVFormat.number($0.window.lowerBound / 1e9) },
+        Column("window_high_s", "upper end of that interval, seconds") { CSVFormat.number($0.window.upperBound / 1e9) },
+        Column("expected_start_s", "closed-form expected start time E[t_k], seconds (empty with --max-elapsed and jitter)") {
+            CSVFormat.number($0.expectedStart)
+        },
     ]
+
+    static var columns: [ColumnDocumentation] { table.map(\.documentation) }
+
     static let example = "backoff schedule --base 100ms --multiplier 2 --max-attempts 4"
 
     let policy: PolicyOptions
@@ -35,7 +51,7 @@ struct ScheduleCommand: BackoffCommand {
     var warnings: [String] { policy.warnings }
 
     func run() throws(CommandLineError) -> CSVTable {
-        var table = CSVTable(header: Self.columns.map(\.name))
+        var table = CSVTable(header: Self.table.header())
         for policy in policy.policies {
             let seed = RandomStream.seed(root: randomness.seed, jitter: policy.jitter)
             var random: RandomGenerator
@@ -46,11 +62,9 @@ struct ScheduleCommand: BackoffCommand {
             var state = BackoffState(policy: policy)
             var attempt = 1
             func append(wait: Int64, window: ClosedRange<Double>) {
-                table.append([
-                    String(attempt), CSVFormat.seconds(nanoseconds: wait), CSVFormat.seconds(nanoseconds: state.totalWait),
-                    policy.jitter.name, CSVFormat.number(window.lowerBound / 1e9), CSVFormat.number(window.upperBound / 1e9),
-                    CSVFormat.number(expected?[attempt - 1]),
-                ])
+                table.append(Self.table.row(Row(
+                    attempt: attempt, wait: wait, start: state.totalWait, jitter: policy.jitter, window: window,
+                    expectedStart: expected?[attempt - 1])))
             }
             append(wait: 0, window: 0...0)
             while true {

@@ -47,10 +47,11 @@ struct SweepCommand: DocumentedCommand {
         "output", "file", form: "a file path", help: "Write the table to this file (rows kept in FILE.partial until done).",
         parse: Parsers.text)
     static let specs = [jobs.spec, shard.spec, resume.spec, progressFlag.spec, dryRunFlag.spec, force.spec, output.spec]
-    static let columns: [(name: String, meaning: String)] = [
-        ("sweep_<option>", "one column per varied option, in the order given (durations as sweep_<option>_s, in seconds)"),
-        ("<command columns>", "the swept command's own columns, with the same names and units"),
-        ("point_id", "16 hex digits identifying the point's parameters (used by --resume)"),
+    static let columns = [
+        ColumnDocumentation(
+            name: "sweep_<option>", meaning: "one column per varied option, in the order given (durations as sweep_<option>_s, in seconds)"),
+        ColumnDocumentation(name: "<command columns>", meaning: "the swept command's own columns, with the same names and units"),
+        ColumnDocumentation(name: "point_id", meaning: "16 hex digits identifying the point's parameters (used by --resume)"),
     ]
     static let example = "backoff sweep waits --multiplier 1.5,2,3 --max-attempts 3..7:2 --jitter all --runs 10000"
 

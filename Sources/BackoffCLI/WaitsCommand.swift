@@ -20,30 +20,58 @@ struct WaitsCommand: BackoffCommand {
         parse: Parsers.text)
     static let specs = PolicyOptions.specs(defaultJitter: defaultJitter) + [runs.spec, samples.spec] + RunOptions.seedSpecs
         + [RunOptions.jobsSpec, TableOptions.output.spec]
-    static let columns: [(name: String, meaning: String)] = [
-        ("jitter", "jitter mode"),
-        ("base_s", "base b, seconds"),
-        ("multiplier", "multiplier m"),
-        ("cap_s", "cap c, seconds (inf: no cap)"),
-        ("max_attempts", "attempts per request n"),
-        ("runs", "simulated requests R"),
-        ("seed", "root seed (the mode's stream seed is derived from it)"),
-        ("mean_total_wait_s", "mean total wait, seconds"),
-        ("sd_total_wait_s", "sample standard deviation of the total wait, seconds"),
-        ("se_mean_total_wait_s", "standard error of the mean, sd / √R, seconds"),
-        ("p50_total_wait_s", "median total wait, seconds"),
-        ("p90_total_wait_s", "90th percentile, seconds"),
-        ("p99_total_wait_s", "99th percentile, seconds"),
-        ("max_total_wait_s", "largest total wait seen, seconds"),
-        ("formula_mean_total_wait_s", "closed-form E[W], seconds (empty: none, i.e. --max-elapsed with jitter)"),
-        ("formula_sd_total_wait_s", "closed-form standard deviation, seconds"),
-        ("z_score", "(mean - formula mean) / standard error"),
-        ("min_total_wait_s", "smallest total wait seen, seconds"),
-        ("quantiles", "exact, or estimated (P², above 16,777,216 runs)"),
-        ("schedule", "exponential, constant, linear or immediate"),
-        ("decorrelated_factor", "r of decorrelated jitter (empty for other modes)"),
-        ("max_elapsed_s", "total-time limit, seconds (inf: none)"),
-        ("generator", "GSL generator"),
+    /// What one row is written from: one jitter mode's experiment.
+    struct Row {
+        let policy: BackoffPolicy
+        let summary: Summary
+        let runs: Int
+        let seed: UInt64
+        let generator: GeneratorAlgorithm
+
+        /// The closed form's moments (`nil` with --max-elapsed and jitter).
+        var formula: TotalWaitMoments? { policy.totalWaitMoments }
+    }
+
+    /// The table's columns, in order; new columns go at the end.
+    static let table: [Column<Row>] =
+        [PolicyColumns.jitter { $0.policy }] + PolicyColumns.leading { $0.policy } + [
+            Column("runs", "simulated requests R") { String($0.runs) },
+            Column("seed", "root seed (the mode's stream seed is derived from it)") { String($0.seed) },
+            Column("mean_total_wait_s", "mean total wait, seconds") { CSVFormat.number($0.summary.mean) },
+            Column("sd_total_wait_s", "sample standard deviation of the total wait, seconds") { CSVFormat.number($0.summary.standardDeviation) },
+            Column("se_mean_total_wait_s", "standard error of the mean, sd / √R, seconds") { CSVFormat.number($0.summary.standardError) },
+            Column("p50_total_wait_s", "median total wait (quantiles: type 7), seconds") { CSVFormat.number($0.summary.quantile(0.5)) },
+            Column("p90_total_wait_s", "90th percentile, seconds") { CSVFormat.number($0.summary.quantile(0.9)) },
+            Column("p99_total_wait_s", "99th percentile, seconds") { CSVFormat.number($0.summary.quantile(0.99)) },
+            Column("max_total_wait_s", "largest total wait seen, seconds") { CSVFormat.number($0.summary.maximum) },
+            Column("formula_mean_total_wait_s", "closed-form E[W], seconds (empty: none, i.e. --max-elapsed with jitter)") {
+                CSVFormat.number($0.formula?.mean)
+            },
+            Column("formula_sd_total_wait_s", "closed-form standard deviation, seconds") { CSVFormat.number($0.formula?.standardDeviation) },
+            Column("z_score", "(mean - formula mean) / standard error: |z| > 4 means disagreement") { row in
+                CSVFormat.number(row.formula.map {
+                    // Waits are whole nanoseconds: each may differ from the formula by 0.5 ns.
+                    MeanCheck(
+                        observed: row.summary.mean, expected: $0.mean, standardError: row.summary.standardError,
+                        exactTolerance: Double(row.policy.maxAttempts) * 1e-9
+                    ).z
+                })
+            },
+            Column("min_total_wait_s", "smallest total wait seen, seconds") { CSVFormat.number($0.summary.minimum) },
+            Column("quantiles", "exact, or estimated (P², above 16,777,216 runs, where memory stays constant)") {
+                $0.summary.quantilesAreExact ? "exact" : "estimated"
+            },
+        ] + PolicyColumns.trailing { $0.policy } + [
+            Column("generator", "GSL generator") { $0.generator.rawValue },
+        ]
+
+    static var columns: [ColumnDocumentation] { table.map(\.documentation) }
+
+    /// One row of `--samples FILE` per run: a mode, the run's number and its total wait.
+    static let sampleColumns: [Column<(jitter: String, run: Int, totalWait: Int64)>] = [
+        Column("jitter", "jitter mode") { $0.jitter },
+        Column("run", "the run's number, from 1") { String($0.run) },
+        Column("total_wait_s", "the run's total wait, seconds") { CSVFormat.seconds(nanoseconds: $0.totalWait) },
     ]
     static let example = "backoff waits --runs 100000 --jitter full,equal --base 100ms --cap 5s --max-attempts 6"
 
@@ -100,35 +128,18 @@ struct WaitsCommand: BackoffCommand {
             throw .failure("\(error)")
         }
 
-        var table = CSVTable(header: Self.columns.map(\.name))
+        var table = CSVTable(header: Self.table.header())
         for (policy, result) in zip(policy.policies, results) {
-            let summary = result.summary
-            let formula = policy.totalWaitMoments
-            table.append(
-                [policy.jitter.name] + PolicyOptions.columns(policy) + [
-                    String(runs), String(randomness.seed),
-                    CSVFormat.number(summary.mean), CSVFormat.number(summary.standardDeviation),
-                    CSVFormat.number(summary.standardError),
-                    CSVFormat.number(summary.quantile(0.5)), CSVFormat.number(summary.quantile(0.9)),
-                    CSVFormat.number(summary.quantile(0.99)), CSVFormat.number(summary.maximum),
-                    CSVFormat.number(formula?.mean), CSVFormat.number(formula?.standardDeviation),
-                    CSVFormat.number(formula.map {
-                        // Waits are whole nanoseconds: each may differ from the formula by 0.5 ns.
-                        MeanCheck(
-                            observed: summary.mean, expected: $0.mean, standardError: summary.standardError,
-                            exactTolerance: Double(policy.maxAttempts) * 1e-9
-                        ).z
-                    }),
-                    CSVFormat.number(summary.minimum), summary.quantilesAreExact ? "exact" : "estimated",
-                ] + PolicyOptions.extraColumns(policy) + [randomness.generator.rawValue])
+            table.append(Self.table.row(
+                Row(policy: policy, summary: result.summary, runs: runs, seed: randomness.seed, generator: randomness.generator)))
         }
 
         if let samplesFile {
-            samplesFile.write("jitter,run,total_wait_s\n")
+            samplesFile.write(Self.sampleColumns.header().joined(separator: ",") + "\n")
             for (policy, result) in zip(policy.policies, results) {
                 var chunk = ""
                 for (run, total) in (result.samples ?? []).enumerated() {
-                    chunk += "\(policy.jitter.name),\(run + 1),\(CSVFormat.seconds(nanoseconds: total))\n"
+                    chunk += Self.sampleColumns.row((policy.jitter.name, run + 1, total)).joined(separator: ",") + "\n"
                     if chunk.utf8.count > 1 << 16 {
                         samplesFile.write(chunk)
                         chunk = ""

@@ -25,6 +25,15 @@ import Testing
         }
     }
 
+    /// Each table command's column table in the README is the one its column declarations render:
+    /// every column, in order, with the meaning `help` shows.
+    @Test func theColumnTablesComeFromTheDeclarations() {
+        for command in Commands.tables {
+            let table = HelpRenderer.markdownColumns(of: command)
+            #expect(Self.readme.contains(table), "README's table for \(command.name) should be:\n\(table)")
+        }
+    }
+
     @Test func theSetUpCommandsAreAtTheTop() {
         let top = Self.readme.prefix(2_000)
         #expect(top.contains("scripts/backoff waits") && top.contains("scripts/test"))

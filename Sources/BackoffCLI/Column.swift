@@ -1,0 +1,32 @@
+/// One CSV column: its name, what it means, and how its value is written from a row's `Source`.
+/// A table's header, its rows, `backoff help <command>` and the README's column table all come
+/// from one list of these, so they cannot drift apart. New columns go at the end of a list.
+struct Column<Source>: Sendable {
+    let name: String
+    /// One line for help and the README: what the column holds, with its unit.
+    let meaning: String
+    let value: @Sendable (Source) -> String
+
+    init(_ name: String, _ meaning: String, _ value: @escaping @Sendable (Source) -> String) {
+        self.name = name
+        self.meaning = meaning
+        self.value = value
+    }
+
+    /// The column as documentation: its name and meaning.
+    var documentation: ColumnDocumentation { ColumnDocumentation(name: name, meaning: meaning) }
+}
+
+/// A column's name and meaning, as help and the README show them.
+struct ColumnDocumentation: Sendable, Equatable {
+    let name: String
+    let meaning: String
+}
+
+extension Array {
+    /// The header row of these columns.
+    func header<Source>() -> [String] where Element == Column<Source> { map(\.name) }
+
+    /// The row these columns write for `source`.
+    func row<Source>(_ source: Source) -> [String] where Element == Column<Source> { map { $0.value(source) } }
+}

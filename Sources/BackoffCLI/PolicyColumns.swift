@@ -1,0 +1,28 @@
+import BackoffPolicies
+
+/// The policy columns that every table shares: `base_s,multiplier,cap_s,max_attempts` after the
+/// jitter column, and `schedule,decorrelated_factor,max_elapsed_s` further on.
+enum PolicyColumns {
+    static func leading<Source>(_ policy: @escaping @Sendable (Source) -> BackoffPolicy) -> [Column<Source>] {
+        [
+            Column("base_s", "base b, seconds") { CSVFormat.seconds(policy($0).base) },
+            Column("multiplier", "multiplier m (1 for schedules other than exponential)") { CSVFormat.number(policy($0).multiplier) },
+            Column("cap_s", "cap c, seconds (inf: no cap)") { CSVFormat.seconds(policy($0).cap) },
+            Column("max_attempts", "attempts per request n") { CSVFormat.integer(policy($0).maxAttempts) },
+        ]
+    }
+
+    static func trailing<Source>(_ policy: @escaping @Sendable (Source) -> BackoffPolicy) -> [Column<Source>] {
+        [
+            Column("schedule", "exponential, constant, linear or immediate") { policy($0).schedule.name },
+            Column("decorrelated_factor", "r of decorrelated jitter (empty for other modes)") {
+                if case .decorrelated(let r) = policy($0).jitter { CSVFormat.number(r) } else { "" }
+            },
+            Column("max_elapsed_s", "total-time limit, seconds (inf: none)") { CSVFormat.seconds(policy($0).maxElapsed) },
+        ]
+    }
+
+    static func jitter<Source>(_ policy: @escaping @Sendable (Source) -> BackoffPolicy) -> Column<Source> {
+        Column("jitter", "jitter mode") { policy($0).jitter.name }
+    }
+}

@@ -1,0 +1,170 @@
+import RetrySimulation
+import Stochastics
+
+/// What one row of `backoff simulate` is written from: one jitter mode's scenario and report.
+struct SimulateRow {
+    let scenario: Scenario
+    let report: ScenarioReport
+    /// The expected load of a burst against an outage (`nil` where no convolution applies).
+    let load: OutageLoad?
+    let formula: (attemptsPerClient: Double, meanTotalWait: Double, successFraction: Double)?
+    let seed: UInt64
+    let server: String
+    let generator: GeneratorAlgorithm
+
+    init(scenario: Scenario, report: ScenarioReport, load: OutageLoad?, seed: UInt64, server: String, generator: GeneratorAlgorithm) {
+        self.scenario = scenario
+        self.report = report
+        self.load = load
+        formula = scenario.closedForm(expectedLoad: load)
+        self.seed = seed
+        self.server = server
+        self.generator = generator
+    }
+
+    var clients: Double { Double(report.clients) }
+
+    /// From the end of the trigger to the end of the last bucket above the steady load L + 3√L.
+    var drainTime: Int64? {
+        let steady = scenario.steadyFirstAttemptsPerBucket
+        return scenario.triggerEnd.map { report.timeline.drainTime(after: $0, threshold: steady + 3 * steady.squareRoot()) }
+    }
+
+    /// With a degradation window: whether goodput came back, and when.
+    var recovery: (recovered: String, time: String) {
+        guard case .capacity(let model) = scenario.server, let window = model.degradation else { return ("", "") }
+        let time = report.timeline.recoveryTime(triggerStart: window.start, triggerEnd: window.end)
+        return (time == nil ? "no" : "yes", time.map { CSVFormat.seconds(nanoseconds: $0) } ?? "")
+    }
+}
+
+extension SimulateCommand {
+    /// The table's columns, in order; new columns go at the end.
+    static let table: [Column<SimulateRow>] =
+        [PolicyColumns.jitter { $0.scenario.policy },
+         Column("clients", "clients N (sessions that arrived)") { String($0.report.clients) },
+         Column("server", "server model") { $0.server }]
+        + PolicyColumns.leading { $0.scenario.policy }
+        + [
+            Column("seed", "root seed") { String($0.seed) },
+            Column("attempts_total", "attempts made by all clients (contention: writes, the 2015 study's calls)") { String($0.report.attempts) },
+            Column("attempts_per_client", "attempts_total / N") { CSVFormat.number($0.report.attemptsPerClient) },
+            Column("successes", "requests that succeeded") { String($0.report.successes) },
+            Column("give_ups", "requests that ran out of attempts (or time)") { String($0.report.giveUps) },
+            Column("mean_total_wait_s", "mean per-request total wait, seconds") { CSVFormat.number($0.report.totalWait.mean) },
+            Column("p99_total_wait_s", "99th percentile of the per-request total wait, seconds") {
+                CSVFormat.number($0.report.totalWait.quantile(0.99))
+            },
+            Column("mean_completion_s", "mean time from a request's first attempt to its end, seconds") {
+                CSVFormat.number($0.report.meanCompletion)
+            },
+            Column("peak_load", "most attempts in one bucket") { String($0.report.timeline.peakLoad.attempts) },
+            Column("peak_load_time_s", "start of the first bucket with that many, seconds") {
+                CSVFormat.number($0.report.timeline.peakLoad.start.seconds)
+            },
+            Column("peak_retry_load", "most retries in one bucket (bucket 0 always holds a burst's first attempts)") {
+                String($0.report.timeline.peakRetryLoad.attempts)
+            },
+            Column("peak_retry_time_s", "start of the first bucket with that many, seconds") {
+                CSVFormat.number($0.report.timeline.peakRetryLoad.start.seconds)
+            },
+            Column("bucket_s", "bucket width, seconds") { CSVFormat.seconds(nanoseconds: $0.scenario.bucketWidth) },
+            Column(
+                "formula_attempts_per_client",
+                "closed-form expected attempts per client, for a burst of single requests against an instant server "
+                    + "(always-fail; bernoulli; outage without jitter, or with full or equal jitter by convolution; empty otherwise)"
+            ) { CSVFormat.number($0.formula?.attemptsPerClient) },
+            Column("formula_mean_total_wait_s", "closed-form expected total wait, seconds (empty: no closed form)") {
+                CSVFormat.number($0.formula?.meanTotalWait)
+            },
+            Column("formula_successes", "closed-form expected successes (empty: no closed form)") { row in
+                CSVFormat.number(row.formula.map { $0.successFraction * row.clients })
+            },
+        ]
+        + PolicyColumns.trailing { $0.scenario.policy }
+        + [
+            Column("generator", "GSL generator") { $0.generator.rawValue },
+            Column("se_attempts_per_client", "standard error of attempts_per_client (sd of per-client attempts / √N)") {
+                CSVFormat.number($0.report.attemptsStandardError)
+            },
+            Column("se_mean_total_wait_s", "standard error of mean_total_wait_s, seconds") {
+                CSVFormat.number($0.report.totalWait.standardError)
+            },
+            Column("se_successes", "binomial standard error of successes, √(n p (1 - p)), n requests, p = successes / n") {
+                CSVFormat.number($0.report.successesStandardError)
+            },
+            Column("unique_requests", "requests sent (first attempts)") { String($0.report.uniqueRequests) },
+            Column("work_amplification", "attempts per request sent") { CSVFormat.number($0.report.workAmplification) },
+            Column("rejected", "attempts rejected at once by a full queue (capacity)") { String($0.report.rejected) },
+            Column("timeouts", "attempts the client stopped waiting for (capacity with --timeout)") { String($0.report.timeouts) },
+            Column("wasted_work", "attempts served after their client had timed out") { String($0.report.wastedWork) },
+            Column("permanent_failures", "requests ended by a permanent error at their first attempt") {
+                String($0.report.permanentFailures)
+            },
+            Column("requests_lost", "requests given up, plus those never sent because their session ended") {
+                String($0.report.requestsLost)
+            },
+            Column("dead_sessions", "sessions ended by a request that gave up (--on-give-up end-session)") {
+                String($0.report.deadSessions)
+            },
+            Column(
+                "drain_time_s",
+                "end of the outage or degradation to the end of the last bucket with load above L + 3√L, L the expected "
+                    + "first attempts per bucket (the Poisson rate times the bucket width, 0 after a burst), seconds "
+                    + "(empty: no such end)"
+            ) { $0.drainTime.map { CSVFormat.seconds(nanoseconds: $0) } ?? "" },
+            Column("goodput", "successful requests per second, until the last request ended") { CSVFormat.number($0.report.goodput) },
+            Column("last_completion_s", "when the last request ended, seconds from t = 0 (the 2015 study's completion time)") {
+                CSVFormat.number($0.report.lastCompletion)
+            },
+            Column("peak_queue", "most attempts waiting in the capacity server's queue at once") { String($0.report.peakQueue) },
+            Column("formula_peak_load", "closed-form expected attempts in the busiest bucket (outage, burst; empty otherwise)") { row in
+                CSVFormat.number(row.load.map { $0.peakAttempts.value * row.clients })
+            },
+            Column("formula_peak_load_time_s", "start of that bucket, seconds") { CSVFormat.number($0.load?.peakAttempts.start.seconds) },
+            Column("formula_peak_retry_load", "closed-form expected retries in the busiest bucket") { row in
+                CSVFormat.number(row.load.map { $0.peakRetries.value * row.clients })
+            },
+            Column("formula_peak_retry_time_s", "start of that bucket, seconds") { CSVFormat.number($0.load?.peakRetries.start.seconds) },
+            Column("retry_fraction", "retries (attempts after a request's first) as a fraction of all attempts") {
+                CSVFormat.number($0.report.retryFraction)
+            },
+            Column("budget_denials", "retries the retry budget refused (each ended its request)") { String($0.report.budgetDenials) },
+            Column("local_rejections", "attempts the breaker or throttle refused to send (each ended its request)") {
+                String($0.report.localRejections)
+            },
+            Column(
+                "recovered",
+                "capacity with a degradation window: yes when goodput over 1 s reached 90 % of its pre-trigger level within "
+                    + "10 s of the window's end, no otherwise (empty: no window)"
+            ) { $0.recovery.recovered },
+            Column("recovery_time_s", "when it did, seconds after the window's end (empty: never, or no window)") { $0.recovery.time },
+        ]
+
+    /// One row of `--timeline FILE` per bucket: a mode's bucket and its expected load.
+    struct TimelineRow {
+        let jitter: String
+        let start: Double
+        let bucket: LoadTimeline.Bucket
+        let expected: (attempts: Double, retries: Double)?
+    }
+
+    /// The columns of `--timeline FILE`.
+    static let timelineColumns: [Column<TimelineRow>] = [
+        Column("jitter", "jitter mode") { $0.jitter },
+        Column("bucket_start_s", "start of the bucket, seconds") { CSVFormat.number($0.start) },
+        Column("attempts", "attempts arriving at the server") { String($0.bucket.attempts) },
+        Column("retries", "retries among them") { String($0.bucket.retries) },
+        Column("successes", "answers that were successes") { String($0.bucket.successes) },
+        Column("failures", "answers that were failures") { String($0.bucket.failures) },
+        Column("rejected", "attempts rejected by a full queue") { String($0.bucket.rejected) },
+        Column("timeouts", "attempts timed out by their client") { String($0.bucket.timeouts) },
+        Column("expected_attempts", "expected attempts, from the convolution (empty where it does not apply)") {
+            CSVFormat.number($0.expected?.attempts)
+        },
+        Column("expected_retries", "expected retries, from the convolution") { CSVFormat.number($0.expected?.retries) },
+        Column("peak_queue", "the longest the capacity server's queue was at an arrival or departure in the bucket") {
+            String($0.bucket.peakQueue)
+        },
+    ]
+}
