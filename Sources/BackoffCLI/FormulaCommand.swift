@@ -33,8 +33,16 @@ struct FormulaCommand: BackoffCommand {
         let waitBudget: Duration?
         let outage: (end: Duration, clients: Int, bucket: Duration)?
         let load: OutageLoad?
+        /// The closed forms, computed once (decorrelated jitter's are a numerical integration).
+        let moments: TotalWaitMoments?
+        let range: ClosedRange<Double>
 
-        var moments: TotalWaitMoments? { policy.totalWaitMoments }
+        init(policy: BackoffPolicy, waitBudget: Duration?, outage: (end: Duration, clients: Int, bucket: Duration)?, load: OutageLoad?) {
+            (self.policy, self.waitBudget, self.outage, self.load) = (policy, waitBudget, outage, load)
+            moments = policy.totalWaitMoments
+            range = policy.totalWaitRange
+        }
+
         var clients: Double { Double(outage?.clients ?? 0) }
     }
 
@@ -45,8 +53,8 @@ struct FormulaCommand: BackoffCommand {
                 CSVFormat.number($0.moments?.mean)
             },
             Column("sd_total_wait_s", "standard deviation of the total wait, seconds") { CSVFormat.number($0.moments?.standardDeviation) },
-            Column("min_total_wait_s", "smallest possible total wait, seconds") { CSVFormat.number($0.policy.totalWaitRange.lowerBound) },
-            Column("max_total_wait_s", "largest possible total wait, seconds") { CSVFormat.number($0.policy.totalWaitRange.upperBound) },
+            Column("min_total_wait_s", "smallest possible total wait, seconds") { CSVFormat.number($0.range.lowerBound) },
+            Column("max_total_wait_s", "largest possible total wait, seconds") { CSVFormat.number($0.range.upperBound) },
             Column("first_capped_retry", "first retry whose wait the cap can limit (empty: the cap never binds)") {
                 $0.policy.firstCappedRetry.map(String.init) ?? ""
             },

@@ -11,6 +11,8 @@ struct SimulateRow {
     let seed: UInt64
     let server: String
     let generator: GeneratorAlgorithm
+    /// With a degradation window: whether goodput came back, and when (read by two columns).
+    let recovery: (recovered: String, time: String)
 
     init(scenario: Scenario, report: ScenarioReport, load: OutageLoad?, seed: UInt64, server: String, generator: GeneratorAlgorithm) {
         self.scenario = scenario
@@ -20,6 +22,7 @@ struct SimulateRow {
         self.seed = seed
         self.server = server
         self.generator = generator
+        recovery = Self.recovery(scenario, report)
     }
 
     var clients: Double { Double(report.clients) }
@@ -30,8 +33,7 @@ struct SimulateRow {
         return scenario.triggerEnd.map { report.timeline.drainTime(after: $0, threshold: steady + 3 * steady.squareRoot()) }
     }
 
-    /// With a degradation window: whether goodput came back, and when.
-    var recovery: (recovered: String, time: String) {
+    private static func recovery(_ scenario: Scenario, _ report: ScenarioReport) -> (recovered: String, time: String) {
         guard case .capacity(let model) = scenario.server, let window = model.degradation else { return ("", "") }
         let time = report.timeline.recoveryTime(triggerStart: window.start, triggerEnd: window.end)
         return (time == nil ? "no" : "yes", time.map { CSVFormat.seconds(nanoseconds: $0) } ?? "")

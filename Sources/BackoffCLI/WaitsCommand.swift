@@ -27,9 +27,14 @@ struct WaitsCommand: BackoffCommand {
         let runs: Int
         let seed: UInt64
         let generator: GeneratorAlgorithm
+        /// The closed form's moments (`nil` with --max-elapsed and jitter), computed once: for
+        /// decorrelated jitter they are a numerical integration.
+        let formula: TotalWaitMoments?
 
-        /// The closed form's moments (`nil` with --max-elapsed and jitter).
-        var formula: TotalWaitMoments? { policy.totalWaitMoments }
+        init(policy: BackoffPolicy, summary: Summary, runs: Int, seed: UInt64, generator: GeneratorAlgorithm) {
+            (self.policy, self.summary, self.runs, self.seed, self.generator) = (policy, summary, runs, seed, generator)
+            formula = policy.totalWaitMoments
+        }
     }
 
     /// The table's columns, in order; new columns go at the end.
