@@ -125,8 +125,7 @@ struct FormulaCommand: BackoffCommand {
         for policy in policy.policies {
             let load = outage.flatMap { outage in
                 OutageLoad(
-                    policy: policy, outageEnd: VirtualTime(nanoseconds: Int64(outage.end.nanoseconds)),
-                    bucketWidth: Int64(outage.bucket.nanoseconds))
+                    policy: policy, outageEnd: VirtualTime(outage.end), bucketWidth: outage.bucket)
             }
             csv.append(table.row(Row(policy: policy, waitBudget: waitBudget, outage: outage, load: load)))
         }

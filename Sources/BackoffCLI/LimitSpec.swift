@@ -37,7 +37,7 @@ enum LimitSpec {
     }
 
     private static func nanoseconds(_ values: [String: String], _ key: String, _ fallback: Int64) -> Int64? {
-        values[key].map { ValueParser.duration($0).map { Int64($0.nanoseconds) } } ?? fallback
+        values[key].map { ValueParser.duration($0)?.wholeNanoseconds } ?? fallback
     }
 
     /// A budget, `.some(nil)` for `none`, or `nil` when `text` is not of the form (or out of range).

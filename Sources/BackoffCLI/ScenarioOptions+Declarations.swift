@@ -15,7 +15,7 @@ extension ScenarioOptions {
         "server-retry-after", "duration", kind: .duration, default: "none", form: "a duration with a unit (e.g. 500ms), recovery, or none",
         help: "Retry-After sent with bernoulli and outage failures: a duration, recovery (the time left in the outage), or none.",
         parse: { text throws(InvalidValue) -> RetryAfter? in
-            text == "recovery" ? .untilRecovery : try Parsers.durationOrNone(text).map { .fixed(Int64($0.nanoseconds)) }
+            text == "recovery" ? .untilRecovery : try Parsers.durationOrNone(text).map { .fixed($0) }
         })
     static let hop = Option(
         "hop", "duration", kind: .duration, default: "10ms", form: OptionSpec.durationForm,
@@ -110,7 +110,7 @@ extension ScenarioOptions {
     /// `--arrivals` as written: the duration of Poisson arrivals comes from `--duration`.
     enum ArrivalsText: Sendable {
         case burst
-        case uniform(window: Int64)
+        case uniform(window: Duration)
         case poisson(ratePerSecond: Double)
 
         init?(_ text: String) {
@@ -119,7 +119,7 @@ extension ScenarioOptions {
             case ("burst", 1): self = .burst
             case ("uniform", 2):
                 guard let window = ValueParser.duration(parts[1]) else { return nil }
-                self = .uniform(window: Int64(window.nanoseconds))
+                self = .uniform(window: window)
             case ("poisson", 2):
                 guard let rate = ValueParser.number(parts[1]) else { return nil }
                 self = .poisson(ratePerSecond: rate)
@@ -140,13 +140,13 @@ extension ScenarioOptions {
         if text == "timer" { return .timer }
         if text == "recovery" { return .recovery(notificationDelay: defaultNotificationDelay) }
         guard text.hasPrefix("recovery:"), let delay = ValueParser.duration(String(text.dropFirst(9))) else { return nil }
-        return .recovery(notificationDelay: Int64(delay.nanoseconds))
+        return .recovery(notificationDelay: delay)
     }
 
     /// `fixed:D`, `exp:MEAN` or `lognormal:MEAN:SD` (the model checks that the times are above 0).
     @Sendable static func serviceTime(_ text: String) -> ServiceTime? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        let times = parts.dropFirst().compactMap { ValueParser.duration($0).map { Int64($0.nanoseconds) } }
+        let times = parts.dropFirst().compactMap(ValueParser.duration)
         guard times.count == parts.count - 1, let first = times.first else { return nil }
         switch (parts[0], times.count) {
         case ("fixed", 1): return .deterministic(first)

@@ -14,7 +14,7 @@ struct ScenarioOptions {
     let warnings: [String]
 
     /// The recovery trigger's notification delay when none is given.
-    static let defaultNotificationDelay: Int64 = 10_000_000
+    static let defaultNotificationDelay: Duration = .milliseconds(10)
 
     init(_ options: ParsedOptions, policies: [BackoffPolicy]) throws(CommandLineError) {
         var warnings: [String] = []
@@ -26,7 +26,7 @@ struct ScenarioOptions {
         let arrivals: Arrivals = switch try options(Self.arrivals) {
         case .burst: .burst
         case .uniform(let window): .uniform(window: window)
-        case .poisson(let rate): .poisson(ratePerSecond: rate, duration: Int64(try options(Self.duration).nanoseconds))
+        case .poisson(let rate): .poisson(ratePerSecond: rate, duration: try options(Self.duration))
         }
         if options.isGiven(Self.duration), case .poisson = arrivals {} else if options.isGiven(Self.duration) {
             warnings.append("'--duration' applies to poisson arrivals only; ignored")
@@ -39,11 +39,11 @@ struct ScenarioOptions {
             warnings.append("'--retry-after \(retryAfter.rawValue)' has no effect: this server sends no Retry-After "
                 + "(see --server-retry-after and --reject-retry-after)")
         }
-        let timeout = applies.contains(Self.timeout.name) ? try options(Self.timeout).map { Int64($0.nanoseconds) } : nil
+        let timeout = applies.contains(Self.timeout.name) ? try options(Self.timeout) : nil
         let limits = RetryLimits(budget: try options(Self.budget), breaker: try options(Self.breaker), throttle: try options(Self.throttle))
-        let (clients, bucket) = (try options(Self.clients), Int64(try options(Self.bucket).nanoseconds))
+        let (clients, bucket) = (try options(Self.clients), try options(Self.bucket))
         let (permanent, trigger) = (try options(Self.permanent), try options(Self.retryTrigger))
-        let (requests, think, onGiveUp) = (try options(Self.requestsPerClient), Int64(try options(Self.think).nanoseconds), try options(Self.onGiveUp))
+        let (requests, think, onGiveUp) = (try options(Self.requestsPerClient), try options(Self.think), try options(Self.onGiveUp))
 
         var scenarios: [Scenario] = []
         for policy in policies {
@@ -71,7 +71,7 @@ struct ScenarioOptions {
         case .outage(let end, _):
             return (.outage(until: end, retryAfter: try options(serverRetryAfter)), [serverRetryAfter.name])
         case .contention:
-            let hop = NetworkDelay(mean: Int64(try options(hop).nanoseconds), standardDeviation: Int64(try options(hopSD).nanoseconds))
+            let hop = NetworkDelay(mean: try options(hop), standardDeviation: try options(hopSD))
             return (.contention(hop: hop), [Self.hop.name, hopSD.name])
         case .capacity:
             let names = [workers, queue].map(\.name) + [service.name, rejectRetryAfter.name, degradeFrom.name, degradeUntil.name, degradeTo.name, timeout.name]
@@ -84,7 +84,7 @@ struct ScenarioOptions {
         switch (try options(degradeFrom), try options(degradeUntil)) {
         case (let from?, let until?):
             degradation = CapacityModel.Degradation(
-                start: VirtualTime(nanoseconds: Int64(from.nanoseconds)), end: VirtualTime(nanoseconds: Int64(until.nanoseconds)),
+                start: VirtualTime(from), end: VirtualTime(until),
                 fraction: try options(degradeTo))
         case (nil, nil):
             degradation = nil
@@ -93,7 +93,7 @@ struct ScenarioOptions {
         }
         return CapacityModel(
             workers: try options(workers), serviceTime: try options(service), queueLimit: try options(queue),
-            rejectionRetryAfter: try options(rejectRetryAfter).map { Int64($0.nanoseconds) }, degradation: degradation)
+            rejectionRetryAfter: try options(rejectRetryAfter), degradation: degradation)
     }
 
     /// The scenario's error, reported against the option it concerns, quoting the value given. The

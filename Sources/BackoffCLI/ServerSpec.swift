@@ -19,11 +19,11 @@ enum ServerSpec {
             return .bernoulli(failureProbability: p)
         case ("outage", 2):
             guard let end = ValueParser.duration(parts[1]) else { return nil }
-            return .outage(until: VirtualTime(nanoseconds: Int64(end.nanoseconds)))
+            return .outage(until: VirtualTime(end))
         case ("contention", 1):
             return .contention(hop: .standard)
         case ("capacity", 1):
-            return .capacity(CapacityModel(workers: 1, serviceTime: .deterministic(1), queueLimit: 0))
+            return .capacity(CapacityModel(workers: 1, serviceTime: .deterministic(.nanoseconds(1)), queueLimit: 0))
         default:
             return nil
         }

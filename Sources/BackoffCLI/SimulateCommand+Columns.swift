@@ -70,7 +70,7 @@ extension SimulateCommand {
             Column("peak_retry_time_s", "start of the first bucket with that many, seconds") {
                 CSVFormat.number($0.report.timeline.peakRetryLoad.start.seconds)
             },
-            Column("bucket_s", "bucket width, seconds") { CSVFormat.seconds(nanoseconds: $0.scenario.bucketWidth) },
+            Column("bucket_s", "bucket width, seconds") { CSVFormat.seconds($0.scenario.bucketWidth) },
             Column(
                 "formula_attempts_per_client",
                 "closed-form expected attempts per client, for a burst of single requests against an instant server "

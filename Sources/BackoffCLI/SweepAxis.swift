@@ -30,7 +30,7 @@ struct SweepAxis: Equatable {
         switch spec.kind {
         case .duration:
             if value == "none" { return "inf" }
-            return ValueParser.duration(value).map { CSVFormat.seconds(nanoseconds: Int64($0.nanoseconds)) } ?? value
+            return ValueParser.duration(value).map { CSVFormat.seconds($0) } ?? value
         case .number:
             return ValueParser.number(value).map { CSVFormat.number($0) } ?? value
         case .count:

@@ -130,14 +130,3 @@ public struct BackoffPolicy: Hashable, Sendable {
         ).sum
     }
 }
-
-extension Duration {
-    /// This duration in nanoseconds, as a `Double`: exact for whole nanoseconds up to 2^53
-    /// (the whole nanoseconds are split off in integers before any rounding).
-    @inlinable
-    public var nanoseconds: Double {
-        let (seconds, attoseconds) = components
-        let (wholeNanoseconds, remainder) = attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
-        return Double(seconds) * 1e9 + Double(wholeNanoseconds) + Double(remainder) / 1e9
-    }
-}

@@ -10,6 +10,12 @@ public struct VirtualTime: Hashable, Comparable, Sendable {
 
     public static let zero = VirtualTime(nanoseconds: 0)
 
+    /// The instant `offset` after the origin, in whole nanoseconds (a fraction of one is dropped).
+    public init(_ offset: Duration) {
+        let (seconds, attoseconds) = offset.components
+        nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
     /// This instant in seconds (for output only).
     public var seconds: Double { Double(nanoseconds) / 1e9 }
 

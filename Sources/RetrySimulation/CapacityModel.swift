@@ -13,11 +13,11 @@ public struct CapacityModel: Hashable, Sendable {
     /// The most attempts that may wait for a worker.
     public let queueLimit: Int
     /// The delay sent with a rejection, if any.
-    public let rejectionRetryAfter: Int64?
+    public let rejectionRetryAfter: Duration?
     public let degradation: Degradation?
 
     public init(
-        workers: Int, serviceTime: ServiceTime, queueLimit: Int, rejectionRetryAfter: Int64? = nil,
+        workers: Int, serviceTime: ServiceTime, queueLimit: Int, rejectionRetryAfter: Duration? = nil,
         degradation: Degradation? = nil
     ) {
         self.workers = workers

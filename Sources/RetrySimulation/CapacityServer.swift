@@ -1,3 +1,4 @@
+import BackoffPolicies
 import EventSimulation
 import Foundation
 
@@ -14,21 +15,25 @@ struct CapacityServer: SimulatedServer {
     }
 
     let model: CapacityModel
-    /// The lognormal service time's parameters (mu, sigma), computed once.
-    private let lognormal: (mu: Double, sigma: Double)
+    /// The service time in nanoseconds: fixed, the exponential's mean, or the lognormal's (mu, sigma)
+    /// of log-nanoseconds; computed once.
+    private let service: (fixed: Double, exponentialMean: Double, lognormal: (mu: Double, sigma: Double))
+    private let rejectionRetryAfter: Nanoseconds?
     var busyWorkers = 0
     var queue = RingBuffer<(client: Int32, attempt: Int64)>()
 
     init(_ model: ServerModel) {
         guard case .capacity(let capacity) = model else { preconditionFailure("\(model) is not the capacity model") }
         self.model = capacity
-        if case .lognormal(let mean, let sd) = capacity.serviceTime {
-            let m = Double(mean)
-            let variance = log(1 + Double(sd) * Double(sd) / (m * m))
-            lognormal = (log(m) - variance / 2, variance.squareRoot())
-        } else {
-            lognormal = (0, 0)
+        switch capacity.serviceTime {
+        case .deterministic(let t): service = (t.nanoseconds, 0, (0, 0))
+        case .exponential(let mean): service = (0, mean.nanoseconds, (0, 0))
+        case .lognormal(let mean, let sd):
+            let (m, s) = (mean.nanoseconds, sd.nanoseconds)
+            let variance = log(1 + s * s / (m * m))
+            service = (0, 0, (log(m) - variance / 2, variance.squareRoot()))
         }
+        rejectionRetryAfter = capacity.rejectionRetryAfter?.wholeNanoseconds
     }
 
     mutating func receive<Gate: RetryGate>(client index: Int, attempt: Int64, isRetry: Bool, in run: inout ScenarioRun<Self, Gate>) {
@@ -44,7 +49,7 @@ struct CapacityServer: SimulatedServer {
             run.counters.rejected += 1
             run.timeline.recordRejection(at: now)
             run.timeline.recordAnswer(at: now, .failure)
-            run.deliver(.failure(serverDelay: model.rejectionRetryAfter), to: index)
+            run.deliver(.failure(serverDelay: rejectionRetryAfter), to: index)
             return
         }
         run.scheduleTimeout(index, attempt: attempt)
@@ -71,9 +76,9 @@ struct CapacityServer: SimulatedServer {
         busyWorkers += 1
         var duration: Double
         switch model.serviceTime {
-        case .deterministic(let t): duration = Double(t)
-        case .exponential(let mean): duration = run.streams.exponential(Int(client), mean: Double(mean))
-        case .lognormal: duration = run.streams.lognormal(Int(client), mu: lognormal.mu, sigma: lognormal.sigma)
+        case .deterministic: duration = service.fixed
+        case .exponential: duration = run.streams.exponential(Int(client), mean: service.exponentialMean)
+        case .lognormal: duration = run.streams.lognormal(Int(client), mu: service.lognormal.mu, sigma: service.lognormal.sigma)
         }
         if let window = model.degradation, run.now >= window.start, run.now < window.end {
             duration /= window.fraction

@@ -8,17 +8,23 @@ public struct ClientBehaviour: Hashable, Sendable {
     public var retryTrigger: RetryTrigger
     /// When the server recovers (for the recovery trigger).
     public var recoveryTime: VirtualTime?
-    public var thinkTime: Int64
+    /// The pause between the end of a request and the next one of the session.
+    public var thinkTime: Duration {
+        get { .nanoseconds(_thinkTime) }
+        set { _thinkTime = newValue.wholeNanoseconds }
+    }
+    /// The think time in whole nanoseconds, read at every request's end.
+    var _thinkTime: Nanoseconds
     public var onGiveUp: GiveUpBehavior
 
     public init(
         retryAfter: RetryAfterHandling = .ignore, retryTrigger: RetryTrigger = .timer, recoveryTime: VirtualTime? = nil,
-        thinkTime: Int64 = 0, onGiveUp: GiveUpBehavior = .endSession
+        thinkTime: Duration = .zero, onGiveUp: GiveUpBehavior = .endSession
     ) {
         self.retryAfter = retryAfter
         self.retryTrigger = retryTrigger
         self.recoveryTime = recoveryTime
-        self.thinkTime = thinkTime
+        _thinkTime = thinkTime.wholeNanoseconds
         self.onGiveUp = onGiveUp
     }
 }

@@ -25,8 +25,8 @@ struct ContentionServer: SimulatedServer {
 
     init(_ model: ServerModel) {
         guard case .contention(let hop) = model else { preconditionFailure("\(model) is not the contention model") }
-        hopMean = Double(hop.mean)
-        hopStandardDeviation = Double(hop.standardDeviation)
+        hopMean = hop.mean.nanoseconds
+        hopStandardDeviation = hop.standardDeviation.nanoseconds
     }
 
     func receive<Gate: RetryGate>(client: Int, attempt: Int64, isRetry: Bool, in run: inout ScenarioRun<Self, Gate>) {

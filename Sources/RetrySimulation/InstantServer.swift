@@ -57,7 +57,7 @@ struct InstantServer: SimulatedServer {
 
     private func delay(recovery: VirtualTime?, at time: VirtualTime) -> Int64? {
         switch retryAfter {
-        case .fixed(let delay): delay
+        case .fixed(let delay): delay.wholeNanoseconds
         case .untilRecovery: recovery.map { max(0, $0.nanoseconds - time.nanoseconds) }
         case nil: nil
         }

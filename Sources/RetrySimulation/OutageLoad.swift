@@ -32,10 +32,12 @@ public struct OutageLoad: Sendable {
     public let attemptsPerBucket: [Double]
     /// Expected retries (attempts after the first) per client in each bucket.
     public let retriesPerBucket: [Double]
-    public let bucketWidth: Int64
+    /// The bucket width, in whole nanoseconds.
+    public let bucketWidth: Nanoseconds
 
     /// `nil` for decorrelated jitter or a policy with `maxElapsed`.
-    public init?(policy: BackoffPolicy, outageEnd: VirtualTime, bucketWidth: Int64) {
+    public init?(policy: BackoffPolicy, outageEnd: VirtualTime, bucketWidth width: Duration) {
+        let bucketWidth = width.wholeNanoseconds
         guard policy.maxElapsed == nil, bucketWidth > 0 else { return nil }
         if case .decorrelated = policy.jitter, policy.schedule != .immediate { return nil }
         let n = policy.maxAttempts

@@ -4,6 +4,6 @@ public enum RetryTrigger: Hashable, Sendable {
     case timer
     /// The server's recovery signal, as `retry(when:)` driven by connectivity does: a client that
     /// fails before the server recovers retries at the recovery instant plus a notification delay
-    /// drawn uniformly from [0, notificationDelay) nanoseconds. Failures after recovery use the timer.
-    case recovery(notificationDelay: Int64)
+    /// drawn uniformly from [0, notificationDelay). Failures after recovery use the timer.
+    case recovery(notificationDelay: Duration)
 }

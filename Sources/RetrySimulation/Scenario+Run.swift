@@ -50,13 +50,13 @@ extension Scenario {
         case .burst:
             return [Int64](repeating: 0, count: clients)
         case .uniform(let window):
-            return (0..<clients).map { _ in Int64((random.uniform() * Double(window)).rounded(.down)) }.sorted()
+            return (0..<clients).map { _ in Int64((random.uniform() * Double(window.wholeNanoseconds)).rounded(.down)) }.sorted()
         case .poisson(let rate, let duration):
             var times: [Int64] = []
             var time = 0.0
             while true {
                 time += random.exponential(mean: 1e9 / rate)
-                guard time < Double(duration) else { return times }
+                guard time < Double(duration.wholeNanoseconds) else { return times }
                 times.append(Int64(time))
             }
         }

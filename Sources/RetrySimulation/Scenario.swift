@@ -13,58 +13,61 @@ public struct Scenario: Sendable {
     public let clients: Int
     public let server: ServerModel
     public let policy: BackoffPolicy
-    /// The load timeline's bucket width, in nanoseconds.
-    public let bucketWidth: Int64
+    /// The load timeline's bucket width.
+    public let bucketWidth: Duration
     public let arrivals: Arrivals
     public let permanentFraction: Double
     public let retryAfter: RetryAfterHandling
     public let retryTrigger: RetryTrigger
     public let requestsPerClient: Int
-    /// The pause between a request's end and the next request of the session, in nanoseconds.
-    public let thinkTime: Int64
+    /// The pause between a request's end and the next request of the session.
+    public let thinkTime: Duration
     public let onGiveUp: GiveUpBehavior
-    /// The client's per-attempt timeout, in nanoseconds (capacity servers only).
-    public let attemptTimeout: Int64?
+    /// The client's per-attempt timeout (capacity servers only).
+    public let attemptTimeout: Duration?
     /// Retry budget, breaker and throttle, shared by all clients.
     public let limits: RetryLimits
+    /// The bucket width and the timeout in whole nanoseconds, as the run reads them.
+    let bucketNanoseconds: Nanoseconds
+    let timeoutNanoseconds: Nanoseconds?
 
     /// The most buckets a timeline may hold (4 counters of 8 bytes... each).
     public static let maximumBuckets = 50_000_000
 
     public init(
-        clients: Int, server: ServerModel, policy: BackoffPolicy, bucketWidth: Int64,
+        clients: Int, server: ServerModel, policy: BackoffPolicy, bucketWidth: Duration,
         arrivals: Arrivals = .burst, permanentFraction: Double = 0, retryAfter: RetryAfterHandling = .ignore,
-        retryTrigger: RetryTrigger = .timer, requestsPerClient: Int = 1, thinkTime: Int64 = 0,
-        onGiveUp: GiveUpBehavior = .endSession, attemptTimeout: Int64? = nil, limits: RetryLimits = RetryLimits()
+        retryTrigger: RetryTrigger = .timer, requestsPerClient: Int = 1, thinkTime: Duration = .zero,
+        onGiveUp: GiveUpBehavior = .endSession, attemptTimeout: Duration? = nil, limits: RetryLimits = RetryLimits()
     ) throws(SimulationError) {
-        guard bucketWidth > 0 else { throw .nonPositiveBucket(bucketWidth) }
+        guard bucketWidth > .zero else { throw .nonPositiveBucket(bucketWidth) }
         try server.validate()
         switch arrivals {
         case .burst, .uniform:
             guard clients >= 1 else { throw .noClients(clients) }
             guard clients < ScenarioEvent.maximumClients else { throw .tooManyClients(clients) }
-            if case .uniform(let window) = arrivals, window <= 0 {
+            if case .uniform(let window) = arrivals, window <= .zero {
                 throw .nonPositiveArrivalWindow
             }
         case .poisson(let rate, let duration):
             guard rate > 0, rate.isFinite else { throw .invalidPoissonRate(rate) }
-            guard duration > 0 else { throw .nonPositiveArrivalDuration }
+            guard duration > .zero else { throw .nonPositiveArrivalDuration }
         }
         guard (0...1).contains(permanentFraction) else { throw .invalidPermanentFraction(permanentFraction) }
         if permanentFraction > 0, case .contention = server { throw .permanentWithContention }
         guard requestsPerClient >= 1 else { throw .noRequests(requestsPerClient) }
-        guard thinkTime >= 0 else { throw .negativeThinkTime }
+        guard thinkTime >= .zero else { throw .negativeThinkTime }
         if let attemptTimeout {
-            guard attemptTimeout > 0 else { throw .nonPositiveTimeout }
+            guard attemptTimeout > .zero else { throw .nonPositiveTimeout }
             guard case .capacity = server else { throw .timeoutWithoutQueue }
         }
         if case .recovery(let delay) = retryTrigger {
             guard server.recoveryTime != nil else { throw .recoveryTriggerWithoutRecovery }
-            guard delay >= 0 else { throw .negativeNotificationDelay }
+            guard delay >= .zero else { throw .negativeNotificationDelay }
         }
         if server.answersAtOnce, case .burst = arrivals, requestsPerClient == 1 {
             // Every attempt starts at t = 0 plus a total wait, so the timeline ends by the longest one.
-            let buckets = policy.totalWaitRange.upperBound * 1e9 / Double(bucketWidth) + 1
+            let buckets = policy.totalWaitRange.upperBound * 1e9 / Double(bucketWidth.wholeNanoseconds) + 1
             guard buckets <= Double(Self.maximumBuckets) else {
                 throw .tooManyBuckets(needed: buckets, limit: Self.maximumBuckets)
             }
@@ -73,6 +76,8 @@ public struct Scenario: Sendable {
         self.server = server
         self.policy = policy
         self.bucketWidth = bucketWidth
+        bucketNanoseconds = bucketWidth.wholeNanoseconds
+        timeoutNanoseconds = attemptTimeout?.wholeNanoseconds
         self.arrivals = arrivals
         self.permanentFraction = permanentFraction
         self.retryAfter = retryAfter
@@ -101,7 +106,7 @@ public struct Scenario: Sendable {
         switch arrivals {
         case .burst: 0
         case .uniform: 0  // arrivals have ended by the time the backlog drains
-        case .poisson(let rate, _): rate * Double(bucketWidth) / 1e9 * Double(requestsPerClient)
+        case .poisson(let rate, _): rate * Double(bucketNanoseconds) / 1e9 * Double(requestsPerClient)
         }
     }
 

@@ -43,7 +43,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         self.seed = seed
         gate = Gate(limits: scenario.limits, clients: starts.count)
         streams = ClientStreams(count: eventOrdered ? starts.count : 0, root: seed)
-        timeline = LoadRecorder(bucketWidth: scenario.bucketWidth)
+        timeline = LoadRecorder(bucketWidth: scenario.bucketNanoseconds)
         counters = ScenarioCounters(sessions: starts.count, requestsPerClient: scenario.requestsPerClient)
     }
 
@@ -76,7 +76,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
     mutating func finish() throws(SimulationError) -> ScenarioReport {
         defer { timeline.deallocate() }
         if timeline.overflowed {
-            throw .tooManyBuckets(needed: Double(counters.lastCompletion / scenario.bucketWidth + 1), limit: timeline.limit)
+            throw .tooManyBuckets(needed: Double(counters.lastCompletion / scenario.bucketNanoseconds + 1), limit: timeline.limit)
         }
         return counters.report(timeline: timeline.timeline)
     }
@@ -118,7 +118,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
 
     /// Schedules the client's timeout for its attempt `attempt`, when the scenario has one.
     mutating func scheduleTimeout(_ index: Int, attempt: Int64) {
-        guard let timeout = scenario.attemptTimeout else { return }
+        guard let timeout = scenario.timeoutNanoseconds else { return }
         simulation.schedule(ScenarioEvent(kind: .timeout, client: index, value: attempt), after: timeout, priority: 1, lane: Self.timeoutLane)
     }
 

@@ -33,17 +33,17 @@ public enum ServerModel: Hashable, Sendable {
             guard end >= .zero else { throw .negativeOutage(end) }
             try Self.validate(retryAfter)
         case .contention(let hop):
-            guard hop.mean >= 0, hop.standardDeviation >= 0 else { throw .invalidNetworkDelay }
+            guard hop.mean >= .zero, hop.standardDeviation >= .zero else { throw .invalidNetworkDelay }
         case .capacity(let model):
             guard model.workers >= 1 else { throw .noWorkers(model.workers) }
             guard model.queueLimit >= 0 else { throw .negativeQueueLimit(model.queueLimit) }
             switch model.serviceTime {
             case .deterministic(let t), .exponential(let t):
-                guard t > 0 else { throw .nonPositiveServiceTime }
+                guard t > .zero else { throw .nonPositiveServiceTime }
             case .lognormal(let mean, let sd):
-                guard mean > 0, sd >= 0 else { throw .invalidLognormalServiceTime }
+                guard mean > .zero, sd >= .zero else { throw .invalidLognormalServiceTime }
             }
-            if let delay = model.rejectionRetryAfter, delay < 0 { throw .negativeRejectionRetryAfter }
+            if let delay = model.rejectionRetryAfter, delay < .zero { throw .negativeRejectionRetryAfter }
             if let window = model.degradation {
                 guard window.end > window.start, window.start >= .zero else { throw .degradationEndsBeforeStart }
                 guard window.fraction > 0 && window.fraction <= 1 else { throw .invalidDegradedCapacity(window.fraction) }
@@ -52,7 +52,7 @@ public enum ServerModel: Hashable, Sendable {
     }
 
     private static func validate(_ retryAfter: RetryAfter?) throws(SimulationError) {
-        if case .fixed(let delay) = retryAfter, delay < 0 { throw .negativeRetryAfter }
+        if case .fixed(let delay) = retryAfter, delay < .zero { throw .negativeRetryAfter }
     }
 
     /// When the server recovers, for a retry trigger that waits for the recovery signal: the end of

@@ -75,7 +75,7 @@ public struct SimulatedClient: Hashable, Sendable {
             if case .failure(let serverDelay) = answer { delay = serverDelay }
             var handling = behaviour.retryAfter
             if case .recovery(let notification) = behaviour.retryTrigger, let recovery = behaviour.recoveryTime, now < recovery {
-                delay = recovery.nanoseconds - now.nanoseconds + Int64((random.nextUniform() * Double(notification)).rounded(.down))
+                delay = recovery.nanoseconds - now.nanoseconds + Int64((random.nextUniform() * notification.nanoseconds).rounded(.down))
                 handling = .honor
             }
             let elapsed = now.nanoseconds - requestStart.nanoseconds
@@ -98,6 +98,6 @@ public struct SimulatedClient: Hashable, Sendable {
         }
         guard requestsLeft > 0 else { return .endRequest(outcome, next: nil, unsent: unsent) }
         startsRequest = true
-        return .endRequest(outcome, next: now + behaviour.thinkTime, unsent: 0)
+        return .endRequest(outcome, next: now + behaviour._thinkTime, unsent: 0)
     }
 }

@@ -18,7 +18,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case noClients(Int)
     case tooManyClients(Int)
     case noRuns(Int)
-    case nonPositiveBucket(Int64)
+    case nonPositiveBucket(Duration)
     case nonPositiveArrivalWindow
     case invalidPoissonRate(Double)
     case nonPositiveArrivalDuration
@@ -50,7 +50,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .noClients(let n): "at least 1 client is needed, got \(n)"
         case .tooManyClients(let n): "at most \(ScenarioEvent.maximumClients - 1) clients fit in one run, got \(n)"
         case .noRuns(let n): "at least 1 run is needed, got \(n)"
-        case .nonPositiveBucket(let ns): "the bucket width must be greater than 0, got \(ns) ns"
+        case .nonPositiveBucket(let width): "the bucket width must be greater than 0, got \(width)"
         case .nonPositiveArrivalWindow: "the arrival window must be greater than 0"
         case .invalidPoissonRate(let rate): "the Poisson rate must be greater than 0, got \(rate)"
         case .nonPositiveArrivalDuration: "a Poisson arrival process needs a duration greater than 0"

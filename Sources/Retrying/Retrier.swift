@@ -68,15 +68,15 @@ public struct Retrier<C: Clock>: Sendable where C.Duration == Duration {
             case .transient:
                 break
             case .retryAfter(let delay):
-                serverDelay = Int64(delay.nanoseconds)
+                serverDelay = delay.wholeNanoseconds
             case .retryAfterHeader(let value):
                 do {
-                    serverDelay = Int64(try RetryAfterHeader.delay(value).nanoseconds)
+                    serverDelay = try RetryAfterHeader.delay(value).wholeNanoseconds
                 } catch {
                     onEvent?(.malformedRetryAfter(value))
                 }
             }
-            let elapsed = Int64(start.duration(to: clock.now).nanoseconds)
+            let elapsed = start.duration(to: clock.now).wholeNanoseconds
             switch policy.decide(after: &state, elapsed: elapsed, serverDelay: serverDelay, handling: retryAfterHandling, using: &random) {
             case .giveUp(let reason):
                 let stop: StopReason = reason == .attemptsExhausted ? .attemptsExhausted : .timeLimit

@@ -26,7 +26,7 @@ import Testing
 
     /// Mean calls and mean completion time over `runs` seeded runs.
     static func measure(_ strategy: Strategy, clients: Int, runs: Int = 12) throws -> (calls: Double, completion: Double) {
-        let scenario = try Scenario(clients: clients, server: .contention(hop: .standard), policy: strategy.policy(), bucketWidth: 100_000_000)
+        let scenario = try Scenario(clients: clients, server: .contention(hop: .standard), policy: strategy.policy(), bucketWidth: .milliseconds(100))
         var calls = 0.0
         var completion = 0.0
         for run in 1...runs {

@@ -15,9 +15,9 @@ import Testing
         let window = CapacityModel.Degradation(
             start: VirtualTime(nanoseconds: 5_000_000_000), end: VirtualTime(nanoseconds: 7_000_000_000), fraction: 0.3)
         return try Scenario(
-            clients: 1, server: .capacity(CapacityModel(workers: 4, serviceTime: .deterministic(4_000_000), queueLimit: 1000, degradation: window)),
-            policy: policy, bucketWidth: 100_000_000, arrivals: .poisson(ratePerSecond: 800, duration: 20_000_000_000),
-            attemptTimeout: 200_000_000, limits: limits)
+            clients: 1, server: .capacity(CapacityModel(workers: 4, serviceTime: .deterministic(.milliseconds(4)), queueLimit: 1000, degradation: window)),
+            policy: policy, bucketWidth: .milliseconds(100), arrivals: .poisson(ratePerSecond: 800, duration: .seconds(20)),
+            attemptTimeout: .milliseconds(200), limits: limits)
     }
 
     func recovery(_ report: ScenarioReport) -> Int64? {
@@ -62,8 +62,8 @@ import Testing
         let seed: UInt64 = 5
         let policy = try BackoffPolicy(base: .milliseconds(10), cap: .seconds(1), jitter: .full, budget: .maxAttempts(4))
         let scenario = try Scenario(
-            clients: 1, server: .bernoulli(failureProbability: failure), policy: policy, bucketWidth: 100_000_000,
-            arrivals: .poisson(ratePerSecond: 2000, duration: 10_000_000_000), limits: RetryLimits(budget: .tokenBucket(.grpcExample)))
+            clients: 1, server: .bernoulli(failureProbability: failure), policy: policy, bucketWidth: .milliseconds(100),
+            arrivals: .poisson(ratePerSecond: 2000, duration: .seconds(10)), limits: RetryLimits(budget: .tokenBucket(.grpcExample)))
         let report = try scenario.run(seed: seed)
         let retriesAsked = Double(report.attempts - report.uniqueRequests + report.budgetDenials)
         let refused = Double(report.budgetDenials) / max(1, retriesAsked)

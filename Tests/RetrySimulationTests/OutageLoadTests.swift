@@ -14,7 +14,7 @@ import Testing
         let policy = try BackoffPolicy(
             base: .milliseconds(base), schedule: .exponential(multiplier: multiplier), cap: nil, budget: .maxAttempts(attempts))
         let scenario = try Scenario(
-            clients: 1, server: .outage(until: VirtualTime(nanoseconds: outage * 1_000_000)), policy: policy, bucketWidth: 10_000_000)
+            clients: 1, server: .outage(until: VirtualTime(nanoseconds: outage * 1_000_000)), policy: policy, bucketWidth: .milliseconds(10))
         let b = Double(base) / 1000
         let t = Double(outage) / 1000
         let retries = t == 0 ? 0 : Int((log(1 + (multiplier - 1) * t / b) / log(multiplier)).rounded(.up))
@@ -22,7 +22,7 @@ import Testing
         #expect(scenario.closedForm?.attemptsPerClient == expected)
         #expect(try scenario.run(seed: Self.seed).attemptsPerClient == expected)
         // The convolution reproduces the deterministic case too.
-        let load = try #require(OutageLoad(policy: policy, outageEnd: VirtualTime(nanoseconds: outage * 1_000_000), bucketWidth: 10_000_000))
+        let load = try #require(OutageLoad(policy: policy, outageEnd: VirtualTime(nanoseconds: outage * 1_000_000), bucketWidth: .milliseconds(10)))
         #expect(abs(load.expectedAttempts - expected) < 1e-9)
     }
 
@@ -35,7 +35,7 @@ import Testing
         let policy = try BackoffPolicy(base: .milliseconds(100), cap: .seconds(5), jitter: jitter, budget: .maxAttempts(8))
         let clients = 100_000
         let scenario = try Scenario(clients: clients, server: .outage(until: VirtualTime(nanoseconds: 2_000_000_000)),
-                                    policy: policy, bucketWidth: 50_000_000)
+                                    policy: policy, bucketWidth: .milliseconds(50))
         let load = try #require(scenario.expectedLoad)
         let report = try scenario.run(seed: Self.seed)
         var tested = 0
@@ -64,8 +64,8 @@ import Testing
     @Test func theGridConverges() throws {
         let policy = try BackoffPolicy(base: .milliseconds(100), jitter: .full, budget: .maxAttempts(8))
         let end = VirtualTime(nanoseconds: 2_000_000_000)
-        let coarse = try #require(OutageLoad(policy: policy, outageEnd: end, bucketWidth: 20_000_000))
-        let fine = try #require(OutageLoad(policy: policy, outageEnd: end, bucketWidth: 2_000_000))
+        let coarse = try #require(OutageLoad(policy: policy, outageEnd: end, bucketWidth: .milliseconds(20)))
+        let fine = try #require(OutageLoad(policy: policy, outageEnd: end, bucketWidth: .milliseconds(2)))
         #expect(abs(coarse.expectedAttempts - fine.expectedAttempts) < 1e-3)
         #expect(abs(coarse.successProbability - fine.successProbability) < 1e-3)
         #expect(abs(coarse.attemptsPerBucket.reduce(0, +) - coarse.expectedAttempts) < 1e-9, "the buckets hold every attempt")

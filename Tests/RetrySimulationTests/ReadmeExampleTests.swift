@@ -15,7 +15,7 @@ import Testing
 
     // A herd of 10,000 clients against a server that fails half the attempts:
     let herd = try Scenario(
-        clients: 10_000, server: .bernoulli(failureProbability: 0.5), policy: policy, bucketWidth: 10_000_000)
+        clients: 10_000, server: .bernoulli(failureProbability: 0.5), policy: policy, bucketWidth: .milliseconds(10))
     let report = try herd.run(seed: seed)
     let expected = try #require(herd.closedForm)
     let attempts = MeanCheck(

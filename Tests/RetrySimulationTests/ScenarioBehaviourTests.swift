@@ -15,14 +15,14 @@ import Testing
     func at(_ milliseconds: Int64) -> VirtualTime { VirtualTime(nanoseconds: milliseconds * 1_000_000) }
 
     func capacity(workers: Int = 1, service: Int64, queue: Int, degradation: CapacityModel.Degradation? = nil) -> ServerModel {
-        .capacity(CapacityModel(workers: workers, serviceTime: .deterministic(service * 1_000_000), queueLimit: queue, degradation: degradation))
+        .capacity(CapacityModel(workers: workers, serviceTime: .deterministic(.milliseconds(service)), queueLimit: queue, degradation: degradation))
     }
 
     @Test func aFullQueueRejectsAtOnce() throws {
         // One worker (10 ms per attempt), no queue: of 10 clients at t = 0 one is served, nine are
         // rejected and retry at 100 ms, where again one is served: 1 + 1 + ... successes.
         let scenario = try Scenario(
-            clients: 10, server: capacity(service: 10, queue: 0), policy: policy(attempts: 2), bucketWidth: 10_000_000)
+            clients: 10, server: capacity(service: 10, queue: 0), policy: policy(attempts: 2), bucketWidth: .milliseconds(10))
         let report = try scenario.run(seed: Self.seed)
         #expect(report.rejected == 9 + 8)
         #expect(report.successes == 2 && report.giveUps == 8)
@@ -34,8 +34,8 @@ import Testing
         // One worker at 100 ms per attempt, three clients, a 50 ms timeout and one attempt each:
         // every client times out at 50 ms; the server then serves all three (done at 100, 200, 300 ms).
         let scenario = try Scenario(
-            clients: 3, server: capacity(service: 100, queue: 10), policy: policy(attempts: 1), bucketWidth: 10_000_000,
-            attemptTimeout: 50_000_000)
+            clients: 3, server: capacity(service: 100, queue: 10), policy: policy(attempts: 1), bucketWidth: .milliseconds(10),
+            attemptTimeout: .milliseconds(50))
         let report = try scenario.run(seed: Self.seed)
         #expect(report.timeouts == 3 && report.wastedWork == 3 && report.successes == 0)
         #expect(report.peakQueue == 2)
@@ -45,8 +45,8 @@ import Testing
 
     @Test func anAnswerAtTheDeadlineBeatsTheTimeout() throws {
         let scenario = try Scenario(
-            clients: 1, server: capacity(service: 50, queue: 0), policy: policy(attempts: 1), bucketWidth: 10_000_000,
-            attemptTimeout: 50_000_000)
+            clients: 1, server: capacity(service: 50, queue: 0), policy: policy(attempts: 1), bucketWidth: .milliseconds(10),
+            attemptTimeout: .milliseconds(50))
         let report = try scenario.run(seed: Self.seed)
         #expect(report.successes == 1 && report.timeouts == 0)
     }
@@ -56,14 +56,14 @@ import Testing
         // 20 ms (degraded) and 30 ms (normal).
         let window = CapacityModel.Degradation(start: .zero, end: at(15), fraction: 0.5)
         let scenario = try Scenario(
-            clients: 2, server: capacity(service: 10, queue: 5, degradation: window), policy: policy(), bucketWidth: 1_000_000)
+            clients: 2, server: capacity(service: 10, queue: 5, degradation: window), policy: policy(), bucketWidth: .milliseconds(1))
         let report = try scenario.run(seed: Self.seed)
         #expect(report.timeline.successes[20] == 1 && report.timeline.successes[30] == 1)
     }
 
     @Test func permanentErrorsEndAtTheFirstFailure() throws {
         let scenario = try Scenario(
-            clients: 100, server: .outage(until: at(2000)), policy: policy(), bucketWidth: 10_000_000, permanentFraction: 1)
+            clients: 100, server: .outage(until: at(2000)), policy: policy(), bucketWidth: .milliseconds(10), permanentFraction: 1)
         let report = try scenario.run(seed: Self.seed)
         #expect(report.permanentFailures == 100 && report.attempts == 100 && report.giveUps == 0)
         #expect(report.lastCompletion == 0 && report.meanCompletion == 0)
@@ -72,7 +72,7 @@ import Testing
     @Test func honouringRetryAfterBringsEveryClientBackAtRecovery() throws {
         let scenario = try Scenario(
             clients: 500, server: .outage(until: at(1000), retryAfter: .untilRecovery), policy: policy(),
-            bucketWidth: 10_000_000, retryAfter: .honor)
+            bucketWidth: .milliseconds(10), retryAfter: .honor)
         let report = try scenario.run(seed: Self.seed)
         #expect(report.attempts == 1000 && report.successes == 500)
         #expect(report.timeline.peakRetryLoad.attempts == 500 && report.timeline.peakRetryLoad.start == at(1000))
@@ -81,7 +81,7 @@ import Testing
     @Test func aRetryAfterBeyondTheTimeLeftGivesUpAtOnce() throws {
         let scenario = try Scenario(
             clients: 10, server: .outage(until: at(1000), retryAfter: .untilRecovery), policy: policy(maxElapsed: .milliseconds(500)),
-            bucketWidth: 10_000_000, retryAfter: .max)
+            bucketWidth: .milliseconds(10), retryAfter: .max)
         let report = try scenario.run(seed: Self.seed)
         #expect(report.attempts == 10 && report.giveUps == 10 && report.lastCompletion == 0)
     }
@@ -89,8 +89,8 @@ import Testing
     @Test func theRecoveryTriggerMakesAHerdAtRecovery() throws {
         // Clients wait for the signal at 2 s, then U(0, 10 ms): all 1,000 retries land in [2 s, 2.01 s).
         let scenario = try Scenario(
-            clients: 1000, server: .outage(until: at(2000)), policy: policy(jitter: .full), bucketWidth: 10_000_000,
-            retryTrigger: .recovery(notificationDelay: 10_000_000))
+            clients: 1000, server: .outage(until: at(2000)), policy: policy(jitter: .full), bucketWidth: .milliseconds(10),
+            retryTrigger: .recovery(notificationDelay: .milliseconds(10)))
         let report = try scenario.run(seed: Self.seed)
         #expect(report.timeline.peakRetryLoad.attempts == 1000 && report.timeline.peakRetryLoad.start == at(2000))
         #expect(report.successes == 1000 && report.attempts == 2000)
@@ -99,8 +99,8 @@ import Testing
     @Test(arguments: [GiveUpBehavior.endSession, .continue])
     func sessionsEndOrContinueWhenARequestGivesUp(behaviour: GiveUpBehavior) throws {
         let scenario = try Scenario(
-            clients: 20, server: .alwaysFail, policy: policy(attempts: 2), bucketWidth: 10_000_000, requestsPerClient: 3,
-            thinkTime: 50_000_000, onGiveUp: behaviour)
+            clients: 20, server: .alwaysFail, policy: policy(attempts: 2), bucketWidth: .milliseconds(10), requestsPerClient: 3,
+            thinkTime: .milliseconds(50), onGiveUp: behaviour)
         let report = try scenario.run(seed: Self.seed)
         #expect(report.requestsLost == 60, "every request is lost, sent or not")
         if behaviour == .endSession {
@@ -116,13 +116,13 @@ import Testing
     /// 4 standard deviations √(λD) of λD; uniform arrivals all start inside their window.
     @Test func arrivalsFollowTheirProcess() throws {
         let poisson = try Scenario(
-            clients: 1, server: .bernoulli(failureProbability: 0), policy: policy(), bucketWidth: 100_000_000,
-            arrivals: .poisson(ratePerSecond: 500, duration: 4_000_000_000))
+            clients: 1, server: .bernoulli(failureProbability: 0), policy: policy(), bucketWidth: .milliseconds(100),
+            arrivals: .poisson(ratePerSecond: 500, duration: .seconds(4)))
         let clients = try poisson.run(seed: Self.seed).clients
         #expect(abs(Double(clients) - 2000) <= 4 * 2000.0.squareRoot(), "seed \(Self.seed): \(clients) arrivals")
         let uniform = try Scenario(
-            clients: 400, server: .bernoulli(failureProbability: 0), policy: policy(), bucketWidth: 100_000_000,
-            arrivals: .uniform(window: 1_000_000_000))
+            clients: 400, server: .bernoulli(failureProbability: 0), policy: policy(), bucketWidth: .milliseconds(100),
+            arrivals: .uniform(window: .seconds(1)))
         let timeline = try uniform.run(seed: Self.seed).timeline
         #expect(timeline.bucketCount == 10 && timeline.attempts.reduce(0, +) == 400)
     }
@@ -131,7 +131,7 @@ import Testing
         let scenario = try Scenario(
             clients: 30, server: .contention(hop: .standard),
             policy: BackoffPolicy(base: .milliseconds(10), cap: .seconds(2), jitter: .full, budget: .maxAttempts(10_000)),
-            bucketWidth: 10_000_000)
+            bucketWidth: .milliseconds(10))
         let report = try scenario.run(seed: Self.seed)
         #expect(report.successes == 30 && report.giveUps == 0)
         #expect(report.attempts >= 30 && report.attempts == report.timeline.attempts.reduce(0, +))
@@ -142,17 +142,17 @@ import Testing
     @Test func invalidFeatureCombinationsAreRejected() throws {
         let p = try policy()
         #expect(throws: SimulationError.permanentWithContention) {
-            try Scenario(clients: 1, server: .contention(hop: .standard), policy: p, bucketWidth: 1_000_000, permanentFraction: 0.5)
+            try Scenario(clients: 1, server: .contention(hop: .standard), policy: p, bucketWidth: .milliseconds(1), permanentFraction: 0.5)
         }
         #expect(throws: SimulationError.timeoutWithoutQueue) {
-            try Scenario(clients: 1, server: .alwaysFail, policy: p, bucketWidth: 1_000_000, attemptTimeout: 5)
+            try Scenario(clients: 1, server: .alwaysFail, policy: p, bucketWidth: .milliseconds(1), attemptTimeout: .nanoseconds(5))
         }
         #expect(throws: SimulationError.recoveryTriggerWithoutRecovery) {
-            try Scenario(clients: 1, server: .alwaysFail, policy: p, bucketWidth: 1_000_000, retryTrigger: .recovery(notificationDelay: 0))
+            try Scenario(clients: 1, server: .alwaysFail, policy: p, bucketWidth: .milliseconds(1), retryTrigger: .recovery(notificationDelay: .zero))
         }
         #expect(throws: SimulationError.self) {
             try Scenario(clients: 1, server: capacity(service: 10, queue: 1, degradation: .init(start: at(5), end: at(1), fraction: 0.5)),
-                         policy: p, bucketWidth: 1_000_000)
+                         policy: p, bucketWidth: .milliseconds(1))
         }
     }
 }

@@ -9,7 +9,7 @@ import Testing
 
     func herd(
         clients: Int = 10_000, server: ServerModel, jitter: Jitter = .disabled, attempts: Int = 8,
-        cap: Duration? = .seconds(5), bucket: Int64 = 10_000_000
+        cap: Duration? = .seconds(5), bucket: Duration = .milliseconds(10)
     ) throws -> Scenario {
         let policy = try BackoffPolicy(base: .milliseconds(100), cap: cap, jitter: jitter, budget: .maxAttempts(attempts))
         return try Scenario(clients: clients, server: server, policy: policy, bucketWidth: bucket)
@@ -47,7 +47,7 @@ import Testing
     /// 0.1 s + 0.2 s in integer nanoseconds is exactly 0.3 s, so the second retries of the herd fall in
     /// the bucket that starts at 0.3 s (floating seconds would put 0.3 / 0.1 = 2.9999999999999996 in bucket 2).
     @Test func attemptsLandInTheirExactBucket() throws {
-        let report = try herd(clients: 100, server: .alwaysFail, attempts: 3, bucket: 100_000_000).run(seed: Self.seed)
+        let report = try herd(clients: 100, server: .alwaysFail, attempts: 3, bucket: .milliseconds(100)).run(seed: Self.seed)
         #expect(report.timeline.attempts == [100, 100, 0, 100])
         #expect(report.timeline.retries == [0, 100, 0, 100])
         #expect(report.timeline.failures == [100, 100, 0, 100])
@@ -104,16 +104,16 @@ import Testing
     @Test func invalidScenariosAreRejected() throws {
         let policy = try BackoffPolicy()
         #expect(throws: SimulationError.noClients(0)) {
-            try Scenario(clients: 0, server: .alwaysFail, policy: policy, bucketWidth: 1)
+            try Scenario(clients: 0, server: .alwaysFail, policy: policy, bucketWidth: .nanoseconds(1))
         }
-        #expect(throws: SimulationError.nonPositiveBucket(0)) {
-            try Scenario(clients: 1, server: .alwaysFail, policy: policy, bucketWidth: 0)
+        #expect(throws: SimulationError.nonPositiveBucket(.zero)) {
+            try Scenario(clients: 1, server: .alwaysFail, policy: policy, bucketWidth: .zero)
         }
         #expect(throws: SimulationError.invalidFailureProbability(1.5)) {
-            try Scenario(clients: 1, server: .bernoulli(failureProbability: 1.5), policy: policy, bucketWidth: 1)
+            try Scenario(clients: 1, server: .bernoulli(failureProbability: 1.5), policy: policy, bucketWidth: .nanoseconds(1))
         }
         #expect(throws: SimulationError.self) {
-            try Scenario(clients: 1, server: .alwaysFail, policy: policy, bucketWidth: 1)  // 5.5e9 buckets
+            try Scenario(clients: 1, server: .alwaysFail, policy: policy, bucketWidth: .nanoseconds(1))  // 5.5e9 buckets
         }
     }
 }

@@ -30,7 +30,7 @@ import Testing
         let policy = try BackoffPolicy(base: .milliseconds(100), budget: .maxRetries(1))
         var client = SimulatedClient(policy: policy, requests: 3)
         var random = NoRandomness()
-        let behaviour = ClientBehaviour(thinkTime: 20_000_000, onGiveUp: .endSession)
+        let behaviour = ClientBehaviour(thinkTime: .milliseconds(20), onGiveUp: .endSession)
         _ = client.beginAttempt(at: at(50), policy: policy) { false }
         #expect(client.answered(.failure(serverDelay: nil), at: at(50), policy: policy, behaviour: behaviour, using: &random) == .retry(at: at(150)))
         _ = client.beginAttempt(at: at(150), policy: policy) { false }
@@ -43,7 +43,7 @@ import Testing
         let policy = try BackoffPolicy(budget: .maxAttempts(1))
         var client = SimulatedClient(policy: policy, requests: 2)
         var random = NoRandomness()
-        let behaviour = ClientBehaviour(thinkTime: 20_000_000, onGiveUp: .continue)
+        let behaviour = ClientBehaviour(thinkTime: .milliseconds(20), onGiveUp: .continue)
         _ = client.beginAttempt(at: at(0), policy: policy) { false }
         #expect(client.answered(.timeout, at: at(5), policy: policy, behaviour: behaviour, using: &random)
                 == .endRequest(.gaveUp, next: at(25), unsent: 0))
