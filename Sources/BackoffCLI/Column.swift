@@ -17,12 +17,6 @@ struct Column<Source>: Sendable {
     var documentation: ColumnDocumentation { ColumnDocumentation(name: name, meaning: meaning) }
 }
 
-/// A column's name and meaning, as help and the README show them.
-struct ColumnDocumentation: Sendable, Equatable {
-    let name: String
-    let meaning: String
-}
-
 extension Array {
     /// The header row of these columns.
     func header<Source>() -> [String] where Element == Column<Source> { map(\.name) }

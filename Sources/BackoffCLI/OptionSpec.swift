@@ -19,22 +19,6 @@ struct OptionSpec: Sendable, Equatable {
     var isFlag: Bool { kind == .flag }
 }
 
-/// The kind of text an option takes.
-enum OptionKind: Sendable, Equatable {
-    /// No value: on when given.
-    case flag
-    /// A duration with a unit (a sweep writes it in seconds, `none` as `inf`, and ranges it).
-    case duration
-    /// A decimal number (a sweep ranges it).
-    case number
-    /// A whole number (a sweep ranges it).
-    case count
-    /// A server model (a sweep writes its canonical text).
-    case serverModel
-    /// Anything else: a name, a list, a file, a spec.
-    case text
-}
-
 extension OptionSpec {
     static let durationForm = "a duration with a unit (ns, us, ms, s, m, h), e.g. 250ms, 1.5s, 2m"
 }

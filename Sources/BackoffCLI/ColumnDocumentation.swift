@@ -1,0 +1,5 @@
+/// A column's name and meaning, as help and the README show them.
+struct ColumnDocumentation: Sendable, Equatable {
+    let name: String
+    let meaning: String
+}

@@ -1,0 +1,41 @@
+import RetrySimulation
+import Stochastics
+
+/// What one row of `backoff simulate` is written from: one jitter mode's scenario and report.
+struct SimulateRow {
+    let scenario: Scenario
+    let report: ScenarioReport
+    /// The expected load of a burst against an outage (`nil` where no convolution applies).
+    let load: OutageLoad?
+    let formula: (attemptsPerClient: Double, meanTotalWait: Double, successFraction: Double)?
+    let seed: UInt64
+    let server: String
+    let generator: GeneratorAlgorithm
+    /// With a degradation window: whether goodput came back, and when (read by two columns).
+    let recovery: (recovered: String, time: String)
+
+    init(scenario: Scenario, report: ScenarioReport, load: OutageLoad?, seed: UInt64, server: String, generator: GeneratorAlgorithm) {
+        self.scenario = scenario
+        self.report = report
+        self.load = load
+        formula = scenario.closedForm(expectedLoad: load)
+        self.seed = seed
+        self.server = server
+        self.generator = generator
+        recovery = Self.recovery(scenario, report)
+    }
+
+    var clients: Double { Double(report.clients) }
+
+    /// From the end of the trigger to the end of the last bucket above the steady load L + 3√L.
+    var drainTime: Int64? {
+        let steady = scenario.steadyFirstAttemptsPerBucket
+        return scenario.triggerEnd.map { report.timeline.drainTime(after: $0, threshold: steady + 3 * steady.squareRoot()) }
+    }
+
+    private static func recovery(_ scenario: Scenario, _ report: ScenarioReport) -> (recovered: String, time: String) {
+        guard case .capacity(let model) = scenario.server, let window = model.degradation else { return ("", "") }
+        let time = report.timeline.recoveryTime(triggerStart: window.start, triggerEnd: window.end)
+        return (time == nil ? "no" : "yes", time.map { CSVFormat.seconds(nanoseconds: $0) } ?? "")
+    }
+}
