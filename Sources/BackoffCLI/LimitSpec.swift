@@ -36,8 +36,8 @@ enum LimitSpec {
         values[key].map { ValueParser.integer($0) } ?? fallback
     }
 
-    private static func nanoseconds(_ values: [String: String], _ key: String, _ fallback: Int64) -> Int64? {
-        values[key].map { ValueParser.duration($0)?.wholeNanoseconds } ?? fallback
+    private static func duration(_ values: [String: String], _ key: String, _ fallback: Duration) -> Duration? {
+        values[key].map { ValueParser.duration($0) } ?? fallback
     }
 
     /// A budget, `.some(nil)` for `none`, or `nil` when `text` is not of the form (or out of range).
@@ -54,7 +54,7 @@ enum LimitSpec {
                 return .quota(RetryQuota.awsStandard)
             case "ratio":
                 guard let percent = number(values, "percent", 0.1), let reserve = number(values, "reserve", 10),
-                      let window = nanoseconds(values, "window", 10_000_000_000) else { return nil }
+                      let window = duration(values, "window", .seconds(10)) else { return nil }
                 return .ratio(try RatioBudget(percentCanRetry: percent, minRetriesPerSecond: reserve, window: window))
             case "concurrency":
                 guard let percent = number(values, "percent", 0.2), let min = count(values, "min", 3) else { return nil }
@@ -74,7 +74,7 @@ enum LimitSpec {
             return .some(nil)
         case "on":
             guard let threshold = number(values, "threshold", 0.5), let minimum = count(values, "min", 20),
-                  let window = nanoseconds(values, "window", 10_000_000_000), let open = nanoseconds(values, "open", 5_000_000_000),
+                  let window = duration(values, "window", .seconds(10)), let open = duration(values, "open", .seconds(5)),
                   let probes = count(values, "probes", 3)
             else { return nil }
             // Not `try?`: in an optional of an optional, a failure would read as `none`.
@@ -95,7 +95,7 @@ enum LimitSpec {
         case "none" where values.isEmpty:
             return .some(nil)
         case "adaptive":
-            guard let k = number(values, "k", 2), let window = nanoseconds(values, "window", 120_000_000_000) else { return nil }
+            guard let k = number(values, "k", 2), let window = duration(values, "window", .seconds(120)) else { return nil }
             do { return .some(try AdaptiveThrottle(k: k, window: window)) } catch { return nil }
         default:
             return nil

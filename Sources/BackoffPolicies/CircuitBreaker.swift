@@ -11,36 +11,38 @@
 /// (The classic Hystrix/resilience4j design.) Properties, each tested: a closed breaker passes every
 /// request; an open one none; a half-open one at most `probes` until they are answered.
 public struct CircuitBreaker: Hashable, Sendable {
-    public enum State: Hashable, Sendable { case closed, open(until: Int64), halfOpen(sent: Int, succeeded: Int) }
+    public enum State: Hashable, Sendable { case closed, open(until: Nanoseconds), halfOpen(sent: Int, succeeded: Int) }
 
     public let failureThreshold: Double
     public let minimumRequests: Int
-    public let openDuration: Int64
+    public let openDuration: Duration
+    private let openNanoseconds: Nanoseconds
     public let probes: Int
     public private(set) var state: State = .closed
     private var requests: SlidingCount
     private var failures: SlidingCount
 
     public init(
-        failureThreshold: Double = 0.5, minimumRequests: Int = 20, window: Int64 = 10_000_000_000,
-        openDuration: Int64 = 5_000_000_000, probes: Int = 3
+        failureThreshold: Double = 0.5, minimumRequests: Int = 20, window: Duration = .seconds(10),
+        openDuration: Duration = .seconds(5), probes: Int = 3
     ) throws(BudgetError) {
         guard failureThreshold > 0, failureThreshold <= 1 else {
             throw .invalid("the breaker's failure threshold must lie in (0, 1], got \(failureThreshold)")
         }
         guard minimumRequests >= 1 else { throw .invalid("the breaker needs at least 1 request to open") }
-        guard window > 0, openDuration > 0 else { throw .invalid("the breaker's window and open duration must be greater than 0") }
+        guard window > .zero, openDuration > .zero else { throw .invalid("the breaker's window and open duration must be greater than 0") }
         guard probes >= 1 else { throw .invalid("the breaker needs at least 1 probe when half-open") }
         self.failureThreshold = failureThreshold
         self.minimumRequests = minimumRequests
         self.openDuration = openDuration
+        openNanoseconds = openDuration.wholeNanoseconds
         self.probes = probes
-        requests = SlidingCount(window: window, slots: 10)
-        failures = SlidingCount(window: window, slots: 10)
+        requests = SlidingCount(window: window.wholeNanoseconds, slots: 10)
+        failures = SlidingCount(window: window.wholeNanoseconds, slots: 10)
     }
 
     /// Whether a request may be sent at `now`; counts it as a probe when half-open.
-    public mutating func allowsRequest(at now: Int64) -> Bool {
+    public mutating func allowsRequest(at now: Nanoseconds) -> Bool {
         switch state {
         case .closed:
             return true
@@ -56,20 +58,20 @@ public struct CircuitBreaker: Hashable, Sendable {
     }
 
     /// Records the outcome of a request that was let through.
-    public mutating func record(success: Bool, at now: Int64) {
+    public mutating func record(success: Bool, at now: Nanoseconds) {
         switch state {
         case .closed:
             requests.add(at: now)
             if !success { failures.add(at: now) }
             let total = requests.total(at: now)
             if total >= minimumRequests && Double(failures.total(at: now)) >= failureThreshold * Double(total) {
-                state = .open(until: now + openDuration)
+                state = .open(until: now + openNanoseconds)
             }
         case .open:
             return
         case .halfOpen(let sent, let succeeded):
             guard success else {
-                state = .open(until: now + openDuration)
+                state = .open(until: now + openNanoseconds)
                 return
             }
             if succeeded + 1 >= probes {

@@ -11,37 +11,37 @@
 public struct RatioBudget: Hashable, Sendable {
     public let percentCanRetry: Double
     public let minRetriesPerSecond: Double
-    /// The window (Finagle's ttl), in nanoseconds.
-    public let window: Int64
+    /// The window (Finagle's ttl).
+    public let window: Duration
     private var requests: SlidingCount
     private var retries: SlidingCount
 
-    public init(percentCanRetry: Double, minRetriesPerSecond: Double = 10, window: Int64 = 10_000_000_000, slots: Int = 10) throws(BudgetError) {
+    public init(percentCanRetry: Double, minRetriesPerSecond: Double = 10, window: Duration = .seconds(10), slots: Int = 10) throws(BudgetError) {
         guard percentCanRetry.isFinite, (0...1).contains(percentCanRetry) else {
             throw .invalid("the retry ratio must lie in [0, 1], got \(percentCanRetry)")
         }
         guard minRetriesPerSecond.isFinite, minRetriesPerSecond >= 0 else {
             throw .invalid("the reserve must be at least 0 retries per second, got \(minRetriesPerSecond)")
         }
-        guard window > 0 else { throw .invalid("the budget's window must be greater than 0") }
+        guard window > .zero else { throw .invalid("the budget's window must be greater than 0") }
         self.percentCanRetry = percentCanRetry
         self.minRetriesPerSecond = minRetriesPerSecond
         self.window = window
-        requests = SlidingCount(window: window, slots: slots)
-        retries = SlidingCount(window: window, slots: slots)
+        requests = SlidingCount(window: window.wholeNanoseconds, slots: slots)
+        retries = SlidingCount(window: window.wholeNanoseconds, slots: slots)
     }
 
     /// Records a request (a first attempt) at `now`.
-    public mutating func recordRequest(at now: Int64) { requests.add(at: now) }
+    public mutating func recordRequest(at now: Nanoseconds) { requests.add(at: now) }
 
     /// The retries still allowed at `now`.
-    public func balance(at now: Int64) -> Double {
-        minRetriesPerSecond * Double(window) / 1e9 + percentCanRetry * Double(requests.total(at: now))
+    public func balance(at now: Nanoseconds) -> Double {
+        minRetriesPerSecond * Double(requests.window) / 1e9 + percentCanRetry * Double(requests.total(at: now))
             - Double(retries.total(at: now))
     }
 
     /// Takes a retry from the budget if it allows one. - Returns: whether the retry may be sent.
-    public mutating func acquireRetry(at now: Int64) -> Bool {
+    public mutating func acquireRetry(at now: Nanoseconds) -> Bool {
         guard balance(at: now) >= 1 else { return false }
         retries.add(at: now)
         return true

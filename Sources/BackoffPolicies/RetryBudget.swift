@@ -25,7 +25,7 @@ public enum RetryBudget: Hashable, Sendable {
     }
 
     /// A new request started at `now` (nanoseconds).
-    public mutating func requestStarted(at now: Int64) {
+    public mutating func requestStarted(at now: Nanoseconds) {
         if case .ratio(var budget) = self {
             budget.recordRequest(at: now)
             self = .ratio(budget)
@@ -34,7 +34,7 @@ public enum RetryBudget: Hashable, Sendable {
 
     /// Asks for a retry. - Returns: the retry's cost (0 for budgets that do not charge one), or `nil`
     /// when the budget denies it.
-    public mutating func acquireRetry(at now: Int64, afterTimeout: Bool, activeRequests: Int, activeRetries: Int) -> Int? {
+    public mutating func acquireRetry(at now: Nanoseconds, afterTimeout: Bool, activeRequests: Int, activeRetries: Int) -> Int? {
         switch self {
         case .tokenBucket(let bucket):
             return bucket.allowsRetry ? 0 : nil

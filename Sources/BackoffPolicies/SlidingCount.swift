@@ -14,7 +14,7 @@ struct SlidingCount: Hashable, Sendable {
     private var slotLength: Int64 { max(1, window / Int64(counts.count)) }
 
     /// Adds one event at `now` (times must not go backwards).
-    mutating func add(at now: Int64, count: Int = 1) {
+    mutating func add(at now: Nanoseconds, count: Int = 1) {
         let start = now - now % slotLength
         let slot = Int((start / slotLength) % Int64(counts.count))
         if slotStarts[slot] != start {
@@ -25,7 +25,7 @@ struct SlidingCount: Hashable, Sendable {
     }
 
     /// The events of the slots that are still within the window at `now`.
-    func total(at now: Int64) -> Int {
+    func total(at now: Nanoseconds) -> Int {
         var total = 0
         for (index, start) in slotStarts.enumerated() where start != Int64.min && now - start < window {
             total += counts[index]

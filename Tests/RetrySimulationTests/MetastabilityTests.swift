@@ -43,10 +43,10 @@ import Testing
     }
 
     @Test func anOpenBreakerRejectsLocallyAndAThrottleSheds() throws {
-        let breaker = try CircuitBreaker(failureThreshold: 0.5, minimumRequests: 20, window: 1_000_000_000, openDuration: 500_000_000, probes: 3)
+        let breaker = try CircuitBreaker(failureThreshold: 0.5, minimumRequests: 20, window: .seconds(1), openDuration: .milliseconds(500), probes: 3)
         let broken = try Self.scenario(limits: RetryLimits(breaker: breaker)).run(seed: Self.seed)
         #expect(broken.localRejections > 0)
-        let throttled = try Self.scenario(limits: RetryLimits(throttle: try AdaptiveThrottle(k: 2, window: 10_000_000_000))).run(seed: Self.seed)
+        let throttled = try Self.scenario(limits: RetryLimits(throttle: try AdaptiveThrottle(k: 2, window: .seconds(10)))).run(seed: Self.seed)
         #expect(throttled.localRejections > 0)
     }
 }
