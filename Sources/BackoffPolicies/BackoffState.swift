@@ -7,7 +7,7 @@ public struct BackoffState: Hashable, Sendable {
     /// Attempts started so far, the first included.
     public var attempts: Int { _attempts }
     /// The sum of the waits taken so far, in nanoseconds.
-    public var totalWait: Int64 { _totalWait }
+    public var totalWait: Nanoseconds { _totalWait }
 
     @usableFromInline var _attempts: Int
     @usableFromInline var _totalWait: Int64
@@ -91,7 +91,7 @@ extension BackoffPolicy {
     /// jitter mode chosen once per request instead of once per wait: the hot loop of `backoff waits`.
     /// - Complexity: O(n) for n attempts.
     @inlinable
-    public func drawTotalWait<Random: UniformSource>(using random: inout Random) -> Int64 {
+    public func drawTotalWait<Random: UniformSource>(using random: inout Random) -> Nanoseconds {
         let retries = maxAttempts - 1
         guard retries > 0, !_isImmediate else { return 0 }
         var total: Int64 = 0

@@ -1,3 +1,4 @@
+import BackoffPolicies
 import EventSimulation
 
 /// Counts a run's events per time bucket while it runs, then hands them over as a ``LoadTimeline``.
@@ -7,7 +8,7 @@ import EventSimulation
 /// so recording an event is a division, a bounds test and the increments: no copy-on-write check.
 /// The run that creates a recorder calls ``deallocate()`` once it has taken the ``timeline``.
 struct LoadRecorder {
-    let bucketWidth: Int64
+    let bucketWidth: Nanoseconds
     let limit: Int
     private var buckets: UnsafeMutablePointer<LoadTimeline.Bucket>
     private var capacity: Int
@@ -16,7 +17,7 @@ struct LoadRecorder {
     /// True when an event fell beyond `limit` buckets and was not counted.
     private(set) var overflowed = false
 
-    init(bucketWidth: Int64, limit: Int = Scenario.maximumBuckets) {
+    init(bucketWidth: Nanoseconds, limit: Int = Scenario.maximumBuckets) {
         precondition(bucketWidth > 0, "the bucket width must be positive")
         self.bucketWidth = bucketWidth
         self.limit = limit

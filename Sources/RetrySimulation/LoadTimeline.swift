@@ -1,3 +1,4 @@
+import BackoffPolicies
 import EventSimulation
 
 /// Attempts arriving at the server per time bucket (all, and retries only), the server's answers,
@@ -9,7 +10,7 @@ import EventSimulation
 /// ``overflowed`` says so.
 public struct LoadTimeline: Hashable, Sendable {
     /// The bucket width w, in nanoseconds.
-    public let bucketWidth: Int64
+    public let bucketWidth: Nanoseconds
     public let limit: Int
     /// Bucket i's counts, for every bucket from 0 through the last that received an event.
     public let buckets: [Bucket]
@@ -29,7 +30,7 @@ public struct LoadTimeline: Hashable, Sendable {
     }
 
     /// The timeline a ``LoadRecorder`` counted.
-    init(bucketWidth: Int64, limit: Int, buckets: [Bucket], overflowed: Bool) {
+    init(bucketWidth: Nanoseconds, limit: Int, buckets: [Bucket], overflowed: Bool) {
         self.bucketWidth = bucketWidth
         self.limit = limit
         self.buckets = buckets
@@ -72,7 +73,7 @@ public struct LoadTimeline: Hashable, Sendable {
     /// from `end` to the end of the last bucket whose attempts exceed `threshold`, or 0 when no
     /// bucket from `end` on does. After that instant the load stays at or below the threshold.
     /// (A herd that comes back after a quiet gap counts: the gap is not the end of the backlog.)
-    public func drainTime(after end: VirtualTime, threshold: Double) -> Int64 {
+    public func drainTime(after end: VirtualTime, threshold: Double) -> Nanoseconds {
         let first = Int(end.nanoseconds / bucketWidth)
         guard let last = buckets.indices.last(where: { $0 >= first && Double(buckets[$0].attempts) > threshold }) else { return 0 }
         return max(0, Int64(last + 1) * bucketWidth - end.nanoseconds)
