@@ -26,7 +26,9 @@ struct SweepGrid: Sendable {
 
     /// `name=value` of each option in spec order: for an axis, one text per value; otherwise the
     /// default's (or nothing). Computed once, so a point's parameters are assembled, not re-parsed.
-    private let canonicalLines: [(name: String, axis: Int?, lines: [String])]
+    /// `inSeed`: the line enters the point's seed (every option but --jitter, --seed and --jobs);
+    /// `inIdentity`: it enters the point's identity (every option but --jobs). Settled once.
+    private let canonicalLines: [(axis: Int?, lines: [String], inSeed: Bool, inIdentity: Bool)]
 
     init(command: String, specs: [OptionSpec], axes: [SweepAxis]) {
         self.command = command
@@ -34,10 +36,11 @@ struct SweepGrid: Sendable {
         self.axes = axes
         pointCount = axes.reduce(1) { $0 * $1.values.count }
         canonicalLines = specs.map { spec in
+            let (inSeed, inIdentity) = (!["jitter", "seed", "jobs"].contains(spec.name), spec.name != "jobs")
             if let axis = axes.firstIndex(where: { $0.spec.name == spec.name }) {
-                return (spec.name, axis, axes[axis].values.map { "\(spec.name)=\(SweepAxis.canonical($0, of: spec))" })
+                return (axis, axes[axis].values.map { "\(spec.name)=\(SweepAxis.canonical($0, of: spec))" }, inSeed, inIdentity)
             }
-            return (spec.name, nil, spec.defaultValue.map { ["\(spec.name)=\(SweepAxis.canonical($0, of: spec))"] } ?? [])
+            return (nil, spec.defaultValue.map { ["\(spec.name)=\(SweepAxis.canonical($0, of: spec))"] } ?? [], inSeed, inIdentity)
         }
     }
 
@@ -66,13 +69,13 @@ struct SweepGrid: Sendable {
     }
 
     /// The FNV-1a hash of `prefix` followed by `name=value` of the options at `index`, one per line
-    /// (joined by newlines), with defaults, excluding `excluded`: hashed line by line, without
+    /// (joined by newlines), with defaults, those of the seed or of the identity: hashed line by line, without
     /// building the text.
-    private func canonicalHash(at index: Int, prefix: String = "", excluding excluded: Set<String>) -> UInt64 {
+    private func canonicalHash(at index: Int, prefix: String = "", forIdentity: Bool) -> UInt64 {
         let indices = valueIndices(at: index)
         var hash = Self.fnv1a64(prefix)
         var first = true
-        for (name, axis, lines) in canonicalLines where !excluded.contains(name) {
+        for (axis, lines, inSeed, inIdentity) in canonicalLines where forIdentity ? inIdentity : inSeed {
             guard let line = axis.map({ lines[indices[$0]] }) ?? lines.first else { continue }
             if !first { hash = Self.fnv1a64("\n", continuing: hash) }
             hash = Self.fnv1a64(line, continuing: hash)
@@ -86,14 +89,14 @@ struct SweepGrid: Sendable {
         guard let seedSpec = specs.first(where: { $0.name == "seed" }) else { return nil }
         let given = zip(axes, values(at: index)).first { $0.0.spec.name == "seed" }?.1
         let root = UInt64(given ?? seedSpec.defaultValue ?? "0") ?? 0
-        let hash = canonicalHash(at: index, excluding: ["jitter", "seed", "jobs"])
+        let hash = canonicalHash(at: index, forIdentity: false)
         return SeedDerivation.streamSeed(root: root, stream: hash)
     }
 
     /// A stable identity of the point (all its parameters, jitter and root seed included), as 16 hex
     /// digits: how a resumed sweep recognises the rows it already has.
     func identity(at index: Int) -> String {
-        let hash = canonicalHash(at: index, prefix: command + "\n", excluding: ["jobs"])
+        let hash = canonicalHash(at: index, prefix: command + "\n", forIdentity: true)
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }

@@ -1,36 +1,59 @@
 /// Parses option values: durations with units, numbers, counts and comma-separated lists.
 /// Each returns `nil` for text that is not of its form; the caller names the option and the form.
 enum ValueParser {
-    /// Nanoseconds per unit, longest suffix first so `ms` is not read as `m` + `s`.
-    private static let units: [(suffix: String, nanoseconds: Int64)] = [
-        ("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000),
-        ("m", 60_000_000_000), ("h", 3_600_000_000_000),
-    ]
-
     /// A non-negative duration such as `250ms`, `1.5s`, `2m`, converted exactly to whole
     /// nanoseconds (decimal digits are scaled as integers, so `0.1s` is 100,000,000 ns). No sign, no
-    /// space, no exponent; a value finer than 1 ns or beyond 2^63 ns is rejected.
+    /// space, no exponent; a value finer than 1 ns or beyond 2^63 ns is rejected. Units: ns, us (or
+    /// µs), ms, s, m, h. Read byte by byte: a sweep parses every point's durations.
     static func duration(_ text: String) -> Duration? {
-        guard let unit = units.first(where: { text.hasSuffix($0.suffix) }) else { return nil }
-        let number = text.dropLast(unit.suffix.count)
-        let parts = number.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(\.isASCIIDigit) else { return nil }
-        let fraction = parts.count == 2 ? parts[1] : ""
-        guard parts.count == 1 || (!fraction.isEmpty && fraction.allSatisfy(\.isASCIIDigit)) else { return nil }
-        guard let wholeValue = Int64(whole) else { return nil }
-        var (total, overflow) = wholeValue.multipliedReportingOverflow(by: unit.nanoseconds)
-        guard !overflow else { return nil }
-        if !fraction.isEmpty {
-            // fraction × unit / 10^digits must be a whole number of nanoseconds.
-            var scale: Int64 = 1
-            for _ in fraction { (scale, overflow) = scale.multipliedReportingOverflow(by: 10); guard !overflow else { return nil } }
-            guard let fractionValue = Int64(fraction) else { return nil }
-            let (scaled, fractionOverflow) = fractionValue.multipliedReportingOverflow(by: unit.nanoseconds)
-            guard !fractionOverflow, scaled % scale == 0 else { return nil }
-            (total, overflow) = total.addingReportingOverflow(scaled / scale)
+        var text = text
+        return text.withUTF8 { bytes -> Duration? in
+            // The unit: the longest suffix that names one.
+            let count = bytes.count
+            func ends(_ suffix: StaticString) -> Bool {
+                let n = suffix.utf8CodeUnitCount
+                guard count > n else { return false }  // a number must come before the unit
+                return (0..<n).allSatisfy { bytes[count - n + $0] == suffix.utf8Start[$0] }
+            }
+            let unit: (length: Int, nanoseconds: Int64)
+            if ends("ns") { unit = (2, 1) } else if ends("us") { unit = (2, 1_000) } else if ends("µs") { unit = (3, 1_000) }
+            else if ends("ms") { unit = (2, 1_000_000) } else if ends("s") { unit = (1, 1_000_000_000) }
+            else if ends("m") { unit = (1, 60_000_000_000) } else if ends("h") { unit = (1, 3_600_000_000_000) }
+            else { return nil }
+            // The number: digits, then optionally a point and digits.
+            let number = bytes[..<(count - unit.length)]
+            let point = number.firstIndex(of: UInt8(ascii: "."))
+            let whole = number[..<(point ?? number.endIndex)]
+            let fraction = point.map { number[($0 + 1)...] } ?? number[number.endIndex...]
+            let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+            guard !whole.isEmpty, whole.allSatisfy(isDigit), point == nil || (!fraction.isEmpty && fraction.allSatisfy(isDigit)) else {
+                return nil
+            }
+            func value(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int64? {
+                var result: Int64 = 0
+                for digit in digits {
+                    let (times, overflow) = result.multipliedReportingOverflow(by: 10)
+                    let (sum, sumOverflow) = times.addingReportingOverflow(Int64(digit - UInt8(ascii: "0")))
+                    guard !overflow, !sumOverflow else { return nil }
+                    result = sum
+                }
+                return result
+            }
+            guard let wholeValue = value(whole) else { return nil }
+            var (total, overflow) = wholeValue.multipliedReportingOverflow(by: unit.nanoseconds)
             guard !overflow else { return nil }
+            if !fraction.isEmpty {
+                // fraction × unit / 10^digits must be a whole number of nanoseconds.
+                var scale: Int64 = 1
+                for _ in fraction { (scale, overflow) = scale.multipliedReportingOverflow(by: 10); guard !overflow else { return nil } }
+                guard let fractionValue = value(fraction) else { return nil }
+                let (scaled, fractionOverflow) = fractionValue.multipliedReportingOverflow(by: unit.nanoseconds)
+                guard !fractionOverflow, scaled % scale == 0 else { return nil }
+                (total, overflow) = total.addingReportingOverflow(scaled / scale)
+                guard !overflow else { return nil }
+            }
+            return .nanoseconds(total)
         }
-        return .nanoseconds(total)
     }
 
     /// A finite decimal number (`2`, `1.5`, `1e-3`); `nan` and `inf` are rejected.

@@ -15,6 +15,25 @@ import Testing
         #expect(ValueParser.duration(text) == nil)
     }
 
+    /// The byte-level parser agrees with a plain String implementation of the same rules on every
+    /// string built from the characters that matter (digits, the point, units, signs, spaces).
+    @Test func theByteParserAgreesWithTheReference() {
+        let pieces = ["0", "1", "9", "12", "007", ".", "5", "ns", "us", "µs", "μs", "ms", "s", "m", "h", "x", "-", " ", "e3", "99999999999", ""]
+        var checked = 0
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    for d in ["", "s", "ms", "h", "ns"] {
+                        let text = a + b + c + d
+                        #expect(ValueParser.duration(text) == DurationReference.duration(text), "'\(text)'")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 40_000)
+    }
+
     @Test func numbersAreFiniteDecimals() {
         #expect(ValueParser.number("1.5") == 1.5)
         #expect(ValueParser.number("1e-3") == 0.001)
@@ -44,4 +63,40 @@ import Testing
         #expect(Suggestion.closest(to: "bsae", among: ["max-attempts", "base"]) == "base")
         #expect(Suggestion.closest(to: "zzzzzz", among: ["base"]) == nil)
     }
+}
+
+/// The String-based duration parser the byte parser replaced, kept as its reference.
+enum DurationReference {
+    /// Nanoseconds per unit, longest suffix first so `ms` is not read as `m` + `s`.
+    static let units: [(suffix: String, nanoseconds: Int64)] = [
+        ("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000),
+        ("m", 60_000_000_000), ("h", 3_600_000_000_000),
+    ]
+
+    /// A non-negative duration such as `250ms`, `1.5s`, `2m`, converted exactly to whole
+    /// nanoseconds (decimal digits are scaled as integers, so `0.1s` is 100,000,000 ns). No sign, no
+    /// space, no exponent; a value finer than 1 ns or beyond 2^63 ns is rejected.
+    static func duration(_ text: String) -> Duration? {
+        guard let unit = units.first(where: { text.hasSuffix($0.suffix) }) else { return nil }
+        let number = text.dropLast(unit.suffix.count)
+        let parts = number.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(\.isASCIIDigit) else { return nil }
+        let fraction = parts.count == 2 ? parts[1] : ""
+        guard parts.count == 1 || (!fraction.isEmpty && fraction.allSatisfy(\.isASCIIDigit)) else { return nil }
+        guard let wholeValue = Int64(whole) else { return nil }
+        var (total, overflow) = wholeValue.multipliedReportingOverflow(by: unit.nanoseconds)
+        guard !overflow else { return nil }
+        if !fraction.isEmpty {
+            // fraction × unit / 10^digits must be a whole number of nanoseconds.
+            var scale: Int64 = 1
+            for _ in fraction { (scale, overflow) = scale.multipliedReportingOverflow(by: 10); guard !overflow else { return nil } }
+            guard let fractionValue = Int64(fraction) else { return nil }
+            let (scaled, fractionOverflow) = fractionValue.multipliedReportingOverflow(by: unit.nanoseconds)
+            guard !fractionOverflow, scaled % scale == 0 else { return nil }
+            (total, overflow) = total.addingReportingOverflow(scaled / scale)
+            guard !overflow else { return nil }
+        }
+        return .nanoseconds(total)
+    }
+
 }
