@@ -82,15 +82,10 @@ struct FormulaCommand: BackoffCommand {
         Column("outage_success_fraction", "with --outage: probability that a client succeeds within its attempts") {
             CSVFormat.number($0.load?.successProbability)
         },
-        Column("outage_peak_load", "with --outage: expected attempts in the busiest bucket") { row in
-            CSVFormat.number(row.load.map { $0.peakAttempts.value * row.clients })
-        },
-        Column("outage_peak_load_time_s", "with --outage: start of that bucket, seconds") { CSVFormat.number($0.load?.peakAttempts.start.seconds) },
-        Column("outage_peak_retry_load", "with --outage: expected retries in the busiest bucket") { row in
-            CSVFormat.number(row.load.map { $0.peakRetries.value * row.clients })
-        },
-        Column("outage_peak_retry_time_s", "with --outage: start of that bucket, seconds") { CSVFormat.number($0.load?.peakRetries.start.seconds) },
-    ]
+    ] + LoadPeakColumns.columns(
+        prefix: "outage", attempts: "with --outage: expected attempts in the busiest bucket",
+        retries: "with --outage: expected retries in the busiest bucket", start: "with --outage: start of that bucket, seconds",
+        load: { $0.load }, clients: { $0.clients })
 
     static var columns: [ColumnDocumentation] { (policyTable + budgetTable + outageTable).map(\.documentation) }
 

@@ -81,14 +81,12 @@ extension SimulateCommand {
                 CSVFormat.number($0.report.lastCompletion)
             },
             Column("peak_queue", "most attempts waiting in the capacity server's queue at once") { String($0.report.peakQueue) },
-            Column("formula_peak_load", "closed-form expected attempts in the busiest bucket (outage, burst; empty otherwise)") { row in
-                CSVFormat.number(row.load.map { $0.peakAttempts.value * row.clients })
-            },
-            Column("formula_peak_load_time_s", "start of that bucket, seconds") { CSVFormat.number($0.load?.peakAttempts.start.seconds) },
-            Column("formula_peak_retry_load", "closed-form expected retries in the busiest bucket") { row in
-                CSVFormat.number(row.load.map { $0.peakRetries.value * row.clients })
-            },
-            Column("formula_peak_retry_time_s", "start of that bucket, seconds") { CSVFormat.number($0.load?.peakRetries.start.seconds) },
+        ]
+        + LoadPeakColumns.columns(
+            prefix: "formula", attempts: "closed-form expected attempts in the busiest bucket (outage, burst; empty otherwise)",
+            retries: "closed-form expected retries in the busiest bucket", start: "start of that bucket, seconds",
+            load: { $0.load }, clients: { $0.clients })
+        + [
             Column("retry_fraction", "retries (attempts after a request's first) as a fraction of all attempts") {
                 CSVFormat.number($0.report.retryFraction)
             },

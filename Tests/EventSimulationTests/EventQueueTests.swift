@@ -11,6 +11,17 @@ import Testing
         }
     }
 
+    /// The reference queue's earliest event by (time, priority, insertion), removed.
+    static func removeFirst(
+        from reference: inout [(time: Int64, priority: Int, sequence: Int)]
+    ) -> (time: Int64, priority: Int, sequence: Int) {
+        let index = reference.indices.min { a, b in
+            let (x, y) = (reference[a], reference[b])
+            return (x.time, x.priority, x.sequence) < (y.time, y.priority, y.sequence)
+        }!
+        return reference.remove(at: index)
+    }
+
     /// Random inserts and pops against a sorted reference: the queue must release events in
     /// (time, priority, insertion) order.
     @Test(arguments: [1 as UInt64, 2, 3])
@@ -29,11 +40,7 @@ import Testing
                 reference.append((time, priority, sequence))
                 sequence += 1
             } else {
-                let index = reference.indices.min { a, b in
-                    let (x, y) = (reference[a], reference[b])
-                    return (x.time, x.priority, x.sequence) < (y.time, y.priority, y.sequence)
-                }!
-                expected.append(reference.remove(at: index).sequence)
+                expected.append(Self.removeFirst(from: &reference).sequence)
                 popped.append(queue.popFirst()!.payload)
             }
         }
@@ -74,12 +81,9 @@ import Testing
                 reference.append((time, priority, sequence))
                 sequence += 1
             } else {
-                let index = reference.indices.min { a, b in
-                    let (x, y) = (reference[a], reference[b])
-                    return (x.time, x.priority, x.sequence) < (y.time, y.priority, y.sequence)
-                }!
-                now = reference[index].time
-                expected.append(reference.remove(at: index).sequence)
+                let next = Self.removeFirst(from: &reference)
+                now = next.time
+                expected.append(next.sequence)
                 #expect(queue.nextTime == VirtualTime(nanoseconds: now), "seed \(seed)")
                 popped.append(queue.popFirst()!.payload)
             }
