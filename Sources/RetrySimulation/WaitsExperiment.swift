@@ -109,8 +109,8 @@ public struct WaitsExperiment: Sendable {
 
     /// Runs several experiments together, `seeds[i]` for `experiments[i]`, with the same results as
     /// running each with ``run(seed:algorithm:jobs:eachTotalWait:)``: the chunks of all of them share
-    /// one pool of `jobs` threads, then their summaries run side by side, in windows of `jobs`
-    /// experiments (so at most `jobs` experiments' values are held at once). Experiments beyond the
+    /// one pool of `jobs` threads, each experiment's summary running as soon as its chunks are drawn,
+    /// beside the next experiment's draws (see ``WaitsPipeline``). Experiments beyond the
     /// exact-quantile limit run one by one.
     public static func run(
         _ experiments: [WaitsExperiment], seeds: [UInt64], algorithm: GeneratorAlgorithm = .standard, jobs: Int = 1
@@ -120,25 +120,8 @@ public struct WaitsExperiment: Sendable {
             let e = experiments[$0]
             return e.runs <= e.exactQuantileLimit && e.policy.jitter != .disabled && e.policy.schedule != .immediate
         }
-        // Pooled experiments run in windows of `jobs`: each fills memory of its own from several
-        // threads (disjoint chunks), then the window's summaries run side by side and its memory is
-        // freed, so at most `jobs` experiments' values are held at once.
-        var summaries: [Summary] = []
-        for window in stride(from: 0, to: pooled.count, by: max(1, jobs)).map({ pooled[$0..<min($0 + max(1, jobs), pooled.count)] }) {
-            let buffers = window.map { UnsafeMutableBufferPointer<Double>.allocate(capacity: experiments[$0].runs) }
-            defer { buffers.forEach { $0.deallocate() } }
-            let slices = buffers.map(DisjointSlices.init)
-            let work = window.enumerated().flatMap { position, index in
-                (0..<(experiments[index].runs + chunkSize - 1) / chunkSize).map { (position, index, $0) }
-            }
-            _ = try ParallelWork.map(work.count, jobs: jobs) { item in
-                let (position, index, chunk) = work[item]
-                try experiments[index].fill(chunk: chunk, seed: seeds[index], algorithm: algorithm, into: slices[position])
-            }
-            summaries += try ParallelWork.map(window.count, jobs: jobs) {
-                Summary(reordering: slices[$0].base, quantiles: [0.5, 0.9, 0.99])
-            }
-        }
+        let summaries = try WaitsPipeline(pooled.map { experiments[$0] }, seeds: pooled.map { seeds[$0] }, algorithm: algorithm)
+            .run(jobs: jobs)
         var results: [Summary] = []
         for index in experiments.indices {
             if let position = pooled.firstIndex(of: index) {
@@ -149,6 +132,9 @@ public struct WaitsExperiment: Sendable {
         }
         return results
     }
+
+    /// The number of chunks of ``chunkSize`` runs (the last may be shorter).
+    var chunkCount: Int { (runs + Self.chunkSize - 1) / Self.chunkSize }
 
     /// Writes chunk `index`'s total waits, in seconds, into its own slice of `slices`.
     func fill(chunk index: Int, seed: UInt64, algorithm: GeneratorAlgorithm, into slices: DisjointSlices) throws {
