@@ -66,7 +66,12 @@ struct ParsedOptions {
     /// The usage error for the option's value (the text given, or its default), quoting it and the
     /// accepted form, with what is wrong beyond the form when `detail` says it.
     func invalid<Value>(_ option: Option<Value>, detail: String? = nil) -> CommandLineError {
-        invalid(option.spec, text(option) ?? "", detail: detail)
+        invalid(option.spec, detail: detail)
+    }
+
+    /// The same for the option declared by `spec` (an option a model's error names).
+    func invalid(_ spec: OptionSpec, detail: String? = nil) -> CommandLineError {
+        invalid(spec, values[spec.name] ?? spec.defaultValue ?? "", detail: detail)
     }
 
     /// The usage error for `value` of the option declared by `spec`.

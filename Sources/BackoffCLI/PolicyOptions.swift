@@ -6,7 +6,6 @@ import BackoffPolicies
 /// The options check their syntax; `BackoffPolicy.init` checks the ranges (base > 0, m >= 1, at
 /// least one attempt, r > 1, cap >= base), and its error is reported against the option it concerns.
 struct PolicyOptions {
-    let jitters: [Jitter]
     let policies: [BackoffPolicy]
     /// Remarks for stderr: options given that no policy uses (their values are not checked).
     let warnings: [String]
@@ -61,7 +60,7 @@ struct PolicyOptions {
 
     init(_ options: ParsedOptions, defaultJitter: String) throws(CommandLineError) {
         let factor = try options(Self.decorrelatedFactor)
-        jitters = try options(Self.jitter(default: defaultJitter)).map { $0 == .decorrelated() ? .decorrelated(factor: factor) : $0 }
+        let jitters = try options(Self.jitter(default: defaultJitter)).map { $0 == .decorrelated() ? .decorrelated(factor: factor) : $0 }
 
         let (base, multiplier, increment) = (try options(Self.base), try options(Self.multiplier), try options(Self.increment))
         let schedule: BackoffSchedule = switch try options(Self.schedule) {
@@ -134,6 +133,6 @@ struct PolicyOptions {
         case .negativeIncrement: (increment.spec, "\(error)")
         case .negativeMaxElapsed: (maxElapsed.spec, "\(error)")
         }
-        return options.invalid(spec, options.givenText(spec.name) ?? spec.defaultValue ?? "", detail: detail)
+        return options.invalid(spec, detail: detail)
     }
 }

@@ -126,6 +126,6 @@ struct ScenarioOptions {
         case .recoveryTriggerWithoutRecovery:
             (retryTrigger.spec, "the recovery trigger needs a server that recovers (outage, or capacity with --degrade-from/--degrade-until)")
         }
-        return options.invalid(spec, options.givenText(spec.name) ?? spec.defaultValue ?? "", detail: detail)
+        return options.invalid(spec, detail: detail)
     }
 }

@@ -8,7 +8,7 @@
 /// plainHerd       clientByClient without the session state machine: additionally one request per
 ///                 client, no permanent errors, retries on the timer, and no Retry-After in play
 /// ```
-enum ScenarioPath: CaseIterable, Sendable {
+enum ScenarioPath: Sendable {
     case eventOrdered
     case clientByClient
     case plainHerd
