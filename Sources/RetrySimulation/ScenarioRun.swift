@@ -157,8 +157,9 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         if answer != .rejectedLocally {
             gate.recordAnswer(success: answer == .success, client: index, wasRetry: client.backoff.attempts > 1, at: time.nanoseconds)
         }
-        let action = client.answered(answer, at: time, policy: policy, behaviour: behaviour, using: &random) { afterTimeout in
-            gate.grantsRetry(client: index, afterTimeout: afterTimeout, at: time.nanoseconds)
+        var action = client.answered(answer, at: time, policy: policy, behaviour: behaviour, using: &random)
+        if case .retry = action, !gate.grantsRetry(client: index, afterTimeout: answer == .timeout, at: time.nanoseconds) {
+            action = client.refuseRetry(at: time, behaviour: behaviour)
         }
         switch action {
         case .retry(let next):

@@ -55,12 +55,12 @@ public struct SimulatedClient: Hashable, Sendable {
     ///
     /// A failure before the server's recovery, under the recovery trigger, waits for the recovery
     /// instant plus U(0, notification delay) (one uniform drawn); otherwise the policy decides with
-    /// the server's delay as `behaviour.retryAfter` says. A retry the policy grants is then put to
-    /// `mayRetry` (a shared retry budget; its argument says whether the failure was a timeout), and a
-    /// refusal ends the request.
+    /// the server's delay as `behaviour.retryAfter` says. A driver with shared limits (a retry budget)
+    /// puts a granted retry to them next, and ends the request with ``refuseRetry(at:behaviour:)`` when
+    /// they refuse it.
     public mutating func answered<Random: UniformSource>(
         _ answer: ClientAnswer, at now: VirtualTime, policy: BackoffPolicy, behaviour: ClientBehaviour,
-        using random: inout Random, mayRetry: (_ afterTimeout: Bool) -> Bool = { _ in true }
+        using random: inout Random
     ) -> ClientAction {
         isWaiting = false
         switch answer {
@@ -81,12 +81,17 @@ public struct SimulatedClient: Hashable, Sendable {
             let elapsed = now.nanoseconds - requestStart.nanoseconds
             switch policy.decide(after: &backoff, elapsed: elapsed, serverDelay: delay, handling: handling, using: &random) {
             case .retry(let wait):
-                guard mayRetry(answer == .timeout) else { return endRequest(.deniedByBudget, at: now, behaviour: behaviour) }
                 return .retry(at: now + wait)
             case .giveUp:
                 return endRequest(.gaveUp, at: now, behaviour: behaviour)
             }
         }
+    }
+
+    /// The shared limits refused the retry that ``answered(_:at:policy:behaviour:using:)`` granted at
+    /// `now`: the request ends, denied by the budget.
+    public mutating func refuseRetry(at now: VirtualTime, behaviour: ClientBehaviour) -> ClientAction {
+        endRequest(.deniedByBudget, at: now, behaviour: behaviour)
     }
 
     private mutating func endRequest(_ outcome: RequestOutcome, at now: VirtualTime, behaviour: ClientBehaviour) -> ClientAction {
