@@ -32,15 +32,3 @@ enum CSVFormat {
         return "\"" + String(text.flatMap { $0 == "\"" ? ["\"", "\""] : [$0] }) + "\""
     }
 }
-
-/// A duration as a user would type it: the largest unit that divides it exactly (`2s`, `150ms`).
-enum DurationText {
-    static func text(_ duration: Duration) -> String {
-        let ns = duration.wholeNanoseconds
-        for (suffix, size) in [("h", Int64(3_600_000_000_000)), ("m", 60_000_000_000), ("s", 1_000_000_000),
-                               ("ms", 1_000_000), ("us", 1_000)] where ns != 0 && ns % size == 0 {
-            return "\(ns / size)\(suffix)"
-        }
-        return "\(ns)ns"
-    }
-}

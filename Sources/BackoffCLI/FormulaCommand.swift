@@ -36,10 +36,12 @@ struct FormulaCommand: BackoffCommand {
         /// The closed forms, computed once (decorrelated jitter's are a numerical integration).
         let moments: TotalWaitMoments?
         let range: ClosedRange<Double>
+        let atCapFraction: Double?
 
         init(policy: BackoffPolicy, waitBudget: Duration?, outage: (end: Duration, clients: Int, bucket: Duration)?, load: OutageLoad?) {
             (self.policy, self.waitBudget, self.outage, self.load) = (policy, waitBudget, outage, load)
-            moments = policy.totalWaitMoments
+            let closedForm = policy.closedForm
+            (moments, atCapFraction) = (closedForm?.moments, closedForm?.atCapFraction)
             range = policy.totalWaitRange
         }
 
@@ -58,13 +60,24 @@ struct FormulaCommand: BackoffCommand {
             Column("first_capped_retry", "first retry whose wait the cap can limit (empty: the cap never binds)") {
                 $0.policy.firstCappedRetry.map(String.init) ?? ""
             },
-        ] + PolicyColumns.trailing { $0.policy }
+        ] + PolicyColumns.trailing { $0.policy } + [
+            PolicyColumns.capMode { $0.policy },
+            Column("at_cap_fraction", "expected share of the n - 1 waits that equal the cap (empty: no closed form, or no retry)") {
+                CSVFormat.number($0.atCapFraction)
+            },
+        ]
 
     /// The columns `--wait-budget` adds.
     static let budgetTable: [Column<Row>] = [
         Column("wait_budget_s", "with --wait-budget: the budget T, seconds") { $0.waitBudget.map(CSVFormat.seconds) ?? "" },
-        Column("max_attempts_within_budget", "with --wait-budget: the most attempts n with E[W(n)] <= T (inf: any n)") { row in
-            row.waitBudget.map { row.policy.maxAttempts(expectedTotalWaitAtMost: $0).map(String.init) ?? "inf" } ?? ""
+        Column("max_attempts_within_budget", "with --wait-budget: the most attempts n with E[W(n)] <= T (inf: any n; empty: no closed form)") { row in
+            row.waitBudget.map {
+                switch row.policy.maxAttempts(expectedTotalWaitAtMost: $0) {
+                case .attempts(let n): String(n)
+                case .any: "inf"
+                case .unknown: ""
+                }
+            } ?? ""
         },
     ]
 

@@ -22,6 +22,11 @@ enum PolicyColumns {
         ]
     }
 
+    /// `cap_mode`, the cap rule in force (every table ends with it, as the newest policy column).
+    static func capMode<Source>(_ policy: @escaping @Sendable (Source) -> BackoffPolicy) -> Column<Source> {
+        Column("cap_mode", "where the cap applies: nominal (before the jitter) or clamp (min(cap, draw))") { policy($0).capMode.rawValue }
+    }
+
     static func jitter<Source>(_ policy: @escaping @Sendable (Source) -> BackoffPolicy) -> Column<Source> {
         Column("jitter", "jitter mode") { policy($0).jitter.name }
     }

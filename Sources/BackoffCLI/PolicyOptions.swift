@@ -18,9 +18,17 @@ struct PolicyOptions {
     static func jitter(default defaultValue: String) -> Option<[Jitter]> {
         Option(
             "jitter", "list", default: defaultValue,
-            form: "a comma-separated list of none, full, equal, decorrelated, or all",
-            help: "Jitter modes, comma-separated: none, full, equal, decorrelated, or all.", parse: parseJitters)
+            form: "a comma-separated list of none, full, equal, proportional:F, additive:D, decorrelated, "
+                + "decorrelated-monotone, polly-v2, or all",
+            help: "Jitter modes, comma-separated: none, full, equal, proportional:F, additive:D, decorrelated, "
+                + "decorrelated-monotone, polly-v2, or all (none, full, equal, decorrelated).",
+            parse: parseJitters)
     }
+    static let capMode = Option<CapMode?>.optional(
+        "cap-mode", "mode", form: "nominal or clamp",
+        help: "Where the cap applies: nominal (cap the nominal wait, then jitter) or clamp (jitter, then min(cap, wait)). "
+            + "Default: each mode's rule (clamp for decorrelated and polly-v2, nominal for the others).",
+        parse: Parsers.choice(CapMode.self))
     static let schedule = Option(
         "schedule", "name", default: "exponential", form: "one of exponential, constant, linear, immediate",
         help: "Un-jittered schedule: exponential (b m^(k-1)), constant (b), linear (b + (k-1) d) or immediate (0).",
@@ -55,12 +63,19 @@ struct PolicyOptions {
 
     static func specs(defaultJitter: String) -> [OptionSpec] {
         [jitter(default: defaultJitter).spec, schedule.spec, base.spec, multiplier.spec, increment.spec, cap.spec,
-         maxAttempts.spec, maxRetries.spec, maxElapsed.spec, decorrelatedFactor.spec]
+         capMode.spec, maxAttempts.spec, maxRetries.spec, maxElapsed.spec, decorrelatedFactor.spec]
     }
 
     init(_ options: ParsedOptions, defaultJitter: String) throws(CommandLineError) {
         let factor = try options(Self.decorrelatedFactor)
-        let jitters = try options(Self.jitter(default: defaultJitter)).map { $0 == .decorrelated() ? .decorrelated(factor: factor) : $0 }
+        let jitters = try options(Self.jitter(default: defaultJitter)).map { jitter -> Jitter in
+            switch jitter {
+            case .decorrelated: .decorrelated(factor: factor)
+            case .decorrelatedMonotone: .decorrelatedMonotone(factor: factor)
+            default: jitter
+            }
+        }
+        let capMode = try options(Self.capMode)
 
         let (base, multiplier, increment) = (try options(Self.base), try options(Self.multiplier), try options(Self.increment))
         let schedule: BackoffSchedule = switch try options(Self.schedule) {
@@ -84,7 +99,7 @@ struct PolicyOptions {
         var unused: [(option: OptionSpec, reason: String)] = []
         if case .exponential = schedule {} else { unused.append((Self.multiplier.spec, "the \(schedule.name) schedule does not use it")) }
         if case .linear = schedule {} else { unused.append((Self.increment.spec, "the \(schedule.name) schedule does not use it")) }
-        if !jitters.contains(where: { if case .decorrelated = $0 { true } else { false } }) {
+        if !jitters.contains(where: { $0.decorrelatedFactor != nil }) {
             unused.append((Self.decorrelatedFactor.spec, "no jitter mode is decorrelated"))
         }
         warnings = unused.filter { options.givenText($0.option.name) != nil }
@@ -94,7 +109,8 @@ struct PolicyOptions {
         for jitter in jitters {
             do {
                 policies.append(try BackoffPolicy(
-                    base: base, schedule: schedule, cap: cap, jitter: jitter, budget: budget, maxElapsed: maxElapsed))
+                    base: base, schedule: schedule, cap: cap, jitter: jitter, capMode: capMode, budget: budget,
+                    maxElapsed: maxElapsed))
             } catch {
                 throw Self.usageError(error, options: options)
             }
@@ -102,21 +118,44 @@ struct PolicyOptions {
         self.policies = policies
     }
 
-    /// `--jitter`: names, or `all`, each once (decorrelated with the default factor until the
-    /// factor is known).
+    /// `--jitter`: names, or `all`, each once (the decorrelated modes with the default factor until
+    /// the factor is known). `proportional:F` and `additive:D` carry their parameter.
     @Sendable private static func parseJitters(_ text: String) throws(InvalidValue) -> [Jitter] {
         if text == "all" { return Jitter.allModes }
         guard let names = ValueParser.list(text) else { throw InvalidValue() }
         var jitters: [Jitter] = []
         for name in names {
-            guard let jitter = Jitter(name: name) else {
-                let hint = Suggestion.closest(to: name, among: ["none", "full", "equal", "decorrelated"])
-                throw InvalidValue("unknown jitter '\(name)'" + (hint.map { " (did you mean '\($0)'?)" } ?? ""))
-            }
+            let jitter = try parseJitter(name)
             guard !jitters.contains(jitter) else { throw InvalidValue("'\(name)' is listed twice") }
             jitters.append(jitter)
         }
         return jitters
+    }
+
+    /// One jitter mode by name.
+    static func parseJitter(_ name: String) throws(InvalidValue) -> Jitter {
+        if let jitter = Jitter(name: name) { return jitter }
+        let (family, parameter) = name.firstIndex(of: ":").map { (String(name[..<$0]), String(name[name.index(after: $0)...])) }
+            ?? (name, nil)
+        switch (family, parameter) {
+        case ("proportional", let text?):
+            guard let f = ValueParser.number(text), f >= 0, f <= 1 else {
+                throw InvalidValue("'\(name)': proportional:F takes a fraction F in [0, 1], e.g. proportional:0.5")
+            }
+            return .proportional(fraction: f)
+        case ("additive", let text?):
+            guard let d = ValueParser.duration(text), d >= .zero else {
+                throw InvalidValue("'\(name)': additive:D takes a duration D >= 0 with a unit, e.g. additive:1s")
+            }
+            return .additive(spread: d)
+        case ("proportional", nil):
+            throw InvalidValue("proportional jitter needs its fraction F in [0, 1], e.g. proportional:0.5")
+        case ("additive", nil):
+            throw InvalidValue("additive jitter needs its spread D, a duration, e.g. additive:1s")
+        default:
+            let hint = Suggestion.closest(to: family, among: Jitter.names.map { $0.split(separator: ":").first.map(String.init) ?? $0 })
+            throw InvalidValue("unknown jitter '\(name)'" + (hint.map { " (did you mean '\($0)'?)" } ?? ""))
+        }
     }
 
     /// The policy's error, reported against the option it concerns, quoting the value given. The
@@ -126,10 +165,12 @@ struct PolicyOptions {
         let (spec, detail): (OptionSpec, String?) = switch error {
         case .nonPositiveBase: (base.spec, nil)
         case .multiplierBelowOne: (multiplier.spec, nil)
-        case .capBelowBase(_, let base): (cap.spec, "the cap must be at least the base (\(DurationText.text(base)))")
+        case .capBelowBase(_, let base): (cap.spec, "the cap must be at least the base (\(base.unitText))")
         case .noAttempts: (budget, nil)
         case .waitsOverflow: (budget, "\(error)")
         case .decorrelatedFactorNotAboveOne: (decorrelatedFactor.spec, nil)
+        case .proportionalFractionOutOfRange, .negativeAdditiveSpread: (jitter(default: "").spec, "\(error)")
+        case .capModeNotApplicable: (capMode.spec, "\(error)")
         case .negativeIncrement: (increment.spec, "\(error)")
         case .negativeMaxElapsed: (maxElapsed.spec, "\(error)")
         }

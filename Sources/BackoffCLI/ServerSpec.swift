@@ -34,7 +34,7 @@ enum ServerSpec {
         switch model {
         case .alwaysFail: "always-fail"
         case .bernoulli(let p, _): "bernoulli:\(CSVFormat.number(p))"
-        case .outage(let end, _): "outage:\(DurationText.text(.nanoseconds(end.nanoseconds)))"
+        case .outage(let end, _): "outage:\(Duration.nanoseconds(end.nanoseconds).unitText)"
         case .contention: "contention"
         case .capacity: "capacity"
         }

@@ -100,6 +100,10 @@ extension SimulateCommand {
                     + "10 s of the window's end, no otherwise (empty: no window)"
             ) { $0.recovery.recovered },
             Column("recovery_time_s", "when it did, seconds after the window's end (empty: never, or no window)") { $0.recovery.time },
+            PolicyColumns.capMode { $0.scenario.policy },
+            Column("at_cap_fraction", "measured share of the waits before retries that equal the cap (empty: no retry)") {
+                CSVFormat.number($0.report.waits.atCapFraction)
+            },
         ]
 
     /// One row of `--timeline FILE` per bucket: a mode's bucket and its expected load.

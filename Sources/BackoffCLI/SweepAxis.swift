@@ -124,7 +124,7 @@ struct SweepAxis: Equatable {
         }
         switch kind {
         case .duration:
-            return numbers.map { DurationText.text(.nanoseconds(Int64($0.rounded()))) }
+            return numbers.map { Duration.nanoseconds(Int64($0.rounded())).unitText }
         case .number:
             // Round away the noise of start + i·step at the precision the user wrote.
             let written = [startText, stepText]

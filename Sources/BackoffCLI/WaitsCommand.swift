@@ -24,6 +24,7 @@ struct WaitsCommand: BackoffCommand {
     struct Row {
         let policy: BackoffPolicy
         let summary: Summary
+        let waits: WaitTally
         let runs: Int
         let seed: UInt64
         let generator: GeneratorAlgorithm
@@ -31,9 +32,14 @@ struct WaitsCommand: BackoffCommand {
         /// decorrelated jitter they are a numerical integration.
         let formula: TotalWaitMoments?
 
-        init(policy: BackoffPolicy, summary: Summary, runs: Int, seed: UInt64, generator: GeneratorAlgorithm) {
-            (self.policy, self.summary, self.runs, self.seed, self.generator) = (policy, summary, runs, seed, generator)
-            formula = policy.totalWaitMoments
+        /// The closed form's expected share of waits at the cap.
+        let formulaAtCap: Double?
+
+        init(policy: BackoffPolicy, outcome: WaitsOutcome, runs: Int, seed: UInt64, generator: GeneratorAlgorithm) {
+            (self.policy, summary, waits) = (policy, outcome.summary, outcome.waits)
+            (self.runs, self.seed, self.generator) = (runs, seed, generator)
+            let closedForm = policy.closedForm
+            (formula, formulaAtCap) = (closedForm?.moments, closedForm?.atCapFraction)
         }
     }
 
@@ -68,6 +74,13 @@ struct WaitsCommand: BackoffCommand {
             },
         ] + PolicyColumns.trailing { $0.policy } + [
             Column("generator", "GSL generator") { $0.generator.rawValue },
+            PolicyColumns.capMode { $0.policy },
+            Column("at_cap_fraction", "measured share of all waits drawn that equal the cap (empty: no wait drawn)") {
+                CSVFormat.number($0.waits.atCapFraction)
+            },
+            Column("formula_at_cap_fraction", "closed-form expected share of waits at the cap (empty: no closed form)") {
+                CSVFormat.number($0.formulaAtCap)
+            },
         ]
 
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }
@@ -105,7 +118,7 @@ struct WaitsCommand: BackoffCommand {
     }
 
     private struct ModeResult: Sendable {
-        let summary: Summary
+        let outcome: WaitsOutcome
         let samples: [Int64]?
     }
 
@@ -119,14 +132,14 @@ struct WaitsCommand: BackoffCommand {
         do {
             if samplesFile == nil {
                 // Every mode's chunks share one pool of threads; then the summaries run side by side.
-                results = try WaitsExperiment.run(experiments, seeds: seeds, algorithm: generator, jobs: jobs)
-                    .map { ModeResult(summary: $0, samples: nil) }
+                results = try WaitsExperiment.measure(experiments, seeds: seeds, algorithm: generator, jobs: jobs)
+                    .map { ModeResult(outcome: $0, samples: nil) }
             } else {
                 results = try zip(experiments, seeds).map { experiment, seed in
                     var samples: [Int64] = []
                     samples.reserveCapacity(experiment.runs)
-                    let summary = try experiment.run(seed: seed, algorithm: generator, jobs: jobs) { samples.append($0) }
-                    return ModeResult(summary: summary, samples: samples)
+                    let outcome = try experiment.measure(seed: seed, algorithm: generator, jobs: jobs) { samples.append($0) }
+                    return ModeResult(outcome: outcome, samples: samples)
                 }
             }
         } catch {
@@ -136,7 +149,7 @@ struct WaitsCommand: BackoffCommand {
         var table = CSVTable(header: Self.table.header())
         for (policy, result) in zip(policy.policies, results) {
             table.append(Self.table.row(
-                Row(policy: policy, summary: result.summary, runs: runs, seed: randomness.seed, generator: randomness.generator)))
+                Row(policy: policy, outcome: result.outcome, runs: runs, seed: randomness.seed, generator: randomness.generator)))
         }
 
         if let samplesFile {

@@ -6,9 +6,11 @@ import Foundation
 /// ```
 /// e_k = min(c, schedule_k)        exponential: schedule_k = b m^(k-1)
 /// ```
-/// and the wait actually taken is e_k randomised by the ``Jitter`` mode. Properties, each tested:
-/// - every wait lies in [0, c]; with `full` jitter in [0, e_k], with `equal` in [e_k/2, e_k],
-///   with `decorrelated` in [b, c];
+/// and the wait actually taken is randomised by the ``Jitter`` mode, with the cap applied before the
+/// draw or after it as the ``CapMode`` says. Properties, each tested:
+/// - under cap mode `clamp` every wait lies in [0, c]; under `nominal`, with `full` jitter in
+///   [0, e_k], with `equal` in [e_k/2, e_k], with `proportional(F)` in [(1-F) e_k, (1+F) e_k] (which
+///   may pass c), with the decorrelated modes in [b, c];
 /// - a request makes at most n attempts, whichever convention (`maxAttempts`, `maxRetries`) gave n;
 /// - with `maxElapsed`, a retry is made only if it would start no later than `maxElapsed` after the
 ///   first attempt; otherwise the request gives up at once, without waiting.
@@ -21,6 +23,8 @@ public struct BackoffPolicy: Hashable, Sendable {
     /// The per-wait cap c; `nil` means no cap.
     public let cap: Duration?
     public let jitter: Jitter
+    /// Where the cap applies: before the jitter (`nominal`) or after it (`clamp`).
+    public let capMode: CapMode
     public let budget: AttemptBudget
     /// The optional limit on the time from the first attempt to the start of a retry.
     public let maxElapsed: Duration?
@@ -29,10 +33,21 @@ public struct BackoffPolicy: Hashable, Sendable {
     @usableFromInline let _base: Double
     @usableFromInline let _cap: Double
     @usableFromInline let _maxElapsed: Double
-    /// e_1, e_2, ... in nanoseconds, up to the first capped wait or 1024 entries.
+    /// The cap applied to a draw: c under `clamp`, infinity under `nominal` (where the cap is in the
+    /// window already).
+    @usableFromInline let _clampAt: Double
+    /// The nominal waits the jitter windows are built from, in nanoseconds, up to the first that
+    /// reaches the cap or 1024 entries: e_k = min(c, schedule_k) under `nominal` (and without
+    /// jitter), the uncapped schedule_k under `clamp`.
     @usableFromInline let _nominalWaits: [Double]
     /// True when `_nominalWaits` ends at the first wait equal to the cap (all later waits equal it).
     @usableFromInline let _tableReachesCap: Bool
+    /// The cap of `_nominalWaits`: c, or infinity when the table holds the uncapped schedule.
+    @usableFromInline let _tableCap: Double
+    /// D of additive jitter in nanoseconds (0 for the other modes).
+    @usableFromInline let _jitterSpread: Double
+    /// What a request's first draw builds on (``BackoffState``): b for decorrelated, 0 otherwise.
+    @usableFromInline let _initialPrevious: Double
     /// n, and whether the schedule is `immediate`, settled once (both are read at every decision).
     @usableFromInline let _maxAttempts: Int
     @usableFromInline let _isImmediate: Bool
@@ -40,11 +55,13 @@ public struct BackoffPolicy: Hashable, Sendable {
     /// The largest virtual time the policy's total wait may take, in nanoseconds (about 146 years).
     public static let longestTotalWaitNanoseconds: Double = 0x1p62
 
+    /// A policy; `capMode` `nil` takes the jitter mode's ``Jitter/defaultCapMode``.
     public init(
         base: Duration = .milliseconds(100),
         schedule: BackoffSchedule = .exponential(multiplier: 2),
         cap: Duration? = .seconds(5),
         jitter: Jitter = .disabled,
+        capMode: CapMode? = nil,
         budget: AttemptBudget = .maxAttempts(5),
         maxElapsed: Duration? = nil
     ) throws(PolicyError) {
@@ -53,20 +70,28 @@ public struct BackoffPolicy: Hashable, Sendable {
         if case .linear(let d) = schedule, d < .zero { throw .negativeIncrement(d) }
         if let cap, cap < base { throw .capBelowBase(cap: cap, base: base) }
         guard budget.attempts >= 1 else { throw .noAttempts(budget) }
-        if case .decorrelated(let r) = jitter, !(r.isFinite && r > 1) {
-            throw .decorrelatedFactorNotAboveOne(r)
-        }
+        if let r = jitter.decorrelatedFactor, !(r.isFinite && r > 1) { throw .decorrelatedFactorNotAboveOne(r) }
+        if case .proportional(let f) = jitter, !(f >= 0 && f <= 1) { throw .proportionalFractionOutOfRange(f) }
+        if case .additive(let d) = jitter, d < .zero { throw .negativeAdditiveSpread(d) }
+        let capMode = capMode ?? jitter.defaultCapMode
+        guard jitter.capModes.contains(capMode) else { throw .capModeNotApplicable(capMode, jitter: jitter) }
         if let maxElapsed, maxElapsed < .zero { throw .negativeMaxElapsed(maxElapsed) }
 
         self.base = base
         self.schedule = schedule
         self.cap = cap
         self.jitter = jitter
+        self.capMode = capMode
         self.budget = budget
         self.maxElapsed = maxElapsed
         _base = base.nanoseconds
         _cap = cap?.nanoseconds ?? .infinity
         _maxElapsed = maxElapsed?.nanoseconds ?? .infinity
+        let clamps = capMode == .clamp && jitter != .disabled
+        _clampAt = clamps ? _cap : .infinity
+        _tableCap = clamps ? .infinity : _cap
+        if case .additive(let d) = jitter { _jitterSpread = d.nanoseconds } else { _jitterSpread = 0 }
+        if case .decorrelated = jitter { _initialPrevious = _base } else { _initialPrevious = 0 }
 
         var table: [Double] = []
         var reachesCap = false
@@ -74,8 +99,8 @@ public struct BackoffPolicy: Hashable, Sendable {
         if retries > 0 {
             for k in 1...min(retries, 1024) {
                 let raw = Self.uncappedWait(schedule, base: _base, beforeRetry: k)
-                table.append(min(raw, _cap))
-                if raw >= _cap { reachesCap = true; break }
+                table.append(min(raw, _tableCap))
+                if raw >= _tableCap { reachesCap = true; break }
             }
         }
         _nominalWaits = table
@@ -100,9 +125,16 @@ public struct BackoffPolicy: Hashable, Sendable {
     /// - Complexity: O(1).
     @inlinable
     public func nominalWait(beforeRetry k: Int) -> Double {
+        min(_cap, windowNominal(beforeRetry: k))
+    }
+
+    /// The nominal wait the jitter window before retry k is built from, in nanoseconds: e_k under
+    /// cap mode `nominal`, the uncapped schedule_k under `clamp`. - Complexity: O(1).
+    @inlinable
+    func windowNominal(beforeRetry k: Int) -> Double {
         if k <= _nominalWaits.count { return _nominalWaits[k - 1] }
-        if _tableReachesCap { return _cap }
-        return min(_cap, Self.uncappedWait(schedule, base: _base, beforeRetry: k))
+        if _tableReachesCap { return _tableCap }
+        return min(_tableCap, Self.uncappedWait(schedule, base: _base, beforeRetry: k))
     }
 
     @usableFromInline
@@ -118,15 +150,23 @@ public struct BackoffPolicy: Hashable, Sendable {
     /// The largest total wait any draw can produce (ignoring `maxElapsed`), in nanoseconds.
     static func longestPossibleTotalWait(_ policy: BackoffPolicy) -> Double {
         let retries = policy.maxAttempts - 1
-        if case .immediate = policy.schedule { return 0 }
-        if case .decorrelated(let r) = policy.jitter {
+        guard retries > 0, policy.schedule != .immediate else { return 0 }
+        let (b, c) = (policy._base, policy._cap)
+        switch policy.jitter {
+        case .decorrelated(let r):
             // The k-th draw is at most min(c, b r^k): an exponential schedule from b r with ratio r.
-            return NominalWaitSums(
-                schedule: .exponential(multiplier: r), base: policy._base * r, cap: policy._cap, retries: retries
-            ).sum
+            return NominalWaitSums(schedule: .exponential(multiplier: r), base: b * r, cap: c, retries: retries).sum
+        case .decorrelatedMonotone(let r):
+            // b, then at most min(c, b r^k) for the k-th draw.
+            return b + NominalWaitSums(schedule: .exponential(multiplier: r), base: b * r, cap: c, retries: retries - 1).sum
+        case .pollyV2:
+            return min(PollyV2.scale(b) * PollyV2.g(Double(retries)), c * Double(retries))
+        case .disabled, .full, .equal, .proportional, .additive:
+            // Each wait is at most the top of its window (under `clamp`, the uncapped window's, and c).
+            let window = JitterWindow(policy.jitter)!
+            let sums = NominalWaitSums(schedule: policy.schedule, base: b, cap: policy._tableCap, retries: retries)
+            let tops = window.highScale * sums.sum + window.highOffset * Double(retries)
+            return policy._clampAt.isFinite ? min(tops, c * Double(retries)) : tops
         }
-        return NominalWaitSums(
-            schedule: policy.schedule, base: policy._base, cap: policy._cap, retries: retries
-        ).sum
     }
 }

@@ -1,11 +1,17 @@
 import Foundation
 
-/// The mean and variance of S_d = s_1 + ... + s_d under decorrelated jitter, for d = 1, 2, ...
+/// The mean and variance of S_d = s_1 + ... + s_d under decorrelated jitter, for d = 1, 2, ..., and
+/// the expected number of the d waits that equal the cap.
 ///
-/// The waits form a Markov chain started at s_0 = b:
+/// The waits form a Markov chain started at s_0 = b. Four variants (``DecorrelatedChain``) differ in
+/// the window's floor L(x) (b, or the previous wait x for Finagle's monotone mode) and in where the
+/// cap applies:
 /// ```
-/// s_k = min(c, Y_k),   Y_k ~ U(b, r s_(k-1))
+/// clamp      s_k = min(c, Y_k),   Y_k ~ U(L(s_(k-1)), r s_(k-1))
+/// nominal    s_k ~ U(L(s_(k-1)), min(c, r s_(k-1)))
 /// ```
+/// The derivation below is written for the clamped AWS chain (floor b); the others change only the
+/// kernel K.
 /// Write T_d(x) = E[S_d | s_0 = x] and V_d(x) = Var(S_d | s_0 = x), and let K be the transition
 /// operator, (K f)(x) = E[f(s_1) | s_0 = x]. Conditioning on the first wait y gives
 /// ```
@@ -17,14 +23,18 @@ import Foundation
 ///
 /// Without a cap (or when it cannot bind within d waits, b r^d <= c), T_d is linear and E[S_d²]
 /// quadratic in x, so the recursion runs exactly on polynomial coefficients, using
-/// E[Y | x] = (b + r x)/2 and E[Y² | x] = (b² + b r x + r² x²)/3. Its mean has the closed form
+/// E[Y | x] = (b + r x)/2 and E[Y² | x] = (b² + b r x + r² x²)/3 (floor b), or E[Y | x] = (1 + r) x/2
+/// and E[Y² | x] = (1 + r + r²) x²/3 (floor x). The floor-b mean has the closed form
 /// ```
 /// E[s_k] = μ* + (b - μ*) (r/2)^k,   μ* = b / (2 - r)       (r ≠ 2; E[s_k] = b (1 + k/2) for r = 2)
 /// ```
-/// With a cap that binds, K has an atom at c:
+/// With a cap that binds, the clamped chain's K has an atom at c:
 /// ```
-/// (K f)(x) = ( ∫_b^min(rx,c) f(y) dy + f(c) max(0, rx - c) ) / (rx - b)
+/// (K f)(x) = ( ∫_L^min(rx,c) f(y) dy + f(c) max(0, rx - c) ) / (rx - L)
 /// ```
+/// and the nominal chain's has none: (K f)(x) = ∫_L^min(rx,c) f(y) dy / (min(rx, c) - L). The expected
+/// number of capped waits follows N_d = P + K N_(d-1), with P(x) = max(0, rx - c) / (rx - L) the
+/// chance that the next wait is clamped.
 /// and the recursion runs on a piecewise Gauss-Legendre grid over [b, c] whose panel edges include
 /// c/r^j, the points where K f loses smoothness. The result is deterministic numerical integration
 /// (no sampling), accurate to better than 1e-9 relative at the default resolution (tested against the
@@ -33,41 +43,54 @@ struct DecorrelatedMoments: IteratorProtocol {
     private enum Method {
         /// Coefficients of T(x) = t0 + t1 x and E[S²|x] = q0 + q1 x + q2 x².
         case polynomial(t0: Double, t1: Double, q0: Double, q1: Double, q2: Double)
-        /// T and V at the grid's nodes.
-        case grid(kernel: DecorrelatedKernel, t: [Double], v: [Double], meanAtBase: Double)
-        /// c = b: every wait equals b.
+        /// T, V and N (expected capped waits) at the grid's nodes.
+        case grid(kernel: DecorrelatedKernel, t: [Double], v: [Double], capped: [Double], meanAtBase: Double)
+        /// c = b: every wait equals b (and the cap).
         case constant(count: Double)
     }
 
     private let b: Double
     private let r: Double
+    private let chain: DecorrelatedChain
+    /// Whether to run the recursion of the expected capped waits (only a clamping chain has any).
+    private let countsCapped: Bool
     private var method: Method
 
     /// - Parameters: base b, cap c (infinity for none) and factor r, in any one unit (the moments come
     ///   back in that unit); `retries` (when known) lets the exact method run while the cap cannot bind.
-    init(base b: Double, cap c: Double, factor r: Double, retries: Int? = nil, panels: Int = 32, points: Int = 10) {
+    init(
+        base b: Double, cap c: Double, factor r: Double, chain: DecorrelatedChain = .awsClamped, retries: Int? = nil,
+        countingCapped: Bool = false, panels: Int = 32, points: Int = 10
+    ) {
         self.b = b
         self.r = r
+        self.chain = chain
+        countsCapped = countingCapped && chain.clamps
         if c <= b {
             method = .constant(count: 0)
         } else if !c.isFinite || retries.map({ b * pow(r, Double($0)) <= c }) == true {
             method = .polynomial(t0: 0, t1: 0, q0: 0, q1: 0, q2: 0)
         } else {
-            let kernel = DecorrelatedKernel(base: b, cap: c, factor: r, panels: panels, points: points)
-            method = .grid(kernel: kernel, t: kernel.zeros, v: kernel.zeros, meanAtBase: 0)
+            let kernel = DecorrelatedKernel(base: b, cap: c, factor: r, chain: chain, panels: panels, points: points)
+            method = .grid(kernel: kernel, t: kernel.zeros, v: kernel.zeros, capped: kernel.zeros, meanAtBase: 0)
         }
     }
 
     /// The mean and variance of the sum of the next number of waits: d = 1 on the first call.
-    mutating func next() -> TotalWaitMoments? {
+    mutating func next() -> TotalWaitMoments? { nextWithCapped().moments }
+
+    /// ``next()``, with the expected number of those d waits that equal the cap.
+    mutating func nextWithCapped() -> (moments: TotalWaitMoments, capped: Double) {
         switch method {
         case .constant(let count):
             method = .constant(count: count + 1)
-            return TotalWaitMoments(mean: (count + 1) * b, variance: 0)
+            return (TotalWaitMoments(mean: (count + 1) * b, variance: 0), count + 1)
 
         case .polynomial(let t0, let t1, let q0, let q1, let q2):
-            let (a1, b1) = (b / 2, r / 2)  // E[Y|x] = a1 + b1 x
-            let (a2, b2, c2) = (b * b / 3, b * r / 3, r * r / 3)  // E[Y²|x] = a2 + b2 x + c2 x²
+            // E[Y|x] = a1 + b1 x, E[Y²|x] = a2 + b2 x + c2 x²
+            let (a1, b1, a2, b2, c2) = chain.floorsAtBase
+                ? (b / 2, r / 2, b * b / 3, b * r / 3, r * r / 3)
+                : (0, (1 + r) / 2, 0, 0, (1 + r + r * r) / 3)
             // T' = K[t0 + (1 + t1) y];  E[S'^2] = K[(1 + 2 t1 + q2) y² + (2 t0 + q1) y + q0]
             let square = 1 + 2 * t1 + q2
             let linear = 2 * t0 + q1
@@ -78,9 +101,9 @@ struct DecorrelatedMoments: IteratorProtocol {
             method = .polynomial(t0: next.t0, t1: next.t1, q0: next.q0, q1: next.q1, q2: next.q2)
             let mean = next.t0 + next.t1 * b
             let second = next.q0 + next.q1 * b + next.q2 * b * b
-            return TotalWaitMoments(mean: mean, variance: second - mean * mean)
+            return (TotalWaitMoments(mean: mean, variance: second - mean * mean), 0)
 
-        case .grid(let kernel, let t, let v, let shift):  // shift = T_(d-1)(b); T_0 = 0
+        case .grid(let kernel, let t, let v, let capped, let shift):  // shift = T_(d-1)(b); T_0 = 0
             var g = kernel.zeros
             var varianceIntegrand = kernel.zeros
             for i in g.indices {
@@ -100,22 +123,39 @@ struct DecorrelatedMoments: IteratorProtocol {
                 mean: kgAtBase + shift,
                 variance: kernel.applyAtBase(varianceIntegrand) - kgAtBase * kgAtBase
             )
-            method = .grid(kernel: kernel, t: nextT, v: nextV, meanAtBase: moments.mean)
-            return moments
+            // N_d = P + K N_(d-1); a chain that does not clamp has P = 0, so N = 0 (not counted: 0 too).
+            let nextCapped = countsCapped ? zip(kernel.capChance, kernel.apply(capped)).map { $0 + $1 } : capped
+            let cappedAtBase = countsCapped ? kernel.capChanceAtBase + kernel.applyAtBase(capped) : 0
+            method = .grid(kernel: kernel, t: nextT, v: nextV, capped: nextCapped, meanAtBase: moments.mean)
+            return (moments, cappedAtBase)
         }
     }
 }
 
-/// The transition operator K of capped decorrelated jitter, discretised on a piecewise
+/// The four decorrelated chains: the window's floor (b, or the previous wait) and the cap rule.
+struct DecorrelatedChain: Hashable {
+    /// The window's floor is b (AWS); otherwise the previous wait (Finagle's monotone mode).
+    let floorsAtBase: Bool
+    /// The draw is clamped to c (`clamp`); otherwise the window's top is capped (`nominal`).
+    let clamps: Bool
+
+    /// The 2015 post's chain, min(c, U(b, r s)).
+    static let awsClamped = DecorrelatedChain(floorsAtBase: true, clamps: true)
+}
+
+/// The transition operator K of a capped decorrelated chain, discretised on a piecewise
 /// Gauss-Legendre grid over [b, c] as a dense matrix: (K f)(x_i) = Σ_j W_ij f(x_j).
 struct DecorrelatedKernel {
     let nodes: [Double]
     private let matrix: [Double]
     private let baseRow: [Double]
+    /// P(the next wait is clamped to c | x) at the nodes and at b.
+    let capChance: [Double]
+    let capChanceAtBase: Double
 
     var zeros: [Double] { [Double](repeating: 0, count: nodes.count) }
 
-    init(base b: Double, cap c: Double, factor r: Double, panels panelBudget: Int, points p: Int) {
+    init(base b: Double, cap c: Double, factor r: Double, chain: DecorrelatedChain, panels panelBudget: Int, points p: Int) {
         let rule = GaussLegendre(points: p)
         // Panel edges: b, c, and the kinks c/r^j (the first few: later ones are smoother than the rule sees).
         var edges = [b, c]
@@ -141,36 +181,42 @@ struct DecorrelatedKernel {
         }
         let n = nodes.count
 
+        /// The window's floor and, for a clamped chain, the weight of the atom at c, at x.
+        func floor(_ x: Double) -> Double { chain.floorsAtBase ? b : x }
+        func atom(_ x: Double) -> Double { chain.clamps ? max(0, r * x - c) : 0 }
         func row(at x: Double) -> [Double] {
             var row = [Double](repeating: 0, count: n)
-            let upper = min(r * x, c)
-            for (index, panel) in panels.enumerated() where panel.low < upper {
+            let (lower, upper) = (floor(x), min(r * x, c))
+            for (index, panel) in panels.enumerated() where panel.low < upper && panel.high > lower {
                 let offset = index * p
-                if panel.high <= upper {
+                let (from, to) = (max(panel.low, lower), min(panel.high, upper))
+                if from == panel.low && to == panel.high {
                     let half = (panel.high - panel.low) / 2
                     for j in 0..<p { row[offset + j] += rule.weights[j] * half }
                 } else {
-                    // Integrate the panel's interpolant over [low, upper] with the same rule.
-                    let half = (upper - panel.low) / 2
+                    // Integrate the panel's interpolant over [from, to] with the same rule.
+                    let half = (to - from) / 2
                     for q in 0..<p {
-                        let y = panel.low + half * (rule.nodes[q] + 1)
+                        let y = from + half * (rule.nodes[q] + 1)
                         let basis = rule.lagrangeBasis(at: 2 * (y - panel.low) / (panel.high - panel.low) - 1)
                         for j in 0..<p { row[offset + j] += rule.weights[q] * half * basis[j] }
                     }
                 }
             }
-            let atom = r * x - c
-            if atom > 0 {
+            if atom(x) > 0 {
                 let basis = rule.lagrangeBasis(at: 1)  // f(c), from the last panel
-                for j in 0..<p { row[n - p + j] += atom * basis[j] }
+                for j in 0..<p { row[n - p + j] += atom(x) * basis[j] }
             }
-            let scale = 1 / (r * x - b)
+            let scale = 1 / (chain.clamps ? r * x - lower : upper - lower)
             return row.map { $0 * scale }
         }
+        func capChance(at x: Double) -> Double { atom(x) / (r * x - floor(x)) }
 
         self.nodes = nodes
         matrix = nodes.flatMap(row(at:))
         baseRow = row(at: b)
+        self.capChance = nodes.map(capChance(at:))
+        capChanceAtBase = capChance(at: b)
     }
 
     /// (K f) at every node.

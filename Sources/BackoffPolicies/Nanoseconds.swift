@@ -26,3 +26,16 @@ extension Duration {
         return Double(seconds) * 1e9 + Double(wholeNanoseconds) + Double(remainder) / 1e9
     }
 }
+
+extension Duration {
+    /// This duration as the command line writes it: whole nanoseconds in the largest unit that
+    /// divides them (h, m, s, ms, us, ns), e.g. `1500ms`, `2s`, `0ns`.
+    public var unitText: String {
+        let ns = wholeNanoseconds
+        for (suffix, size) in [("h", Int64(3_600_000_000_000)), ("m", 60_000_000_000), ("s", 1_000_000_000),
+                               ("ms", 1_000_000), ("us", 1_000)] where ns != 0 && ns % size == 0 {
+            return "\(ns / size)\(suffix)"
+        }
+        return "\(ns)ns"
+    }
+}

@@ -10,6 +10,12 @@ public enum PolicyError: Error, Equatable, Sendable {
     case noAttempts(AttemptBudget)
     /// The decorrelated factor r must be finite and greater than 1.
     case decorrelatedFactorNotAboveOne(Double)
+    /// The fraction F of proportional jitter must lie in [0, 1].
+    case proportionalFractionOutOfRange(Double)
+    /// The spread D of additive jitter must not be negative.
+    case negativeAdditiveSpread(Duration)
+    /// The jitter mode cannot follow this cap mode (polly-v2 only clamps).
+    case capModeNotApplicable(CapMode, jitter: Jitter)
     /// A linear increment must not be negative.
     case negativeIncrement(Duration)
     /// A total-time limit must not be negative.
@@ -31,6 +37,13 @@ extension PolicyError: CustomStringConvertible {
             "a request makes at least 1 attempt, got \(budget)"
         case .decorrelatedFactorNotAboveOne(let r):
             "the decorrelated factor must be a finite number > 1, got \(r)"
+        case .proportionalFractionOutOfRange(let f):
+            "the fraction of proportional jitter must lie in [0, 1], got \(f)"
+        case .negativeAdditiveSpread(let d):
+            "the spread of additive jitter must not be negative, got \(d)"
+        case .capModeNotApplicable(let mode, let jitter):
+            "\(jitter.name) jitter cannot follow cap mode \(mode.rawValue); it accepts "
+                + jitter.capModes.map(\.rawValue).joined(separator: ", ")
         case .negativeIncrement(let d):
             "the linear increment must not be negative, got \(d)"
         case .negativeMaxElapsed(let d):

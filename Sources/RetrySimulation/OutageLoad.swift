@@ -20,7 +20,9 @@ import EventSimulation
 /// cell's mass as spread evenly across the cell, so adding U(pδ, qδ) spreads it as a trapezoid:
 /// half a share 1/L in cells p and q, a full share in between (L = q - p), and a point wait shifts
 /// it by p cells. The error in any bucket is second order in δ/w, with no bias at bucket edges.
-/// Decorrelated jitter (whose waits depend on each other) and `maxElapsed` have no such form here.
+/// Proportional and additive jitter are uniform windows too; under cap mode `clamp` a wait is a
+/// mixture of a uniform up to c and an atom at c, convolved as both. The decorrelated modes and
+/// polly-v2 (whose waits depend on each other) and `maxElapsed` have no such form here.
 public struct OutageLoad: Sendable {
     /// E[attempts] per client.
     public let expectedAttempts: Double
@@ -35,19 +37,24 @@ public struct OutageLoad: Sendable {
     /// The bucket width, in whole nanoseconds.
     public let bucketWidth: Nanoseconds
 
-    /// `nil` for decorrelated jitter or a policy with `maxElapsed`.
+    /// `nil` for the decorrelated modes, polly-v2, or a policy with `maxElapsed`.
     public init?(policy: BackoffPolicy, outageEnd: VirtualTime, bucketWidth width: Duration) {
         let bucketWidth = width.wholeNanoseconds
         guard policy.maxElapsed == nil, bucketWidth > 0 else { return nil }
-        if case .decorrelated = policy.jitter, policy.schedule != .immediate { return nil }
         let n = policy.maxAttempts
-        let waits: [(low: Double, high: Double)] = (1..<max(1, n)).map { k in
-            if policy.schedule == .immediate { return (0, 0) }
-            let e = policy.nominalWait(beforeRetry: k).rounded()
-            switch policy.jitter {
-            case .full: return (0, e)
-            case .equal: return (e / 2, e)
-            default: return (e, e)
+        var waits: [(low: Double, high: Double, atCap: Double)] = []
+        for k in 1..<max(1, n) {
+            if policy.schedule == .immediate {
+                waits.append((0, 0, 0))
+                continue
+            }
+            switch (policy.jitter, policy.capMode) {
+            case (.disabled, _), (.full, .nominal), (.equal, .nominal):
+                let e = policy.nominalWait(beforeRetry: k).rounded()
+                waits.append(policy.jitter == .full ? (0, e, 0) : policy.jitter == .equal ? (e / 2, e, 0) : (e, e, 0))
+            default:
+                guard let law = policy.waitLaw(beforeRetry: k) else { return nil }
+                waits.append((law.low.rounded(), law.high.rounded(), law.atCap))
             }
         }
         let horizon = waits.reduce(0) { $0 + $1.high } + Double(bucketWidth)
@@ -68,9 +75,15 @@ public struct OutageLoad: Sendable {
             // Attempt k + 2 happens iff S_k < T: restrict, then add the next wait.
             let restricted = step == 0 ? law.map { $0 * stillFailing } : Self.restrict(law, below: end, cell: cell)
             expectedAttempts += stillFailing
-            expectedWait += (wait.low + wait.high) / 2 * stillFailing
+            expectedWait += ((1 - wait.atCap) * (wait.low + wait.high) / 2 + wait.atCap * wait.high) * stillFailing
             law = Self.convolve(
                 restricted, cellsFrom: Int((wait.low / cell).rounded()), to: Int((wait.high / cell).rounded()), fromPoint: step == 0)
+            if wait.atCap > 0 {
+                // Clamped: the uniform part U(low, c) with its mass, and an atom at c (= high).
+                let atom = Self.convolve(
+                    restricted, cellsFrom: Int((wait.high / cell).rounded()), to: Int((wait.high / cell).rounded()), fromPoint: step == 0)
+                for i in law.indices { law[i] = (1 - wait.atCap) * law[i] + wait.atCap * atom[i] }
+            }
             for i in 0..<cells {
                 attempts[i] += law[i]
                 retries[i] += law[i]

@@ -6,10 +6,14 @@ import Stochastics
 /// whichever other modes run beside it, and one for the arrival times that every mode shares.
 ///
 /// ```
-/// stream 0  jitter none            stream 3  jitter decorrelated
-/// stream 1  jitter full            stream 4  arrival times (simulate)
-/// stream 2  jitter equal
+/// stream 0  jitter none            stream 5  jitter proportional (every F)
+/// stream 1  jitter full            stream 6  jitter additive (every D)
+/// stream 2  jitter equal           stream 7  jitter decorrelated-monotone
+/// stream 3  jitter decorrelated    stream 8  jitter polly-v2
+/// stream 4  arrival times (simulate)
 /// ```
+/// A mode's stream does not depend on its parameter or cap mode, so a sweep over F, D or the cap
+/// mode compares its points on common random numbers.
 public enum RandomStream {
     /// The stream of a jitter mode.
     public static func index(of jitter: Jitter) -> UInt64 {
@@ -18,6 +22,10 @@ public enum RandomStream {
         case .full: 1
         case .equal: 2
         case .decorrelated: 3
+        case .proportional: 5
+        case .additive: 6
+        case .decorrelatedMonotone: 7
+        case .pollyV2: 8
         }
     }
 

@@ -1,3 +1,4 @@
+import BackoffPolicies
 import Stochastics
 
 /// What a scenario run counts as it goes, and the ``ScenarioReport`` it makes of them.
@@ -17,6 +18,8 @@ struct ScenarioCounters {
     var lastCompletion: Int64 = 0
     /// Σ (attempts of a session)², for the standard error of attempts per client.
     var attemptSquares = 0.0
+    /// The waits before retries, and those equal to the policy's cap.
+    var waits = WaitTally()
 
     /// Counters for `sessions` sessions of `requestsPerClient` requests each.
     init(sessions: Int, requestsPerClient: Int) {
@@ -31,6 +34,13 @@ struct ScenarioCounters {
         endedRequests += 1
         requestDurations += end - start
         lastCompletion = max(lastCompletion, end)
+    }
+
+    /// A client waits `wait` nanoseconds before its retry; `capWait` is the rounded cap (-1 for none).
+    @inline(__always)
+    mutating func retryWaits(_ wait: Int64, capWait: Int64) {
+        waits.waits += 1
+        waits.atCap += wait == capWait ? 1 : 0
     }
 
     /// A session ended after `attempts` attempts in all.
@@ -57,6 +67,6 @@ struct ScenarioCounters {
             totalWait: endedRequests == 0 ? Summary([.nan]) : Summary(ended, quantiles: [0.5, 0.99]),
             meanCompletion: endedRequests == 0 ? .nan : Double(requestDurations) / Double(endedRequests) / 1e9,
             lastCompletion: Double(lastCompletion) / 1e9,
-            timeline: timeline)
+            waits: waits, timeline: timeline)
     }
 }

@@ -1,3 +1,4 @@
+import BackoffPolicies
 import EventSimulation
 import Stochastics
 
@@ -40,6 +41,8 @@ public struct ScenarioReport: Hashable, Sendable {
     public let meanCompletion: Double
     /// When the last request ended, in seconds from t = 0.
     public let lastCompletion: Double
+    /// The waits before retries, and how many of them equal the policy's cap.
+    public let waits: WaitTally
     public let timeline: LoadTimeline
 
     /// Attempts per client.

@@ -49,6 +49,7 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
                 let elapsed = time.nanoseconds - startTime
                 switch policy.decide(after: &backoff, elapsed: elapsed, serverDelay: nil, handling: .ignore, using: &random) {
                 case .retry(let wait):
+                    counters.retryWaits(wait, capWait: capWait)
                     time = time + wait
                 case .giveUp:
                     counters.giveUps += 1

@@ -20,6 +20,8 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
     let behaviour: ClientBehaviour
     let seed: UInt64
     let streams: ClientStreams
+    /// The policy's cap rounded to whole nanoseconds (a wait at the cap equals it), -1 without one.
+    let capWait: Int64
 
     /// The engine, with two ordered lanes: the first attempts (scheduled ahead, in arrival order) and
     /// the timeouts (all after the same delay, so in the order they are scheduled).
@@ -43,6 +45,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         self.seed = seed
         gate = Gate(limits: scenario.limits, clients: starts.count)
         streams = ClientStreams(count: eventOrdered ? starts.count : 0, root: seed)
+        capWait = scenario.policy.roundedCap ?? -1
         timeline = LoadRecorder(bucketWidth: scenario.bucketNanoseconds)
         counters = ScenarioCounters(sessions: starts.count, requestsPerClient: scenario.requestsPerClient)
     }
@@ -164,6 +167,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         switch action {
         case .retry(let next):
             gate.retryScheduled(client: index)
+            counters.retryWaits(next.nanoseconds - time.nanoseconds, capWait: capWait)
             return next
         case .endRequest(let outcome, let next, let unsent):
             switch outcome {

@@ -29,81 +29,98 @@ public struct WaitsExperiment: Sendable {
     }
 
     /// Runs the experiment with generators of `algorithm` derived from `seed` (a stream seed), on up
-    /// to `jobs` threads. `eachTotalWait`, when given, receives every run's total wait in
-    /// nanoseconds, in run order.
+    /// to `jobs` threads: ``measure(seed:algorithm:jobs:eachTotalWait:)``'s summary.
     public func run(
         seed: UInt64, algorithm: GeneratorAlgorithm = .standard, jobs: Int = 1,
         eachTotalWait: ((Int64) throws -> Void)? = nil
     ) throws -> Summary {
+        try measure(seed: seed, algorithm: algorithm, jobs: jobs, eachTotalWait: eachTotalWait).summary
+    }
+
+    /// Runs the experiment with generators of `algorithm` derived from `seed` (a stream seed), on up
+    /// to `jobs` threads. `eachTotalWait`, when given, receives every run's total wait in
+    /// nanoseconds, in run order.
+    public func measure(
+        seed: UInt64, algorithm: GeneratorAlgorithm = .standard, jobs: Int = 1,
+        eachTotalWait: ((Int64) throws -> Void)? = nil
+    ) throws -> WaitsOutcome {
         let quantiles = [0.5, 0.9, 0.99]
         if policy.jitter == .disabled || policy.schedule == .immediate {
             var noRandomness = try RandomGenerator(algorithm: algorithm, seed: seed)  // consulted by no draw
-            let total = drawTotalWait(using: &noRandomness)
+            var tally = WaitTally()
+            let total = policy.drawTotalWait(using: &noRandomness, tally: &tally)
             if let eachTotalWait { for _ in 0..<runs { try eachTotalWait(total) } }
-            return Summary(constant: Double(total) / 1e9, count: runs, quantiles: quantiles)
+            return WaitsOutcome(
+                summary: Summary(constant: Double(total) / 1e9, count: runs, quantiles: quantiles),
+                waits: WaitTally(waits: tally.waits * runs, atCap: tally.atCap * runs))
         }
         if runs <= exactQuantileLimit {
             if eachTotalWait == nil {
-                return try Self.run([self], seeds: [seed], algorithm: algorithm, jobs: jobs)[0]
+                return try Self.measure([self], seeds: [seed], algorithm: algorithm, jobs: jobs)[0]
             }
             var totals = [Double]()
             totals.reserveCapacity(runs)
-            try forEachTotalWait(seed: seed, algorithm: algorithm, jobs: jobs) { total in
+            let tally = try forEachTotalWait(seed: seed, algorithm: algorithm, jobs: jobs) { total in
                 try eachTotalWait?(total)
                 totals.append(Double(total) / 1e9)
             }
-            return Summary(totals, quantiles: quantiles)
+            return WaitsOutcome(summary: Summary(totals, quantiles: quantiles), waits: tally)
         }
         let streaming = try StreamingSummary(quantiles: quantiles)
-        try forEachTotalWait(seed: seed, algorithm: algorithm, jobs: jobs) { total in
+        let tally = try forEachTotalWait(seed: seed, algorithm: algorithm, jobs: jobs) { total in
             try eachTotalWait?(total)
             try streaming.add(Double(total) / 1e9)
         }
-        return streaming.summary!
+        return WaitsOutcome(summary: streaming.summary!, waits: tally)
     }
 
     /// Every run's total wait in nanoseconds, in run order: `jobs` chunks at a time drawn in parallel,
-    /// so at most `jobs` chunk results are held at once.
+    /// so at most `jobs` chunk results are held at once. Returns the waits' tally.
     private func forEachTotalWait(
         seed: UInt64, algorithm: GeneratorAlgorithm, jobs: Int, _ body: (Int64) throws -> Void
-    ) throws {
+    ) throws -> WaitTally {
         let chunks = (runs + Self.chunkSize - 1) / Self.chunkSize
         let experiment = self
+        var tally = WaitTally()
         for batch in stride(from: 0, to: chunks, by: max(1, jobs)) {
             let count = min(max(1, jobs), chunks - batch)
             for chunk in try ParallelWork.map(count, jobs: jobs, { try experiment.chunk(batch + $0, seed: seed, algorithm: algorithm) }) {
-                for total in chunk { try body(total) }
+                for total in chunk.totals { try body(total) }
+                tally = tally + chunk.tally
             }
         }
+        return tally
     }
 
-    /// The total waits of chunk `index`, in nanoseconds.
-    func chunk(_ index: Int, seed: UInt64, algorithm: GeneratorAlgorithm) throws -> [Int64] {
+    /// The total waits of chunk `index`, in nanoseconds, and their waits' tally.
+    func chunk(_ index: Int, seed: UInt64, algorithm: GeneratorAlgorithm) throws -> (totals: [Int64], tally: WaitTally) {
         let count = min(Self.chunkSize, runs - index * Self.chunkSize)
-        return try [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
-            try draw(chunk: index, seed: seed, algorithm: algorithm) { run, total in buffer[run] = total }
+        var tally = WaitTally()
+        let totals = try [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
+            tally = try draw(chunk: index, seed: seed, algorithm: algorithm) { run, total in buffer[run] = total }
             initialized = count
         }
+        return (totals, tally)
     }
 
     /// Draws the runs of chunk `index` in order, handing `body` each run's offset in the chunk and
-    /// its total wait in nanoseconds. The chunk's stream is seeded with `streamSeed(seed, index)`;
-    /// mt19937 and taus2 are stepped inline (``MersenneTwister``, ``Taus2``: bit-identical to GSL's),
-    /// other algorithms through GSL.
+    /// its total wait in nanoseconds, and returns the waits' tally. The chunk's stream is seeded with
+    /// `streamSeed(seed, index)`; mt19937 and taus2 are stepped inline (``MersenneTwister``,
+    /// ``Taus2``: bit-identical to GSL's), other algorithms through GSL.
     @inline(__always)
-    func draw(chunk index: Int, seed: UInt64, algorithm: GeneratorAlgorithm, _ body: (Int, Int64) -> Void) throws {
+    func draw(chunk index: Int, seed: UInt64, algorithm: GeneratorAlgorithm, _ body: (Int, Int64) -> Void) throws -> WaitTally {
         let streamSeed = SeedDerivation.streamSeed(root: seed, stream: UInt64(index))
         let count = min(Self.chunkSize, runs - index * Self.chunkSize)
         switch algorithm {
         case .mt19937:
             var random = MersenneTwister(seed: streamSeed)
-            policy.drawTotalWaits(count, using: &random, body)
+            return policy.drawTotalWaits(count, using: &random, body)
         case .taus2:
             var random = Taus2(seed: streamSeed)
-            policy.drawTotalWaits(count, using: &random, body)
+            return policy.drawTotalWaits(count, using: &random, body)
         case .ranlxd2:
             var random = try RandomGenerator(algorithm: algorithm, seed: streamSeed)
-            policy.drawTotalWaits(count, using: &random, body)
+            return policy.drawTotalWaits(count, using: &random, body)
         }
     }
 
@@ -115,6 +132,13 @@ public struct WaitsExperiment: Sendable {
     public static func run(
         _ experiments: [WaitsExperiment], seeds: [UInt64], algorithm: GeneratorAlgorithm = .standard, jobs: Int = 1
     ) throws -> [Summary] {
+        try measure(experiments, seeds: seeds, algorithm: algorithm, jobs: jobs).map(\.summary)
+    }
+
+    /// ``run(_:seeds:algorithm:jobs:)`` with each experiment's waits' tally.
+    public static func measure(
+        _ experiments: [WaitsExperiment], seeds: [UInt64], algorithm: GeneratorAlgorithm = .standard, jobs: Int = 1
+    ) throws -> [WaitsOutcome] {
         precondition(experiments.count == seeds.count, "one seed per experiment")
         let pooled = experiments.indices.filter {
             let e = experiments[$0]
@@ -122,12 +146,12 @@ public struct WaitsExperiment: Sendable {
         }
         let summaries = try WaitsPipeline(pooled.map { experiments[$0] }, seeds: pooled.map { seeds[$0] }, algorithm: algorithm)
             .run(jobs: jobs)
-        var results: [Summary] = []
+        var results: [WaitsOutcome] = []
         for index in experiments.indices {
             if let position = pooled.firstIndex(of: index) {
                 results.append(summaries[position])
             } else {
-                results.append(try experiments[index].run(seed: seeds[index], algorithm: algorithm, jobs: jobs))
+                results.append(try experiments[index].measure(seed: seeds[index], algorithm: algorithm, jobs: jobs))
             }
         }
         return results
@@ -136,10 +160,11 @@ public struct WaitsExperiment: Sendable {
     /// The number of chunks of ``chunkSize`` runs (the last may be shorter).
     var chunkCount: Int { (runs + Self.chunkSize - 1) / Self.chunkSize }
 
-    /// Writes chunk `index`'s total waits, in seconds, into its own slice of `slices`.
-    func fill(chunk index: Int, seed: UInt64, algorithm: GeneratorAlgorithm, into slices: DisjointSlices) throws {
+    /// Writes chunk `index`'s total waits, in seconds, into its own slice of `slices`; returns the
+    /// waits' tally.
+    func fill(chunk index: Int, seed: UInt64, algorithm: GeneratorAlgorithm, into slices: DisjointSlices) throws -> WaitTally {
         let start = index * Self.chunkSize
-        try draw(chunk: index, seed: seed, algorithm: algorithm) { run, total in slices.base[start + run] = Double(total) / 1e9 }
+        return try draw(chunk: index, seed: seed, algorithm: algorithm) { run, total in slices.base[start + run] = Double(total) / 1e9 }
     }
 
     /// One run: the total wait in nanoseconds.
@@ -147,4 +172,11 @@ public struct WaitsExperiment: Sendable {
     func drawTotalWait<Random: UniformSource>(using random: inout Random) -> Int64 {
         policy.drawTotalWait(using: &random)
     }
+}
+
+/// What a waits experiment measured: the summary of its total waits, and how many of its waits
+/// equal the cap.
+public struct WaitsOutcome: Sendable {
+    public let summary: Summary
+    public let waits: WaitTally
 }

@@ -1,3 +1,4 @@
+import BackoffPolicies
 import Dispatch
 import Parallelism
 import Stochastics
@@ -36,24 +37,34 @@ final class WaitsPipeline: Sendable {
         chunksDone = experiments.map { _ in DispatchSemaphore(value: 0) }
     }
 
-    /// The summaries, in the experiments' order.
-    func run(jobs: Int) throws -> [Summary] {
-        let results = try ParallelWork.map(tasks.count, jobs: jobs) { item -> Summary? in
+    /// The summaries and the waits' tallies, in the experiments' order.
+    func run(jobs: Int) throws -> [WaitsOutcome] {
+        let results = try ParallelWork.map(tasks.count, jobs: jobs) { item -> (summary: Summary?, tally: WaitTally) in
             switch self.tasks[item] {
             case .fill(let experiment, let chunk):
                 defer { self.chunksDone[experiment].signal() }
-                try self.experiments[experiment].fill(
+                let tally = try self.experiments[experiment].fill(
                     chunk: chunk, seed: self.seeds[experiment], algorithm: self.algorithm, into: self.buffer(experiment))
-                return nil
+                return (nil, tally)
             case .summarize(let experiment):
                 // Its chunks were all taken before it, by threads that are running them now.
                 for _ in 0..<self.experiments[experiment].chunkCount { self.chunksDone[experiment].wait() }
                 let values = self.buffer(experiment)
                 defer { self.release(experiment) }
-                return Summary(reordering: values.base, quantiles: [0.5, 0.9, 0.99])
+                return (Summary(reordering: values.base, quantiles: [0.5, 0.9, 0.99]), WaitTally())
             }
         }
-        return results.compactMap { $0 }
+        // Each experiment's tasks are its chunks, then its summary: sum the tallies up to the summary.
+        var outcomes: [WaitsOutcome] = []
+        var tally = WaitTally()
+        for result in results {
+            tally = tally + result.tally
+            if let summary = result.summary {
+                outcomes.append(WaitsOutcome(summary: summary, waits: tally))
+                tally = WaitTally()
+            }
+        }
+        return outcomes
     }
 
     private func buffer(_ experiment: Int) -> DisjointSlices {

@@ -30,7 +30,7 @@ import Testing
          "Use either '--max-attempts' or '--max-retries', not both (max retries N means N + 1 attempts)"),
         ("unknown jitter", ["waits", "--jitter", "none,fulll"],
          "Invalid value 'none,fulll' for '--jitter <list>': unknown jitter 'fulll' (did you mean 'full'?); "
-            + "expected a comma-separated list of none, full, equal, decorrelated, or all"),
+            + "expected a comma-separated list of none, full, equal, proportional:F, additive:D, decorrelated, decorrelated-monotone, polly-v2, or all"),
         ("unknown option", ["waits", "--atempts", "3"], "Unknown option '--atempts'. Did you mean '--max-attempts'?"),
         ("missing value", ["waits", "--base"], "Missing value for '--base <duration>'"),
         ("missing value before option", ["waits", "--base", "--runs", "3"], "Missing value for '--base <duration>'"),
@@ -93,10 +93,26 @@ import Testing
          "No such file '/nonexistent/table.csv': expected a CSV table written by backoff"),
         ("stray argument", ["waits", "extra"], "Unexpected argument 'extra'"),
         ("repeated option", ["waits", "--runs", "5", "--runs", "6"], "Option '--runs' is given more than once"),
+        ("proportional fraction out of range", ["waits", "--jitter", "proportional:1.5"],
+         "Invalid value 'proportional:1.5' for '--jitter <list>': 'proportional:1.5': proportional:F takes a fraction F in [0, 1], "
+            + "e.g. proportional:0.5; \(jitterForm)"),
+        ("proportional without its fraction", ["formula", "--jitter", "full,proportional"],
+         "Invalid value 'full,proportional' for '--jitter <list>': proportional jitter needs its fraction F in [0, 1], "
+            + "e.g. proportional:0.5; \(jitterForm)"),
+        ("additive without a unit", ["simulate", "--jitter", "additive:5"],
+         "Invalid value 'additive:5' for '--jitter <list>': 'additive:5': additive:D takes a duration D >= 0 with a unit, "
+            + "e.g. additive:1s; \(jitterForm)"),
+        ("misspelt cap mode", ["waits", "--cap-mode", "clmp"],
+         "Invalid value 'clmp' for '--cap-mode <mode>': did you mean 'clamp'?; expected nominal or clamp"),
+        ("cap mode a jitter cannot follow", ["formula", "--jitter", "polly-v2", "--cap-mode", "nominal"],
+         "Invalid value 'nominal' for '--cap-mode <mode>': polly-v2 jitter cannot follow cap mode nominal; it accepts clamp; "
+            + "expected nominal or clamp"),
         ("overflowing waits", ["formula", "--cap", "none", "--multiplier", "10", "--max-attempts", "200"],
          "Invalid value '200' for '--max-attempts <count>': the longest total wait would be 1.1111111111111112e+197 s, "
             + "beyond what virtual time holds (about 146 years); set a cap or allow fewer attempts; expected a whole number >= 1, e.g. 5"),
     ]
+
+    static let jitterForm = "expected a comma-separated list of none, full, equal, proportional:F, additive:D, decorrelated, decorrelated-monotone, polly-v2, or all"
 
     @Test(arguments: cases)
     func badInputExits64WithAMessageAndWritesNothing(id: String, arguments: [String], message: String) throws {
