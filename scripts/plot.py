@@ -188,6 +188,40 @@ def overload(paths, out, window=None, modes=None, name="overload"):
     save(figure, out, name)
 
 
+def presets(paths, out, name="presets-outage"):
+    """(6) The presets side by side in one outage, one row of panels per table (say, the defaults and
+    the same with more attempts): what users wait, who succeeds, the retry peak, and the share of
+    waits that sit exactly at the cap (where clamped herds re-form)."""
+    label = "sweep_preset"
+    tables = [read(path, [label, "clients", "server", "max_attempts", "p99_total_wait_s", "successes", "peak_retry_load",
+                          "at_cap_fraction"]) for path in paths]
+    panels = [
+        ("p99 total wait (s)", lambda row: number(row["p99_total_wait_s"])),
+        ("success fraction", lambda row: number(row["successes"]) / number(row["clients"])),
+        ("peak retries per bucket", lambda row: number(row["peak_retry_load"])),
+        ("share of waits at the cap", lambda row: number(row["at_cap_fraction"])),
+    ]
+    names = [row[label] for row in tables[0]]
+    figure, grid = plt.subplots(len(tables), len(panels), figsize=(16, len(tables) * (0.36 * len(names) + 1.2) + 0.6),
+                                sharey=True, squeeze=False)
+    positions = list(range(len(names)))
+    for rows, axes in zip(tables, grid):
+        attempts = sorted({row["max_attempts"] for row in rows}, key=axis_key)
+        for axis, (title, value) in zip(axes, panels):
+            values = [value(row) for row in rows]
+            axis.barh(positions, [0 if math.isnan(v) else v for v in values], color="#1f77b4")
+            for position, v in zip(positions, values):
+                axis.annotate("n/a" if math.isnan(v) else f"{v:.3g}", (0 if math.isnan(v) else v, position),
+                              xytext=(3, 0), textcoords="offset points", va="center", fontsize=7)
+            axis.set_title(title if len(attempts) > 1 else f"{title}, {attempts[0]} attempts", fontsize=9)
+            axis.margins(x=0.25)
+        axes[0].set_yticks(positions, [row[label] for row in rows], fontsize=8)
+    grid[0][0].invert_yaxis()
+    first = tables[0][0]
+    figure.suptitle(f"Library defaults against one outage ({first['server']}, {first['clients']} clients failing at t = 0)")
+    save(figure, out, name)
+
+
 def everything(out):
     """The figures of the reference datasets (scripts/make-notebooks-data writes them)."""
     waits(os.path.join(DATA, "waits-default-samples.csv"), os.path.join(DATA, "waits-default.csv"), out)
@@ -200,6 +234,7 @@ def everything(out):
     heatmap(os.path.join(DATA, "metastability-map.csv"), "sweep_arrivals", "sweep_degrade_until_s", "recovered", out,
             facet="sweep_budget", name="metastability-map", limits=(0, 1),
             title="Recovered (1) or stuck (0) after capacity drops to 30 % from 5 s until the time on the y axis")
+    presets([os.path.join(DATA, "presets-outage.csv"), os.path.join(DATA, "presets-outage-10-attempts.csv")], out)
 
 
 def main(argv):
@@ -224,6 +259,8 @@ def main(argv):
     o.add_argument("tables", nargs="+")
     o.add_argument("--window", nargs=2, type=float, metavar=("FROM", "UNTIL"), help="shade the degradation window (s)")
     o.add_argument("--modes", nargs="+", help="only these jitter modes")
+    p = commands.add_parser("presets", help="presets side by side: sweep simulate --preset tables, a row each")
+    p.add_argument("tables", nargs="+")
     options = parser.parse_args(argv)
     out = options.out or (os.path.join(DATA, "figures") if options.command == "all" else "figures")
     try:
@@ -239,6 +276,8 @@ def main(argv):
             heatmap(options.table, options.x, options.y, options.value, out, facet=options.facet or None)
         elif options.command == "overload":
             overload(options.tables, out, window=options.window, modes=options.modes)
+        elif options.command == "presets":
+            presets(options.tables, out)
     except UsageError as error:
         print(f"plot: {error}", file=sys.stderr)
         return 64

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The options of one command, read from tokens and checked against the command's specs:
 /// unknown options (with a suggestion), missing values, repeated options and stray words are
 /// usage errors here; typed accessors turn each value into its type or a usage error that quotes
@@ -8,10 +10,21 @@ struct ParsedOptions {
     private var values: [String: String] = [:]
     /// The options given, in the order they appear on the command line.
     private(set) var order: [String] = []
+    /// The values `--preset` fills in for options not given.
+    private var presetValues: [String: String] = [:]
+    /// The preset's (or service config's) options this command does not have (a budget outside
+    /// `simulate`), each with where it came from.
+    private(set) var presetOptionsLeftOut: [String] = []
+    /// Remarks of the gRPC service config read (the method config used, a clamped maxAttempts).
+    private(set) var serviceConfigRemarks: [String] = []
 
-    /// - Parameter helpTopic: the command whose help `--help` shows (default: `command`).
+    /// - Parameters:
+    ///   - helpTopic: the command whose help `--help` shows (default: `command`).
+    ///   - fillingIn: whether `--preset` and `--grpc-service-config` fill in the options they set (a
+    ///     sweep reads them as axes; each of its points fills its own in).
     init(
-        command: String, specs: [OptionSpec], tokens: some Collection<ArgumentToken>, helpTopic: String? = nil
+        command: String, specs: [OptionSpec], tokens: some Collection<ArgumentToken>, helpTopic: String? = nil,
+        fillingIn: Bool = true
     ) throws(CommandLineError) {
         self.command = command
         self.specs = specs
@@ -44,6 +57,50 @@ struct ParsedOptions {
                 }
             }
         }
+        guard fillingIn else { return }
+        let (preset, serviceConfig) = (values[PolicyOptions.preset.name], values[PolicyOptions.grpcServiceConfig.name])
+        if preset != nil && serviceConfig != nil {
+            throw .usage("Use either '--preset' or '--grpc-service-config', not both", command: command)
+        }
+        if let preset { try applyPreset(preset) }
+        if let serviceConfig { try applyServiceConfig(serviceConfig) }
+    }
+
+    /// Fills the preset's values in for the options not given (see ``Preset``).
+    private mutating func applyPreset(_ name: String) throws(CommandLineError) {
+        guard let preset = Preset.named(name) else {
+            let hint = Suggestion.closest(to: name, among: Preset.all.map(\.name)).map { "did you mean '\($0)'?" }
+            throw invalid(spec(PolicyOptions.preset.name), name, detail: hint)
+        }
+        fillIn(preset.options, from: "--preset \(name)")
+    }
+
+    /// Reads the gRPC service config at `path` and fills its retry policy in, as a preset does.
+    private mutating func applyServiceConfig(_ path: String) throws(CommandLineError) {
+        let spec = spec(PolicyOptions.grpcServiceConfig.name)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw invalid(spec, path, detail: "the file cannot be read")
+        }
+        do {
+            let config = try GrpcServiceConfig(json: data, method: values[PolicyOptions.grpcMethod.name])
+            serviceConfigRemarks = config.remarks
+            fillIn(config.options, from: "--grpc-service-config")
+        } catch {
+            throw invalid(spec, path, detail: error.detail)
+        }
+    }
+
+    /// Takes each value for its option unless the option (or an alternative spelling of it) was given.
+    private mutating func fillIn(_ options: [(name: String, value: String)], from source: String) {
+        for (option, value) in options where values[option] == nil {
+            let alternatives = Preset.alternatives.first { $0.contains(option) } ?? [option]
+            guard alternatives.allSatisfy({ values[$0] == nil }) else { continue }
+            if specs.contains(where: { $0.name == option }) {
+                presetValues[option] = value
+            } else {
+                presetOptionsLeftOut.append("--\(option) \(value)' (from \(source))")
+            }
+        }
     }
 
     /// The option's value: parsed from the text given, or from its default; `nil` for an optional
@@ -60,8 +117,13 @@ struct ParsedOptions {
     /// True when the user gave the option.
     func isGiven<Value>(_ option: Option<Value>) -> Bool { values[option.name] != nil }
 
-    /// The text given for the option, or its default.
-    func text<Value>(_ option: Option<Value>) -> String? { values[option.name] ?? option.spec.defaultValue }
+    /// The text given for the option, or the preset's, or its default.
+    func text<Value>(_ option: Option<Value>) -> String? {
+        values[option.name] ?? presetValues[option.name] ?? option.spec.defaultValue
+    }
+
+    /// True when the user gave the option or the preset set it.
+    func isSet<Value>(_ option: Option<Value>) -> Bool { values[option.name] != nil || presetValues[option.name] != nil }
 
     /// The usage error for the option's value (the text given, or its default), quoting it and the
     /// accepted form, with what is wrong beyond the form when `detail` says it.
@@ -71,7 +133,7 @@ struct ParsedOptions {
 
     /// The same for the option declared by `spec` (an option a model's error names).
     func invalid(_ spec: OptionSpec, detail: String? = nil) -> CommandLineError {
-        invalid(spec, values[spec.name] ?? spec.defaultValue ?? "", detail: detail)
+        invalid(spec, values[spec.name] ?? presetValues[spec.name] ?? spec.defaultValue ?? "", detail: detail)
     }
 
     /// The usage error for `value` of the option declared by `spec`.

@@ -24,6 +24,19 @@ struct PolicyOptions {
                 + "decorrelated-monotone, polly-v2, or all (none, full, equal, decorrelated).",
             parse: parseJitters)
     }
+    static let preset = Option<String?>.optional(
+        "preset", "name", form: "one of " + Preset.all.map(\.name).joined(separator: ", "),
+        help: "Start from a policy a library ships (see 'backoff presets'); options given override it.",
+        parse: Parsers.text)
+    static let grpcServiceConfig = Option<String?>.optional(
+        "grpc-service-config", "file", form: "a gRPC service config JSON file with a methodConfig retryPolicy",
+        help: "Read the retry policy (and retryThrottling, as the token budget) of a gRPC service config; "
+            + "options given override it.",
+        parse: Parsers.text)
+    static let grpcMethod = Option<String?>.optional(
+        "grpc-method", "service/method", form: "SERVICE/METHOD, e.g. helloworld.Greeter/SayHello",
+        help: "With --grpc-service-config: the method whose retry policy to use (default: the first with one).",
+        parse: Parsers.text)
     static let capMode = Option<CapMode?>.optional(
         "cap-mode", "mode", form: "nominal or clamp",
         help: "Where the cap applies: nominal (cap the nominal wait, then jitter) or clamp (jitter, then min(cap, wait)). "
@@ -62,7 +75,7 @@ struct PolicyOptions {
         help: "Factor r of decorrelated jitter: s_k = min(c, U(b, r s_(k-1))).", parse: Parsers.number)
 
     static func specs(defaultJitter: String) -> [OptionSpec] {
-        [jitter(default: defaultJitter).spec, schedule.spec, base.spec, multiplier.spec, increment.spec, cap.spec,
+        [preset.spec, grpcServiceConfig.spec, grpcMethod.spec, jitter(default: defaultJitter).spec, schedule.spec, base.spec, multiplier.spec, increment.spec, cap.spec,
          capMode.spec, maxAttempts.spec, maxRetries.spec, maxElapsed.spec, decorrelatedFactor.spec]
     }
 
@@ -86,7 +99,7 @@ struct PolicyOptions {
         }
         let budget: AttemptBudget
         if let retries = try options(Self.maxRetries) {
-            guard !options.isGiven(Self.maxAttempts) else {
+            guard !options.isSet(Self.maxAttempts) else {
                 throw .usage(
                     "Use either '--max-attempts' or '--max-retries', not both (max retries N means N + 1 attempts)",
                     command: options.command)
@@ -104,6 +117,10 @@ struct PolicyOptions {
         }
         warnings = unused.filter { options.givenText($0.option.name) != nil }
             .map { "'--\($0.option.name)' has no effect: \($0.reason); ignored" }
+            + options.presetOptionsLeftOut.map { "'\($0) does not apply to '\(options.command)'; left out" }
+            + options.serviceConfigRemarks
+            + (options.isGiven(Self.grpcMethod) && !options.isGiven(Self.grpcServiceConfig)
+                ? ["'--grpc-method' has no effect without '--grpc-service-config'; ignored"] : [])
 
         var policies: [BackoffPolicy] = []
         for jitter in jitters {
@@ -161,7 +178,7 @@ struct PolicyOptions {
     /// The policy's error, reported against the option it concerns, quoting the value given. The
     /// ranges the options' forms state need no more words.
     private static func usageError(_ error: PolicyError, options: ParsedOptions) -> CommandLineError {
-        let budget = options.isGiven(maxRetries) ? maxRetries.spec : maxAttempts.spec
+        let budget = options.isSet(maxRetries) ? maxRetries.spec : maxAttempts.spec
         let (spec, detail): (OptionSpec, String?) = switch error {
         case .nonPositiveBase: (base.spec, nil)
         case .multiplierBelowOne: (multiplier.spec, nil)

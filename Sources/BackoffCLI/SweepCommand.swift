@@ -124,13 +124,15 @@ struct SweepCommand: DocumentedCommand {
             }
         }
         let options = try ParsedOptions(
-            command: name, specs: sweptSpecs + specs, tokens: tokens, helpTopic: name)
+            command: name, specs: sweptSpecs + specs, tokens: tokens, helpTopic: name, fillingIn: false)
         var axes: [SweepAxis] = []
         for optionName in options.order where sweptSpecs.contains(where: { $0.name == optionName }) {
             axes.append(try SweepAxis(spec: options.spec(optionName), text: options.givenText(optionName)!, command: name))
         }
-        // Jitter is always an axis (one mode per point): the command's default list, innermost, unless given.
-        if !axes.contains(where: { $0.spec.name == "jitter" }), let jitter = sweptSpecs.first(where: { $0.name == "jitter" }) {
+        // Jitter is always an axis (one mode per point): the command's default list, innermost, unless given
+        // or set by a preset or service config (each point then runs with its own policy's one mode).
+        let policyGiven = [PolicyOptions.preset.name, PolicyOptions.grpcServiceConfig.name].contains { options.givenText($0) != nil }
+        if !axes.contains(where: { $0.spec.name == "jitter" }), !policyGiven, let jitter = sweptSpecs.first(where: { $0.name == "jitter" }) {
             axes.append(try SweepAxis(spec: jitter, text: jitter.defaultValue!, command: name))
         }
         let grid = SweepGrid(command: Command.name, specs: Command.specs, axes: axes)

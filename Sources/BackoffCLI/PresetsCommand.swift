@@ -1,0 +1,82 @@
+import BackoffPolicies
+
+/// `backoff presets`: the policies libraries ship, one row each, with their closed forms.
+struct PresetsCommand: BackoffCommand {
+    static let name = "presets"
+    static let abstract = "List the retry policies libraries ship (for --preset): parameters, cap rule, limits, budget and source."
+    static let discussion = """
+        Each preset is the set of options that reproduces a library's default policy, read from the library's \
+        source (column source); notes says where the model departs from the library. Any command takes \
+        --preset NAME, and options given beside it override the preset's.
+        """
+    static let specs = [TableOptions.output.spec]
+    /// What one row is written from: a preset and the policy it makes.
+    struct Row {
+        let preset: Preset
+        let policy: BackoffPolicy
+        let closedForm: PolicyClosedForm?
+        let firstWindow: ClosedRange<Double>
+    }
+
+    /// The table's columns, in order; new columns go at the end.
+    static let table: [Column<Row>] = identity + PolicyColumns.leading { $0.policy } + limits + closedForms
+
+    private static let identity: [Column<Row>] = [
+        Column("preset", "preset name, for --preset") { $0.preset.name },
+        Column("library", "the library and setting it reproduces") { $0.preset.library },
+        PolicyColumns.jitter { $0.policy },
+        PolicyColumns.capMode { $0.policy },
+    ]
+
+    private static let limits: [Column<Row>] = [
+            Column("max_elapsed_s", "total-time limit, seconds (inf: none)") { CSVFormat.seconds($0.policy.maxElapsed) },
+            Column("schedule", "exponential, constant, linear or immediate") { $0.policy.schedule.name },
+            Column("decorrelated_factor", "r of the decorrelated modes (empty for other modes)") {
+                CSVFormat.number($0.policy.jitter.decorrelatedFactor)
+            },
+            Column("budget", "the shared retry budget it brings to simulate (none: no budget)") { $0.preset.value("budget") ?? "none" },
+            Column("retry_after", "its handling of a server's Retry-After in simulate") { $0.preset.value("retry-after") ?? "ignore" },
+    ]
+
+    private static let closedForms: [Column<Row>] = [
+            Column("first_wait_low_s", "lower end of the first wait's window, seconds") { CSVFormat.number($0.firstWindow.lowerBound / 1e9) },
+            Column("first_wait_high_s", "upper end of the first wait's window, seconds") { CSVFormat.number($0.firstWindow.upperBound / 1e9) },
+            Column("mean_total_wait_s", "closed-form E[W] when every attempt fails, seconds (empty: no closed form)") {
+                CSVFormat.number($0.closedForm?.moments.mean)
+            },
+            Column("sd_total_wait_s", "closed-form standard deviation of W, seconds") {
+                CSVFormat.number($0.closedForm?.moments.standardDeviation)
+            },
+            Column("at_cap_fraction", "closed-form expected share of waits at the cap") { CSVFormat.number($0.closedForm?.atCapFraction) },
+            Column("source", "the file or spec read, with its version") { $0.preset.source },
+            Column("notes", "where the library and the model part") { $0.preset.notes },
+    ]
+
+    static var columns: [ColumnDocumentation] { table.map(\.documentation) }
+
+    static let example = "backoff presets --output presets.csv"
+
+    let outputPath: String?
+
+    init(_ options: ParsedOptions) throws(CommandLineError) {
+        outputPath = try options(TableOptions.output)
+    }
+
+    func run() throws(CommandLineError) -> CSVTable {
+        var table = CSVTable(header: Self.table.header())
+        for preset in Preset.all {
+            let policy = try Self.policy(of: preset)
+            table.append(Self.table.row(Row(
+                preset: preset, policy: policy, closedForm: policy.closedForm,
+                firstWindow: policy.waitWindow(after: BackoffState(policy: policy)))))
+        }
+        return table
+    }
+
+    /// The policy the preset's options make, read as `formula --preset NAME` reads them.
+    static func policy(of preset: Preset) throws(CommandLineError) -> BackoffPolicy {
+        let options = try ParsedOptions(
+            command: FormulaCommand.name, specs: FormulaCommand.specs, tokens: ArgumentLexer.tokens(["--preset", preset.name]))
+        return try PolicyOptions(options, defaultJitter: FormulaCommand.defaultJitter).policies[0]
+    }
+}
