@@ -8,8 +8,11 @@ struct FormulaCommand: BackoffCommand {
     static let abstract = "Print the closed forms of a policy: mean and standard deviation of the total wait, its range, where the cap binds."
     static let discussion = """
         The total wait is the sum of the waits of one request whose every attempt fails. none: Σ e_k; \
-        full: Σ e_k / 2, variance Σ e_k² / 12; equal: 3 Σ e_k / 4, variance Σ e_k² / 48; decorrelated: an exact \
-        recursion, integrated numerically when the cap binds. e_k = min(c, b m^(k-1)) for the exponential schedule.
+        full: Σ e_k / 2, variance Σ e_k² / 12; equal: 3 Σ e_k / 4, variance Σ e_k² / 48; proportional:F: Σ e_k, \
+        variance F² Σ e_k² / 3; additive:D: Σ e_k + (n-1) D / 2; under --cap-mode clamp each wait is min(c, U(low, high)) \
+        of its uncapped window; decorrelated modes: an exact recursion, integrated numerically when the cap binds; \
+        polly-v2: a one-dimensional integral (empty when its cap can clamp). e_k = min(c, b m^(k-1)) for the \
+        exponential schedule.
         """
     static let defaultJitter = "none,full,equal,decorrelated"
     static let waitBudget = Option<Duration?>.optional(
@@ -86,7 +89,7 @@ struct FormulaCommand: BackoffCommand {
         Column("outage_s", "with --outage: the outage T, seconds") { $0.outage.map { CSVFormat.seconds($0.end) } ?? "" },
         Column("clients", "with --outage: the clients N of the burst") { $0.outage.map { String($0.clients) } ?? "" },
         Column("bucket_s", "with --outage: the bucket width, seconds") { $0.outage.map { CSVFormat.seconds($0.bucket) } ?? "" },
-        Column("outage_attempts_per_client", "with --outage: expected attempts per client (empty for decorrelated jitter)") {
+        Column("outage_attempts_per_client", "with --outage: expected attempts per client (empty for the decorrelated modes and polly-v2)") {
             CSVFormat.number($0.load?.expectedAttempts)
         },
         Column("outage_mean_total_wait_s", "with --outage: expected total wait per client, seconds") {

@@ -35,7 +35,8 @@ extension SimulateCommand {
             Column(
                 "formula_attempts_per_client",
                 "closed-form expected attempts per client, for a burst of single requests against an instant server "
-                    + "(always-fail; bernoulli; outage without jitter, or with full or equal jitter by convolution; empty otherwise)"
+                    + "(always-fail; bernoulli; outage without jitter, or by convolution with a jitter mode whose waits are "
+                    + "independent: full, equal, proportional, additive; empty otherwise)"
             ) { CSVFormat.number($0.formula?.attemptsPerClient) },
             Column("formula_mean_total_wait_s", "closed-form expected total wait, seconds (empty: no closed form)") {
                 CSVFormat.number($0.formula?.meanTotalWait)

@@ -9,7 +9,8 @@ import BackoffPolicies
 ///               successes = N (1 - P^n)            (retry k happens iff the first k attempts fail)
 /// outage:T      no jitter: the schedule is deterministic; the first attempt at t_k >= T succeeds
 ///               (uncapped: attempts = 1 + min(n - 1, ⌈log_m(1 + (m - 1) T / b)⌉))
-///               full and equal jitter: see `OutageLoad` (numerical convolution)
+///               jitter with independent waits (full, equal, proportional, additive; either cap
+///               mode): see `OutageLoad` (numerical convolution)
 /// ```
 extension Scenario {
     /// The expected attempts per client, total wait (seconds) and fraction of clients that succeed;
@@ -53,7 +54,7 @@ extension Scenario {
 
 extension Scenario {
     /// The expected load per bucket, for a plain burst against an outage (see ``OutageLoad``);
-    /// `nil` for other scenarios and for decorrelated jitter.
+    /// `nil` for other scenarios, the decorrelated modes and polly-v2.
     public var expectedLoad: OutageLoad? {
         guard isPlainHerd, case .outage(let end, _) = server else { return nil }
         return OutageLoad(policy: policy, outageEnd: end, bucketWidth: bucketWidth)
