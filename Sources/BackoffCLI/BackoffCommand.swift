@@ -1,3 +1,5 @@
+import RetrySimulation
+
 /// What `backoff help` shows for a command.
 protocol DocumentedCommand {
     static var name: String { get }
@@ -25,6 +27,9 @@ protocol BackoffCommand: DocumentedCommand, Sendable {
     /// Remarks for stderr about options that have no effect (printed as warnings; not errors).
     var warnings: [String] { get }
 
+    /// What the run will allocate, from its parameters, checked against ``MemoryLimit`` before it runs.
+    var memoryEstimate: MemoryEstimate { get }
+
     /// Computes the table. Auxiliary files are written atomically and only when the run succeeds.
     func run() throws(CommandLineError) -> CSVTable
 }
@@ -32,6 +37,7 @@ protocol BackoffCommand: DocumentedCommand, Sendable {
 extension BackoffCommand {
     var header: [String] { Self.columns.map(\.name) }
     var warnings: [String] { [] }
+    var memoryEstimate: MemoryEstimate { MemoryEstimate() }
 }
 
 enum Commands {

@@ -76,6 +76,7 @@ public enum BackoffCommandLine {
         _ type: Command.Type, _ options: ParsedOptions, standardError: inout some TextOutputStream
     ) throws(CommandLineError) -> (output: AtomicFileWriter?, table: CSVTable) {
         let command = try Command(options)
+        try MemoryLimit(options).check(command.memoryEstimate, command: Command.name)
         for warning in command.warnings { standardError.write("backoff: warning: \(warning)\n") }
         // Opened before the run, so an unwritable destination fails before any work is done.
         let output = try command.outputPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }

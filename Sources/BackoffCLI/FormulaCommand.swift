@@ -29,7 +29,7 @@ struct FormulaCommand: BackoffCommand {
         "bucket", "duration", kind: .duration, default: "10ms", form: "a duration greater than 0 with a unit, e.g. 10ms",
         help: "With --outage: the width of a load bucket.", parse: Parsers.form(ValueParser.duration, where: { $0 > .zero }))
     static let specs = PolicyOptions.specs(defaultJitter: defaultJitter) + [waitBudget.spec, outage.spec, clients.spec, bucket.spec]
-        + [TableOptions.output.spec]
+        + [TableOptions.output.spec, MemoryLimit.option.spec]
     /// What one row is written from: a policy, with the budget and the outage when given.
     struct Row {
         let policy: BackoffPolicy
@@ -111,6 +111,13 @@ struct FormulaCommand: BackoffCommand {
     let waitBudget: Duration?
     let outage: (end: Duration, clients: Int, bucket: Duration)?
     let outputPath: String?
+
+    /// With `--outage`, the convolution's laws (at most 4,194,304 cells of 8 bytes, four arrays); with
+    /// `--wait-budget` or the closed forms nothing that grows with a parameter.
+    var memoryEstimate: MemoryEstimate {
+        guard outage != nil else { return MemoryEstimate() }
+        return MemoryEstimate([.init(parameter: "--outage", what: "the convolution's 4 arrays of up to 4,194,304 cells", bytes: 4 * 4_194_304 * 8)])
+    }
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
         policy = try PolicyOptions(options, defaultJitter: Self.defaultJitter)

@@ -10,7 +10,7 @@ struct ScheduleCommand: BackoffCommand {
         Without jitter this is the policy's exact schedule. With a random jitter mode it is one seeded \
         draw, with the window each wait was drawn from and the expected start time from the closed form.
         """
-    static let specs = PolicyOptions.specs(defaultJitter: "none") + RunOptions.seedSpecs + [TableOptions.output.spec]
+    static let specs = PolicyOptions.specs(defaultJitter: "none") + RunOptions.seedSpecs + [TableOptions.output.spec, MemoryLimit.option.spec]
     /// What one row is written from: one attempt of the request.
     struct Row {
         let attempt: Int
@@ -41,6 +41,13 @@ struct ScheduleCommand: BackoffCommand {
     let policy: PolicyOptions
     let randomness: RunOptions
     let outputPath: String?
+
+    /// A row of about 200 bytes per attempt of each mode.
+    var memoryEstimate: MemoryEstimate {
+        let rows = policy.policies.reduce(0.0) { $0 + Double($1.maxAttempts) }
+        return MemoryEstimate([.init(
+            parameter: "--max-attempts", what: "\(MemoryEstimate.count(rows)) rows of about 200 bytes", bytes: rows * 200)])
+    }
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
         policy = try PolicyOptions(options, defaultJitter: "none")

@@ -27,7 +27,7 @@ struct SimulateCommand: BackoffCommand {
         help: "Also write the load per bucket to this file (jitter,bucket_start_s,attempts,retries,successes,failures,...).",
         parse: Parsers.text)
     static let specs = PolicyOptions.specs(defaultJitter: defaultJitter) + [ScenarioOptions.clients.spec] + ScenarioOptions.specs
-        + [ScenarioOptions.bucket.spec, timeline.spec] + RunOptions.seedSpecs + [RunOptions.jobsSpec, TableOptions.output.spec]
+        + [ScenarioOptions.bucket.spec, timeline.spec] + RunOptions.seedSpecs + [RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec]
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }
     static let example = "backoff simulate --clients 10000 --server outage:2s --max-attempts 8 --timeline load.csv"
 
@@ -51,6 +51,21 @@ struct SimulateCommand: BackoffCommand {
         if let timelinePath, timelinePath == outputPath {
             throw .usage("'--timeline' and '--output' name the same file '\(timelinePath)'", command: Self.name)
         }
+    }
+
+    /// The largest scenario's run, times the modes run at once (`--jobs`), and the `--timeline` text.
+    var memoryEstimate: MemoryEstimate {
+        let runs = scenarios.map(\.memoryEstimate)
+        let largest = runs.max { $0.bytes < $1.bytes } ?? MemoryEstimate()
+        let together = min(randomness.jobs, scenarios.count)
+        var estimate = largest.times(together, "\(together) modes at once")
+        if timelinePath != nil, let scenario = scenarios.first {
+            let buckets = runs.map { $0.items.last?.bytes ?? 0 }.reduce(0, +) / 3 / Double(MemoryLayout<LoadTimeline.Bucket>.stride)
+            estimate = estimate + MemoryEstimate([.init(
+                parameter: "--timeline with --bucket \(scenario.bucketWidth.unitText)",
+                what: "\(MemoryEstimate.count(buckets)) timeline rows of about 100 bytes", bytes: buckets * 100)])
+        }
+        return estimate
     }
 
     func run() throws(CommandLineError) -> CSVTable {

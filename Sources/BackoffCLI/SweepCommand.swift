@@ -1,3 +1,4 @@
+import RetrySimulation
 import Foundation
 
 /// `backoff sweep <command>`: runs a command over the cartesian product of option lists and ranges,
@@ -18,6 +19,7 @@ struct SweepCommand: DocumentedCommand {
     /// Options of the swept command that a sweep does not pass on.
     static let unsweepable: Set<String> = [
         TableOptions.output.name, WaitsCommand.samples.name, SimulateCommand.timeline.name, RunOptions.jobsSpec.name,
+        MemoryLimit.option.name,
     ]
 
     static let jobs = Option<Int?>.optional(
@@ -46,7 +48,8 @@ struct SweepCommand: DocumentedCommand {
     static let output = Option<String?>.optional(
         "output", "file", form: "a file path", help: "Write the table to this file (rows kept in FILE.partial until done).",
         parse: Parsers.text)
-    static let specs = [jobs.spec, shard.spec, resume.spec, progressFlag.spec, dryRunFlag.spec, force.spec, output.spec]
+    static let specs = [jobs.spec, shard.spec, resume.spec, progressFlag.spec, dryRunFlag.spec, force.spec, output.spec,
+                        MemoryLimit.option.spec]
     static let columns = [
         ColumnDocumentation(
             name: "sweep_<option>", meaning: "one column per varied option, in the order given (durations as sweep_<option>_s, in seconds)"),
@@ -119,7 +122,8 @@ struct SweepCommand: DocumentedCommand {
     ) throws(CommandLineError) -> SweepCommand {
         let sweptSpecs = Command.specs.filter { !unsweepable.contains($0.name) }
         for token in tokens {
-            if case .option(let option, _) = token.kind, unsweepable.contains(option), option != "output", option != "jobs" {
+            if case .option(let option, _) = token.kind, unsweepable.contains(option),
+               ![TableOptions.output.name, RunOptions.jobsSpec.name, MemoryLimit.option.name].contains(option) {
                 throw .usage("'--\(option)' is not available in a sweep: a sweep writes one table (use --output)", command: name)
             }
         }
@@ -155,15 +159,27 @@ struct SweepCommand: DocumentedCommand {
         }
         // Every point is validated before any runs, so a bad grid writes nothing. Grids of up to
         // 100,000 points keep the validated commands for the run instead of parsing them again.
+        // The rows kept must fit before any point is built; then the largest point's memory, times
+        // the points run at once, with them.
+        let limit = try MemoryLimit(options)
+        let rows = MemoryEstimate([.init(
+            parameter: "the sweep's \(MemoryEstimate.count(Double(grid.pointCount))) points",
+            what: "a row of about 2 KB each, held until the table is written", bytes: Double(grid.pointCount) * 2048)])
+        try limit.check(rows, command: name)
         var header: [String] = []
         var validated: [Command] = []
         let keep = grid.pointCount <= 100_000
         if keep { validated.reserveCapacity(grid.pointCount) }
+        var largest = MemoryEstimate()
         for index in 0..<grid.pointCount {
             let command = try instance(index)
             if index == 0 { header = grid.variedAxes.map(\.columnName) + command.header + ["point_id"] }
             if keep { validated.append(command) }
+            let estimate = command.memoryEstimate
+            if estimate.bytes > largest.bytes { largest = estimate }
         }
+        let together = min(try options(Self.jobs) ?? RunOptions.cores, max(1, grid.pointCount))
+        try limit.check(largest.times(together, "\(together) points at once") + rows, command: name)
         let commands = validated
         return try SweepCommand(grid: grid, header: header, options: options, terminal: terminal) { index throws(CommandLineError) in
             let table = try (keep ? commands[index] : instance(index)).run()

@@ -19,7 +19,7 @@ struct WaitsCommand: BackoffCommand {
         "samples", "file", form: "a file path", help: "Also write every run's total wait to this file (columns jitter,run,total_wait_s).",
         parse: Parsers.text)
     static let specs = PolicyOptions.specs(defaultJitter: defaultJitter) + [runs.spec, samples.spec] + RunOptions.seedSpecs
-        + [RunOptions.jobsSpec, TableOptions.output.spec]
+        + [RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec]
     /// What one row is written from: one jitter mode's experiment.
     struct Row {
         let policy: BackoffPolicy
@@ -123,6 +123,24 @@ struct WaitsCommand: BackoffCommand {
     }
 
     var warnings: [String] { policy.warnings }
+
+    /// The runs kept for exact quantiles (8 bytes each) for the modes summarised at once, or the
+    /// chunks in flight when streaming; with `--samples`, every total wait of every mode.
+    var memoryEstimate: MemoryEstimate {
+        let modes = Double(experiments.count)
+        let kept = Double(min(runs, WaitsExperiment.defaultExactQuantileLimit))
+        let streaming = runs > WaitsExperiment.defaultExactQuantileLimit
+        let held = streaming ? Double(randomness.jobs * WaitsExperiment.chunkSize) : kept * min(modes, Double(randomness.jobs + 1))
+        var items: [MemoryEstimate.Item] = [.init(
+            parameter: "--runs \(runs)", what: "\(MemoryEstimate.count(held)) total waits held, 8 bytes each", bytes: held * 8)]
+        if samplesPath != nil {
+            items.append(.init(
+                parameter: "--samples with --runs \(runs)",
+                what: "\(MemoryEstimate.count(Double(runs) * modes)) samples held until written, 8 bytes each",
+                bytes: Double(runs) * modes * 8))
+        }
+        return MemoryEstimate(items)
+    }
 
     func run() throws(CommandLineError) -> CSVTable {
         let samplesFile = try samplesPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }

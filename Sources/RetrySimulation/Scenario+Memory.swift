@@ -1,0 +1,56 @@
+import BackoffPolicies
+
+extension Scenario {
+    /// Bytes held per client of an event-ordered run: its state (48), its generator's state (24), its
+    /// start time (8) and about two queued events (32 each).
+    static let bytesPerClient = 144.0
+
+    /// The sessions the arrivals bring: the clients, or for a Poisson process its mean plus six
+    /// standard deviations (a bound the count exceeds with probability below 1e-9).
+    public var expectedSessions: Double {
+        switch arrivals {
+        case .burst, .uniform: Double(clients)
+        case .poisson(let rate, let duration):
+            rate * duration.nanoseconds / 1e9 + 6 * (rate * duration.nanoseconds / 1e9).squareRoot() + 1
+        }
+    }
+
+    /// The memory one run of this scenario needs, from its parameters: the clients, a slot per
+    /// request for its total wait, and the load timeline's buckets (up to ``maximumBuckets``).
+    public var memoryEstimate: MemoryEstimate {
+        let sessions = expectedSessions
+        let sessionParameter: String
+        let sessionText: String
+        switch arrivals {
+        case .poisson(let rate, let duration):
+            sessionParameter = "--arrivals poisson:\(MemoryEstimate.count(rate)) over --duration \(duration.unitText)"
+            sessionText = "up to \(MemoryEstimate.count(sessions)) clients"
+        case .burst, .uniform:
+            sessionParameter = "--clients \(clients)"
+            sessionText = "\(MemoryEstimate.count(sessions)) clients"
+        }
+        // The timeline spans the arrivals, each client's requests (their waits, think times and
+        // timeouts) and the server's trigger; it grows bucket by bucket up to its limit.
+        let arrivalSpan: Double = switch arrivals {
+        case .burst: 0
+        case .uniform(let window): window.nanoseconds
+        case .poisson(_, let duration): duration.nanoseconds
+        }
+        let perRequest = policy.totalWaitRange.upperBound * 1e9 + thinkTime.nanoseconds
+            + Double(policy.maxAttempts) * (attemptTimeout?.nanoseconds ?? 0)
+        let horizon = arrivalSpan + Double(requestsPerClient) * perRequest + Double(triggerEnd?.nanoseconds ?? 0)
+        let buckets = min(Double(Self.maximumBuckets), horizon / bucketWidth.nanoseconds + 1)
+        let bucketBytes = Double(MemoryLayout<LoadTimeline.Bucket>.stride)
+        return MemoryEstimate([
+            .init(parameter: sessionParameter, what: "\(sessionText), \(Int(Self.bytesPerClient)) bytes each",
+                  bytes: sessions * Self.bytesPerClient),
+            .init(parameter: "--requests-per-client \(requestsPerClient)",
+                  what: "\(MemoryEstimate.count(sessions)) clients x \(MemoryEstimate.count(Double(requestsPerClient))) requests, 8 bytes each",
+                  bytes: sessions * Double(requestsPerClient) * 8),
+            // Grown by doubling, then copied once into the report: up to three times the buckets.
+            .init(parameter: "--bucket \(bucketWidth.unitText)",
+                  what: "\(MemoryEstimate.count(buckets)) load buckets, \(Int(bucketBytes)) bytes each (held up to 3 times while grown)",
+                  bytes: 3 * buckets * bucketBytes),
+        ])
+    }
+}
