@@ -1,4 +1,6 @@
+import BackoffPolicies
 import Foundation
+import RetrySimulation
 import Stochastics
 
 /// `backoff check FILE [--baseline OLD]`: a regression check of simulated means, against their
@@ -7,9 +9,13 @@ struct CheckCommand: DocumentedCommand {
     static let name = "check"
     static let abstract = "Check a table's simulated means against their formula columns, or against a baseline table."
     static let discussion = """
-        Without --baseline, every row's simulated mean is compared with its formula column: \
-        z = (mean - formula) / standard error, failing when |z| > --z (rows without a formula are skipped \
-        and counted). With --baseline OLD.csv, rows are matched by their parameters (point_id when both \
+        Without --baseline, every row's closed forms are recomputed from its policy columns (jitter, base_s, \
+        multiplier, cap_s, max_attempts, schedule, decorrelated_factor, max_elapsed_s, cap_mode; for simulate \
+        rows also server, clients and bucket_s): a formula column that disagrees with the recomputed value fails, \
+        and so does a row whose policy columns describe no valid policy, naming the column. Each simulated mean is \
+        then compared with the recomputed formula: z = (mean - formula) / standard error, failing when \
+        |z| > --z (rows without a closed form are skipped and counted; rows whose columns cannot be recomputed, \
+        a linear schedule's, are compared with their formula column). With --baseline OLD.csv, rows are matched by their parameters (point_id when both \
         tables have it) and each mean with a standard error is compared: z = (new - old) / √(se_new² + se_old²); \
         --rel R also compares every other measured column: |new - old| <= R |old|. Columns are found by \
         name, so extra or reordered columns do not matter. Prints one line per failure and a summary; \
@@ -99,11 +105,46 @@ struct CheckCommand: DocumentedCommand {
         }
         for (row, record) in table.records.enumerated() {
             report.rows += 1
+            let recomputed: [String: Double?]?
+            do {
+                recomputed = try Self.recompute(record, in: table)
+            } catch {
+                report.failures.append("FAIL \(label(row, record, table)): \(error.description)")
+                continue
+            }
+            if recomputed == nil { report.notRecomputed += 1 }
             for comparison in present {
-                let formula = record[table.column(comparison.formula)!]
-                guard !formula.isEmpty else { report.withoutFormula += 1; continue }
-                guard let expected = Double(formula),
-                      let observed = Double(record[table.column(comparison.measured)!]),
+                let formulaText = record[table.column(comparison.formula)!]
+                var formula = formulaText.isEmpty ? nil : Double(formulaText)
+                if !formulaText.isEmpty && formula == nil {
+                    report.unreadable.append("row \(row + 1): \(comparison.formula) is not a number")
+                    continue
+                }
+                if let recomputed, let value = recomputed[comparison.formula] {
+                    report.recomputed += 1
+                    switch (formula, value) {
+                    case (nil, nil):
+                        break
+                    case (let written?, nil):
+                        report.failures.append(
+                            "FAIL \(label(row, record, table)): \(comparison.formula) is \(CSVFormat.number(written)), but the row's "
+                                + "policy has no closed form there (the column should be empty)")
+                        continue
+                    case (nil, let value?):
+                        report.failures.append(
+                            "FAIL \(label(row, record, table)): \(comparison.formula) is empty, but the closed form recomputed "
+                                + "from the row's policy columns is \(CSVFormat.number(value))")
+                    case (let written?, let value?):
+                        if abs(written - value) > tolerance(value) {
+                            report.failures.append(
+                                "FAIL \(label(row, record, table)): \(comparison.formula) \(CSVFormat.number(written)) disagrees with "
+                                    + "the closed form recomputed from the row's policy columns, \(CSVFormat.number(value))")
+                        }
+                    }
+                    formula = value
+                }
+                guard let expected = formula else { report.withoutFormula += 1; continue }
+                guard let observed = Double(record[table.column(comparison.measured)!]),
                       let error = Double(record[table.column(comparison.standardError)!])
                 else { report.unreadable.append("row \(row + 1): \(comparison.measured) is not a number"); continue }
                 report.add(
@@ -111,6 +152,44 @@ struct CheckCommand: DocumentedCommand {
                     column: comparison.measured, row: label(row, record, table), against: "formula")
             }
         }
+    }
+
+    /// The row's closed forms recomputed from its policy (and, for simulate rows, scenario) columns,
+    /// by formula column (`nil` values: no closed form), or `nil` when the columns cannot say.
+    /// - Throws: a ``RowPolicy/Problem`` naming the column that describes no valid policy or scenario.
+    static func recompute(_ record: [String], in table: CSVReader) throws(RowPolicy.Problem) -> [String: Double?]? {
+        guard let policy = try RowPolicy.policy(record, in: table) else { return nil }
+        guard let serverColumn = table.column("server") else {
+            return ["formula_mean_total_wait_s": policy.totalWaitMoments?.mean]
+        }
+        // A simulate row: its closed forms are those of a burst of single requests (the only rows
+        // that have them), against the server in its column.
+        let serverText = record[serverColumn]
+        guard let server = ServerSpec.model(serverText) else {
+            throw RowPolicy.Problem(column: "server", value: serverText, reason: "which is not a server model")
+        }
+        guard let clientsColumn = table.column("clients"), let bucketColumn = table.column("bucket_s") else { return nil }
+        let clientsText = record[clientsColumn]
+        guard let clients = ValueParser.integer(clientsText), clients >= 1 else {
+            throw RowPolicy.Problem(column: "clients", value: clientsText, reason: "not a whole number >= 1")
+        }
+        let bucketText = record[bucketColumn]
+        guard let seconds = ValueParser.number(bucketText), seconds > 0, seconds < 9e9 else {
+            throw RowPolicy.Problem(column: "bucket_s", value: bucketText, reason: "not a positive number of seconds")
+        }
+        let scenario: Scenario
+        do {
+            scenario = try Scenario(
+                clients: clients, server: server, policy: policy, bucketWidth: .nanoseconds(Int64((seconds * 1e9).rounded())))
+        } catch {
+            throw RowPolicy.Problem(column: "server", value: serverText, reason: "which makes no valid scenario: \(error)")
+        }
+        let form = scenario.closedForm
+        return [
+            "formula_attempts_per_client": form?.attemptsPerClient,
+            "formula_mean_total_wait_s": form?.meanTotalWait,
+            "formula_successes": form.map { $0.successFraction * Double(clients) },
+        ]
     }
 
     private func compare(_ table: CSVReader, with baseline: CSVReader, report: inout CheckReport) throws(CommandLineError) {
@@ -185,6 +264,9 @@ struct CheckReport {
     var rows = 0
     var compared = 0
     var withoutFormula = 0
+    /// Formula values recomputed from the rows' policy columns, and rows whose columns could not be.
+    var recomputed = 0
+    var notRecomputed = 0
     var failures: [String] = []
     var unmatched: [String] = []
     var unreadable: [String] = []
@@ -204,6 +286,8 @@ struct CheckReport {
         var text = "check: \(rows) rows, \(compared) comparisons, \(failures.count) failed (|z| > \(CSVFormat.number(limit)))"
         text += ", \(unmatched.count) unmatched"
         if withoutFormula > 0 { text += ", \(withoutFormula) without a formula (skipped)" }
+        if recomputed > 0 { text += ", \(recomputed) formula values recomputed from the policy columns" }
+        if notRecomputed > 0 { text += ", \(notRecomputed) rows checked against their formula columns (not recomputable)" }
         if !withoutStandardError.isEmpty {
             text += "; not compared (no standard error; use --rel): \(withoutStandardError.sorted().joined(separator: ", "))"
         }

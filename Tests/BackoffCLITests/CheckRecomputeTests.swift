@@ -1,0 +1,81 @@
+@testable import BackoffCLI
+import Foundation
+import Testing
+
+/// `check` recomputes each row's closed forms from its policy columns, so an edited formula column,
+/// one from another build, or a row whose policy is not valid fails.
+@Suite struct CheckRecomputeTests {
+    /// A fresh table from `arguments`, with `edit` applied to its rows (header first), checked.
+    func check(_ arguments: String, edit: (inout [[String]]) -> Void = { _ in }) throws -> Invocation {
+        let directory = TemporaryDirectory()
+        let table = Invocation(arguments)
+        #expect(table.status == 0, "\(table.stderr)")
+        let rows = CSVReader(text: table.stdout)
+        var records = [rows.header] + rows.records
+        edit(&records)
+        let path = directory.file("table.csv")
+        try records.map { $0.map(CSVFormat.field).joined(separator: ",") }.joined(separator: "\n").appending("\n")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        return Invocation(["check", path])
+    }
+
+    func set(_ column: String, row: Int, to value: String, in records: inout [[String]]) {
+        records[row][records[0].firstIndex(of: column)!] = value
+    }
+
+    @Test func untouchedTablesPassWithEveryFormulaRecomputed() throws {
+        let waits = try check("waits --runs 2000 --jitter none,full,equal,decorrelated,proportional:0.5 --cap-mode clamp --cap 1s --max-attempts 7")
+        #expect(waits.status == 0, "\(waits.stdout)")
+        #expect(waits.stdout.contains("5 formula values recomputed from the policy columns: PASS"), "\(waits.stdout)")
+        let simulate = try check("simulate --clients 3000 --server outage:1s --jitter none,full,equal --max-attempts 6")
+        #expect(simulate.status == 0, "\(simulate.stdout)")
+        #expect(simulate.stdout.contains("9 formula values recomputed from the policy columns: PASS"), "\(simulate.stdout)")
+    }
+
+    /// The formula column edited to the simulated mean (so the old check, mean against its own
+    /// formula column, would pass with z = 0).
+    @Test func anEditedFormulaColumnFails() throws {
+        let result = try check("waits --runs 2000") { records in
+            let mean = records[2][records[0].firstIndex(of: "mean_total_wait_s")!]
+            set("formula_mean_total_wait_s", row: 2, to: mean, in: &records)
+        }
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(
+            "FAIL row 2 (jitter=full, base_s=0.1, multiplier=2, cap_s=5, max_attempts=5): formula_mean_total_wait_s "), "\(result.stdout)")
+        #expect(result.stdout.contains("disagrees with the closed form recomputed from the row's policy columns, 0.75"))
+    }
+
+    /// The example: a quoted jitter "fu,ll" used to pass.
+    @Test(arguments: [
+        ("jitter", "fu,ll", "column jitter holds 'fu,ll', which is not a jitter mode"),
+        ("base_s", "0", "column base_s holds '0', which makes no valid policy: the base must be greater than 0"),
+        ("cap_s", "0.01", "column cap_s holds '0.01', which makes no valid policy"),
+        ("max_attempts", "three", "column max_attempts holds 'three', not a whole number"),
+        ("multiplier", "0.5", "column multiplier holds '0.5', which makes no valid policy"),
+        ("cap_mode", "sometimes", "column cap_mode holds 'sometimes', not nominal or clamp"),
+    ])
+    func aRowWithoutAValidPolicyFailsNamingTheColumn(column: String, value: String, message: String) throws {
+        let result = try check("waits --runs 2000") { set(column, row: 2, to: value, in: &$0) }
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("FAIL row 2 ("), "\(result.stdout)")
+        #expect(result.stdout.contains(message), "\(result.stdout)")
+    }
+
+    /// A simulate row's formulas are recomputed from its scenario columns too.
+    @Test func simulateFormulasAreRecomputedFromTheScenario() throws {
+        let wrong = try check("simulate --clients 3000 --server outage:1s --jitter full") {
+            set("formula_successes", row: 1, to: "1234", in: &$0)
+        }
+        #expect(wrong.status == 1)
+        #expect(wrong.stdout.contains("formula_successes 1234 disagrees with the closed form recomputed"), "\(wrong.stdout)")
+        let server = try check("simulate --clients 3000 --server outage:1s --jitter full") { set("server", row: 1, to: "outrage:1s", in: &$0) }
+        #expect(server.status == 1)
+        #expect(server.stdout.contains("column server holds 'outrage:1s', which is not a server model"), "\(server.stdout)")
+        // Decorrelated jitter has no outage closed form: a formula written there is wrong.
+        let invented = try check("simulate --clients 3000 --server outage:1s --jitter decorrelated") {
+            set("formula_attempts_per_client", row: 1, to: "2", in: &$0)
+        }
+        #expect(invented.status == 1)
+        #expect(invented.stdout.contains("formula_attempts_per_client is 2, but the row's policy has no closed form there"), "\(invented.stdout)")
+    }
+}
