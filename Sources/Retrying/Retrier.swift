@@ -16,16 +16,16 @@ import BackoffPolicies
 /// - Each failure is classified: permanent errors stop at once; a server delay (Retry-After) is
 ///   handled as `retryAfterHandling` says, and one longer than the policy's `maxElapsed` allows gives up
 ///   at once; the attempt budget and the total-time limit come from the policy, and an optional
-///   shared ``SharedRetryBudget`` can refuse retries.
+///   shared ``SharedRetryBudget`` (on the same clock) can refuse retries.
 /// - Cancelling the task ends a wait at once and throws `CancellationError`; no attempt starts after
 ///   cancellation. Other stops throw ``RetryError`` with the reason, the last error and the attempts.
 public struct Retrier<C: Clock>: Sendable where C.Duration == Duration {
     public let policy: BackoffPolicy
     public let clock: C
-    public let budget: SharedRetryBudget?
+    public let budget: SharedRetryBudget<C>?
     public let retryAfterHandling: RetryAfterHandling
 
-    public init(policy: BackoffPolicy, clock: C, budget: SharedRetryBudget? = nil, retryAfterHandling: RetryAfterHandling = .honor) {
+    public init(policy: BackoffPolicy, clock: C, budget: SharedRetryBudget<C>? = nil, retryAfterHandling: RetryAfterHandling = .honor) {
         self.policy = policy
         self.clock = clock
         self.budget = budget
@@ -43,7 +43,7 @@ public struct Retrier<C: Clock>: Sendable where C.Duration == Duration {
         var state = BackoffState(policy: policy)
         var retryCost: Int? = nil
         var retried = false
-        budget?.requestStarted(at: 0)
+        budget?.requestStarted()
         defer { budget?.requestEnded(retried: retried) }
         while true {
             try Task.checkCancellation()
@@ -84,7 +84,7 @@ public struct Retrier<C: Clock>: Sendable where C.Duration == Duration {
                 throw RetryError(reason: stop, lastError: error, attempts: attempt)
             case .retry(let wait):
                 if let budget {
-                    guard let cost = budget.acquireRetry(at: elapsed, afterTimeout: false, firstRetry: !retried) else {
+                    guard let cost = budget.acquireRetry(afterTimeout: false, firstRetry: !retried) else {
                         onEvent?(.stopped(attempt: attempt, reason: .budgetExhausted, error: error))
                         throw RetryError(reason: .budgetExhausted, lastError: error, attempts: attempt)
                     }
@@ -100,7 +100,9 @@ public struct Retrier<C: Clock>: Sendable where C.Duration == Duration {
 
 extension Retrier where C == ContinuousClock {
     /// A retrier that waits in real time.
-    public init(policy: BackoffPolicy, budget: SharedRetryBudget? = nil, retryAfterHandling: RetryAfterHandling = .honor) {
+    public init(
+        policy: BackoffPolicy, budget: SharedRetryBudget<ContinuousClock>? = nil, retryAfterHandling: RetryAfterHandling = .honor
+    ) {
         self.init(policy: policy, clock: ContinuousClock(), budget: budget, retryAfterHandling: retryAfterHandling)
     }
 }

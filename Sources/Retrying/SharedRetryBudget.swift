@@ -3,7 +3,12 @@ import Synchronization
 
 /// A ``RetryBudget`` that many concurrent retry loops share safely (the budget lives behind a
 /// mutex): one per client library instance, as the budgets' authors intend.
-public final class SharedRetryBudget: Sendable {
+///
+/// The budget keeps one time base for all its callers: its clock (the retriers' clock: the type
+/// system makes a ``Retrier`` and its budget share a clock type), measured from the budget's
+/// creation. So a sliding-window budget (``RatioBudget``) sees each request start, and each retry
+/// taken, at the instant it happened, whichever loop it came from.
+public final class SharedRetryBudget<C: Clock>: Sendable where C.Duration == Duration {
     private struct State {
         var budget: RetryBudget
         var activeRequests = 0
@@ -11,15 +16,24 @@ public final class SharedRetryBudget: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The clock the budget reads time from; pass the retriers' own (the same `VirtualClock` in tests).
+    public let clock: C
+    private let origin: C.Instant
 
-    public init(_ budget: RetryBudget) {
+    public init(_ budget: RetryBudget, clock: C) {
         state = Mutex(State(budget: budget))
+        self.clock = clock
+        origin = clock.now
     }
 
     /// The budget as it is now (a copy).
     public var current: RetryBudget { state.withLock { $0.budget } }
 
-    func requestStarted(at now: Int64) {
+    /// The time since the budget's creation on its clock, in nanoseconds: the budget's time base.
+    public var elapsed: Nanoseconds { origin.duration(to: clock.now).wholeNanoseconds }
+
+    func requestStarted() {
+        let now = elapsed
         state.withLock {
             $0.activeRequests += 1
             $0.budget.requestStarted(at: now)
@@ -33,9 +47,10 @@ public final class SharedRetryBudget: Sendable {
         }
     }
 
-    /// Takes a retry: its cost, or `nil` when refused. `firstRetry` counts the request as retrying.
-    func acquireRetry(at now: Int64, afterTimeout: Bool, firstRetry: Bool) -> Int? {
-        state.withLock { state in
+    /// Takes a retry now: its cost, or `nil` when refused. `firstRetry` counts the request as retrying.
+    func acquireRetry(afterTimeout: Bool, firstRetry: Bool) -> Int? {
+        let now = elapsed
+        return state.withLock { state in
             let cost = state.budget.acquireRetry(
                 at: now, afterTimeout: afterTimeout, activeRequests: state.activeRequests, activeRetries: state.activeRetries)
             if cost != nil && firstRetry { state.activeRetries += 1 }
@@ -45,5 +60,12 @@ public final class SharedRetryBudget: Sendable {
 
     func recordAnswer(success: Bool, retryCost: Int?) {
         state.withLock { $0.budget.recordAnswer(success: success, retryCost: retryCost) }
+    }
+}
+
+extension SharedRetryBudget where C == ContinuousClock {
+    /// A budget on the continuous clock, for retriers that wait in real time.
+    public convenience init(_ budget: RetryBudget) {
+        self.init(budget, clock: ContinuousClock())
     }
 }

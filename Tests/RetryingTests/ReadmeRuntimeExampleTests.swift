@@ -47,7 +47,7 @@ import Testing
         let policy = try BackoffPolicy(base: .milliseconds(100), cap: .seconds(5), jitter: .full, budget: .maxAttempts(5),
                                        maxElapsed: .seconds(20))
         let clock = VirtualClock()
-        let retrier = Retrier(policy: policy, clock: clock, budget: SharedRetryBudget(.tokenBucket(.grpcExample)))
+        let retrier = Retrier(policy: policy, clock: clock, budget: SharedRetryBudget(.tokenBucket(.grpcExample), clock: clock))
         let responses = Shared([
             HTTPResponse(status: 503, headers: ["Retry-After": "2"], body: ""),
             HTTPResponse(status: 429, headers: [:], body: ""),
