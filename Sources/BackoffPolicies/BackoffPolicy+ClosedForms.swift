@@ -65,8 +65,7 @@ extension BackoffPolicy {
         case .decorrelated(let r):
             var moments = DecorrelatedMoments(
                 base: _base, cap: _cap, factor: r, chain: decorrelatedChain, retries: retries, countingCapped: countingCapped)
-            var last = (moments: TotalWaitMoments(mean: 0, variance: 0), capped: 0.0)
-            for _ in 0..<retries { last = moments.nextWithCapped() }
+            let last = moments.total(of: retries)
             return (last.moments.mean, last.moments.variance, last.capped)
         case .decorrelatedMonotone(let r):
             // The first wait is b; the other n - 2 follow the chain from b.
@@ -74,8 +73,7 @@ extension BackoffPolicy {
             guard retries > 1 else { return (_base, 0, first) }
             var moments = DecorrelatedMoments(
                 base: _base, cap: _cap, factor: r, chain: decorrelatedChain, retries: retries - 1, countingCapped: countingCapped)
-            var last = (moments: TotalWaitMoments(mean: 0, variance: 0), capped: 0.0)
-            for _ in 0..<(retries - 1) { last = moments.nextWithCapped() }
+            let last = moments.total(of: retries - 1)
             return (_base + last.moments.mean, last.moments.variance, first + last.capped)
         case .pollyV2:
             guard !pollyClampCanBind(retries: retries) else { return nil }
