@@ -34,7 +34,7 @@ let package = Package(
         ),
         .target(
             name: "BackoffCLI",
-            dependencies: ["BackoffPolicies", "EventSimulation", "Parallelism", "RetrySimulation", "Stochastics"]
+            dependencies: ["BackoffPolicies", "EventSimulation", "Parallelism", "RetrySimulation", "Retrying", "Stochastics"]
         ),
         .executableTarget(name: "backoff", dependencies: ["BackoffCLI"]),
 
@@ -46,7 +46,7 @@ let package = Package(
             name: "RetrySimulationTests",
             dependencies: ["RetrySimulation", "BackoffPolicies", "EventSimulation", "Stochastics"]
         ),
-        .testTarget(name: "BackoffCLITests", dependencies: ["BackoffCLI", "BackoffPolicies"]),
+        .testTarget(name: "BackoffCLITests", dependencies: ["BackoffCLI", "BackoffPolicies", "Retrying"]),
         .testTarget(
             name: "RetryingTests", dependencies: ["Retrying", "BackoffPolicies", "EventSimulation", "RetrySimulation", "Stochastics"]),
     ],

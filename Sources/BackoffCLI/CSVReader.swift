@@ -86,9 +86,21 @@ struct CSVReader {
         malformedRecords = malformed
     }
 
-    /// Reads a file; `nil` when it does not exist or cannot be read as UTF-8.
-    init?(path: String) {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+    /// The largest table `check` and `--resume` read: an eighth of the physical memory (the parsed
+    /// records take several times the text).
+    static var fileLimit: Int { Int(ProcessInfo.processInfo.physicalMemory / 8) }
+
+    /// Reads a file of at most `limit` bytes; `nil` when it does not exist or cannot be read as UTF-8.
+    /// - Throws: ``BoundedFile/Failure/tooLarge(limit:)`` for a larger file (or an endless device).
+    init?(path: String, limit: Int) throws(BoundedFile.Failure) {
+        let data: Data
+        do {
+            data = try BoundedFile.read(path, limit: limit)
+        } catch {
+            if case .tooLarge = error { throw error }
+            return nil
+        }
+        guard let text = String(data: data, encoding: .utf8) else { return nil }
         self.init(text: text)
     }
 

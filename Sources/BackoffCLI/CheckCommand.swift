@@ -74,7 +74,15 @@ struct CheckCommand: DocumentedCommand {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .usage("No such file '\(path)': expected a CSV table written by backoff", command: name)
         }
-        guard let table = CSVReader(path: path) else { throw .failure("Cannot read '\(path)' as UTF-8 text") }
+        let read: CSVReader?
+        do {
+            read = try CSVReader(path: path, limit: CSVReader.fileLimit)
+        } catch {
+            throw .usage(
+                "'\(path)' is larger than \(MemoryLimit.text(Double(CSVReader.fileLimit))), more than a table can be checked in: "
+                    + "expected a CSV table written by backoff", command: name)
+        }
+        guard let table = read else { throw .failure("Cannot read '\(path)' as UTF-8 text") }
         guard !table.header.isEmpty else { throw .usage("'\(path)' is empty: expected a CSV table with a header", command: name) }
         return table
     }

@@ -78,8 +78,14 @@ struct ParsedOptions {
     /// Reads the gRPC service config at `path` and fills its retry policy in, as a preset does.
     private mutating func applyServiceConfig(_ path: String) throws(CommandLineError) {
         let spec = spec(PolicyOptions.grpcServiceConfig.name)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw invalid(spec, path, detail: "the file cannot be read")
+        let data: Data
+        do {
+            data = try BoundedFile.read(path, limit: 1 << 20)
+        } catch {
+            switch error {
+            case .unreadable: throw invalid(spec, path, detail: "the file cannot be read")
+            case .tooLarge: throw invalid(spec, path, detail: "the file is larger than 1 MiB, too large for a service config")
+            }
         }
         do {
             let config = try GrpcServiceConfig(json: data, method: values[PolicyOptions.grpcMethod.name])

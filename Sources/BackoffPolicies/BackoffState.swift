@@ -64,7 +64,9 @@ extension BackoffPolicy {
         }
         if Double(elapsed) + Double(wait) > _maxElapsed { return .giveUp(.timeLimit) }
         state._attempts += 1
-        state._totalWait += wait
+        // Saturating: honoured server delays are not bounded by the policy.
+        let (total, overflow) = state._totalWait.addingReportingOverflow(wait)
+        state._totalWait = overflow ? .max : total
         return .retry(after: wait)
     }
 

@@ -68,7 +68,8 @@ public struct Retrier<C: Clock>: Sendable where C.Duration == Duration {
             case .transient:
                 break
             case .retryAfter(let delay):
-                serverDelay = delay.wholeNanoseconds
+                // A negative delay means none; one beyond 2^62 ns (146 years) waits that long.
+                serverDelay = delay <= .zero ? 0 : delay >= .nanoseconds(1 << 62) ? 1 << 62 : delay.wholeNanoseconds
             case .retryAfterHeader(let value):
                 do {
                     serverDelay = try RetryAfterHeader.delay(value).wholeNanoseconds

@@ -21,15 +21,20 @@ public enum RetryAfterHeader {
         }
     }
 
-    /// The delay the header asks for. `now` is the current time in seconds since 1970 (UTC), used
-    /// for dates.
+    /// The longest delay returned, in seconds (2^62 ns, about 146 years, the longest total wait a
+    /// policy allows): a header asking for more (a date in the year 4030, 20 digits of seconds) waits
+    /// that long, so no conversion downstream can overflow.
+    public static let longestDelaySeconds: Int64 = (1 << 62) / 1_000_000_000
+
+    /// The delay the header asks for, at most ``longestDelaySeconds``. `now` is the current time in
+    /// seconds since 1970 (UTC), used for dates.
     public static func delay(_ value: String, now: Double = Date().timeIntervalSince1970) throws(Malformed) -> Duration {
         if !value.isEmpty, value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
             guard let seconds = Int64(value) else { throw Malformed(value: value) }
-            return .seconds(seconds)
+            return .seconds(min(seconds, longestDelaySeconds))
         }
         guard let date = httpDate(value) else { throw Malformed(value: value) }
-        let seconds = max(0, Double(date) - now)
+        let seconds = min(max(0, Double(date) - now), Double(longestDelaySeconds))
         return .nanoseconds(Int64((seconds * 1e9).rounded()))
     }
 
