@@ -26,8 +26,11 @@ struct LimitsInForce: RetryGate {
 
     mutating func admitsAttempt<Random: UniformSource>(at time: Int64, using uniform: inout Random) -> Bool {
         if limits.throttle != nil {
+            // The probability from the requests before this one (a fresh client rejects nothing),
+            // then this request counts, sent or rejected.
+            let rejected = uniform.nextUniform() < limits.throttle!.rejectionProbability(at: time)
             limits.throttle!.recordRequest(at: time)
-            if uniform.nextUniform() < limits.throttle!.rejectionProbability(at: time) { return false }
+            if rejected { return false }
         }
         if limits.breaker != nil {
             return limits.breaker!.allowsRequest(at: time)

@@ -9,4 +9,7 @@ public enum StopReason: Sendable, Equatable {
     case budgetExhausted
     /// The classifier called the error permanent.
     case permanentError
+    /// The shared circuit breaker (open, or half-open with its probes out) or the adaptive throttle
+    /// refused to send the attempt.
+    case rejectedLocally
 }

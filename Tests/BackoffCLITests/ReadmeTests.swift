@@ -34,6 +34,25 @@ import Testing
         }
     }
 
+    /// Every Swift example in the README is compiled and run by a test: each line of a ```swift block,
+    /// up to its `// In the app:` marker (the lines after it use the app's own objects), appears in a
+    /// test source.
+    @Test func everySwiftExampleIsCompiledByATest() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        var sources = ""
+        for case let path as String in FileManager.default.enumerator(atPath: tests.path)! where path.hasSuffix(".swift") {
+            sources += try String(contentsOf: tests.appendingPathComponent(path), encoding: .utf8)
+        }
+        let blocks = Self.readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        #expect(blocks.count >= 2)
+        for block in blocks {
+            let example = block.components(separatedBy: "// In the app:")[0]
+            let missing = example.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !sources.contains($0) }
+            #expect(missing.isEmpty, "README Swift lines not in any test: \(missing)")
+        }
+    }
+
     @Test func theSetUpCommandsAreAtTheTop() {
         let top = Self.readme.prefix(2_000)
         #expect(top.contains("scripts/backoff waits") && top.contains("scripts/test"))
