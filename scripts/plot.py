@@ -222,6 +222,26 @@ def presets(paths, out, name="presets-outage"):
     save(figure, out, name)
 
 
+def trace(trace_path, timeline_path, out, name="incident-replay"):
+    """(7) An incident replayed: the trace's failure probability over time, and the attempts per
+    bucket each jitter mode sends while it lasts."""
+    steps = read(trace_path, ["time_s", "failure_probability"])
+    rows = read(timeline_path, ["jitter", "bucket_start_s", "attempts", "retries"])
+    figure, (top, bottom) = plt.subplots(2, 1, figsize=(10, 6), sharex=True, gridspec_kw={"height_ratios": [1, 2]})
+    times = [number(row["time_s"]) for row in steps]
+    probabilities = [number(row["failure_probability"]) for row in steps]
+    end = max(number(row["bucket_start_s"]) for row in rows)
+    top.step(times + [end], probabilities + probabilities[-1:], where="post", color="#d62728")
+    top.set(ylabel="failure probability", ylim=(0, 1.05), title="The incident (the trace)")
+    for mode in modes_in(rows):
+        mine = [row for row in rows if row["jitter"] == mode]
+        bottom.plot([number(row["bucket_start_s"]) for row in mine], [number(row["attempts"]) for row in mine],
+                    label=mode, color=COLOURS.get(mode), linewidth=1)
+    bottom.set(xlabel="time (s)", ylabel="attempts per bucket", title="The load it draws")
+    bottom.legend(fontsize=8)
+    save(figure, out, name)
+
+
 def everything(out):
     """The figures of the reference datasets (scripts/make-notebooks-data writes them)."""
     waits(os.path.join(DATA, "waits-default-samples.csv"), os.path.join(DATA, "waits-default.csv"), out)
@@ -235,6 +255,7 @@ def everything(out):
             facet="sweep_budget", name="metastability-map", limits=(0, 1),
             title="Recovered (1) or stuck (0) after capacity drops to 30 % from 5 s until the time on the y axis")
     presets([os.path.join(DATA, "presets-outage.csv"), os.path.join(DATA, "presets-outage-10-attempts.csv")], out)
+    trace(os.path.join(DATA, "incident-trace.csv"), os.path.join(DATA, "incident-replay-timeline.csv"), out)
 
 
 def main(argv):
@@ -259,6 +280,9 @@ def main(argv):
     o.add_argument("tables", nargs="+")
     o.add_argument("--window", nargs=2, type=float, metavar=("FROM", "UNTIL"), help="shade the degradation window (s)")
     o.add_argument("--modes", nargs="+", help="only these jitter modes")
+    r = commands.add_parser("trace", help="an incident replayed: the trace and a simulate --timeline table of it")
+    r.add_argument("trace")
+    r.add_argument("timeline")
     p = commands.add_parser("presets", help="presets side by side: sweep simulate --preset tables, a row each")
     p.add_argument("tables", nargs="+")
     options = parser.parse_args(argv)
@@ -278,6 +302,8 @@ def main(argv):
             overload(options.tables, out, window=options.window, modes=options.modes)
         elif options.command == "presets":
             presets(options.tables, out)
+        elif options.command == "trace":
+            trace(options.trace, options.timeline, out)
     except UsageError as error:
         print(f"plot: {error}", file=sys.stderr)
         return 64

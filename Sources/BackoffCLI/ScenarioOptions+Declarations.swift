@@ -10,7 +10,8 @@ extension ScenarioOptions {
         help: "Clients N (sessions); with burst arrivals all start at t = 0.", parse: Parsers.count)
     static let server = Option(
         "server", "model", kind: .serverModel, default: "outage:2s", form: ServerSpec.form,
-        help: "Server model: always-fail, bernoulli:P, outage:DURATION, contention or capacity.", parse: parseServer)
+        help: "Server model: always-fail, bernoulli:P, outage:DURATION, contention, capacity, or trace:FILE (an incident: "
+            + "time_s,failure_probability[,retry_after_s], a step function).", parse: parseServer)
     static let serverRetryAfter = Option(
         "server-retry-after", "duration", kind: .duration, default: "none", form: "a duration with a unit (e.g. 500ms), recovery, or none",
         help: "Retry-After sent with bernoulli and outage failures: a duration, recovery (the time left in the outage), or none.",
@@ -129,6 +130,7 @@ extension ScenarioOptions {
     }
 
     @Sendable private static func parseServer(_ text: String) throws(InvalidValue) -> ServerModel {
+        if text.hasPrefix("trace:") { return .trace(try TraceFile.trace(path: String(text.dropFirst(6)))) }
         if let model = ServerSpec.model(text) { return model }
         let name = String(text.prefix { $0 != ":" })
         guard !ServerSpec.names.contains(name) else { throw InvalidValue() }

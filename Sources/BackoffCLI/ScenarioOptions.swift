@@ -73,6 +73,8 @@ struct ScenarioOptions {
         case .contention:
             let hop = NetworkDelay(mean: try options(hop), standardDeviation: try options(hopSD))
             return (.contention(hop: hop), [Self.hop.name, hopSD.name])
+        case .trace(let trace):
+            return (.trace(trace), [])
         case .capacity:
             let names = [workers, queue].map(\.name) + [service.name, rejectRetryAfter.name, degradeFrom.name, degradeUntil.name, degradeTo.name, timeout.name]
             return (.capacity(try capacity(options)), Set(names))
@@ -103,6 +105,7 @@ struct ScenarioOptions {
         case .nonPositiveBucket: (bucket.spec, nil)
         case .tooManyBuckets: (bucket.spec, "\(error)")
         case .invalidFailureProbability, .negativeOutage: (server.spec, nil)
+        case .invalidTrace: (server.spec, "\(error)")
         case .negativeRetryAfter: (serverRetryAfter.spec, "\(error)")
         case .retryAfterNeedsRecovery: (serverRetryAfter.spec, "bernoulli failures have no recovery time")
         case .invalidNetworkDelay: (hop.spec, "\(error)")

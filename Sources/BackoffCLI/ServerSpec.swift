@@ -1,11 +1,12 @@
 import EventSimulation
 import RetrySimulation
 
-/// The `--server` syntax: `always-fail`, `bernoulli:P`, `outage:DURATION`, `contention`, `capacity`.
+/// The `--server` syntax: `always-fail`, `bernoulli:P`, `outage:DURATION`, `contention`, `capacity`,
+/// `trace:FILE`.
 /// The parameters of contention and capacity (and Retry-After) come from their own options.
 enum ServerSpec {
     static let form = "always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), "
-        + "contention or capacity"
+        + "contention, capacity, or trace:FILE (a CSV of time_s,failure_probability)"
 
     /// The kind of model written as `text` (default parameters), or `nil` when it is not of the
     /// accepted form. The model checks the ranges (`ServerModel.validate()`).
@@ -24,6 +25,8 @@ enum ServerSpec {
             return .contention(hop: .standard)
         case ("capacity", 1):
             return .capacity(CapacityModel(workers: 1, serviceTime: .deterministic(.nanoseconds(1)), queueLimit: 0))
+        case ("trace", 2):
+            return (try? TraceFile.trace(path: parts[1])).map { .trace($0) }
         default:
             return nil
         }
@@ -37,9 +40,10 @@ enum ServerSpec {
         case .outage(let end, _): "outage:\(Duration.nanoseconds(end.nanoseconds).unitText)"
         case .contention: "contention"
         case .capacity: "capacity"
+        case .trace(let trace): "trace:\(trace.name)"
         }
     }
 
     /// The model names, for suggestions.
-    static let names = ["always-fail", "bernoulli", "outage", "contention", "capacity"]
+    static let names = ["always-fail", "bernoulli", "outage", "contention", "capacity", "trace"]
 }

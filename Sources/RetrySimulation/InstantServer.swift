@@ -11,12 +11,15 @@ struct InstantServer: SimulatedServer {
     let outageEnd: VirtualTime?
     /// The Retry-After the failures carry.
     let retryAfter: RetryAfter?
+    /// A trace's steps (`nil` for the others).
+    let trace: FailureTrace?
 
     init(_ model: ServerModel) {
         switch model {
-        case .alwaysFail: (failureProbability, outageEnd, retryAfter) = (nil, nil, nil)
-        case .bernoulli(let p, let delay): (failureProbability, outageEnd, retryAfter) = (p, nil, delay)
-        case .outage(let end, let delay): (failureProbability, outageEnd, retryAfter) = (nil, end, delay)
+        case .alwaysFail: (failureProbability, outageEnd, retryAfter, trace) = (nil, nil, nil, nil)
+        case .bernoulli(let p, let delay): (failureProbability, outageEnd, retryAfter, trace) = (p, nil, delay, nil)
+        case .outage(let end, let delay): (failureProbability, outageEnd, retryAfter, trace) = (nil, end, delay, nil)
+        case .trace(let steps): (failureProbability, outageEnd, retryAfter, trace) = (nil, nil, nil, steps)
         default: preconditionFailure("\(model) does not answer at once")
         }
     }
@@ -50,6 +53,12 @@ struct InstantServer: SimulatedServer {
     func outcome<Random: UniformSource>(at time: VirtualTime, using random: inout Random) -> (outcome: AttemptOutcome, retryAfter: Int64?) {
         if let end = outageEnd {
             return time < end ? (.failure, delay(recovery: end, at: time)) : (.success, nil)
+        }
+        if let trace {
+            // A step of probability 0 or 1 draws nothing, so a 1-then-0 trace is `outage:T` exactly.
+            let step = trace.step(at: time)
+            let fails = step.failureProbability >= 1 || (step.failureProbability > 0 && random.nextUniform() < step.failureProbability)
+            return fails ? (.failure, step.retryAfter?.wholeNanoseconds) : (.success, nil)
         }
         guard let p = failureProbability else { return (.failure, nil) }  // always-fail draws nothing
         return random.nextUniform() < p ? (.failure, delay(recovery: nil, at: time)) : (.success, nil)

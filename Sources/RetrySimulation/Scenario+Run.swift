@@ -25,7 +25,7 @@ extension Scenario {
         case (.clientByClient, _):
             var run = ScenarioRun<InstantServer, NoLimits>(scenario: self, starts: starts, seed: seed, eventOrdered: false)
             return try run.runClientByClient(starts)
-        case (.eventOrdered, .alwaysFail), (.eventOrdered, .bernoulli), (.eventOrdered, .outage):
+        case (.eventOrdered, .alwaysFail), (.eventOrdered, .bernoulli), (.eventOrdered, .outage), (.eventOrdered, .trace):
             return try runEventOrdered(InstantServer.self, starts: starts, seed: seed)
         case (.eventOrdered, .contention):
             return try runEventOrdered(ContentionServer.self, starts: starts, seed: seed)

@@ -11,6 +11,7 @@ import EventSimulation
 ///                 attempt reads the item's version and then writes with it, each a round trip of
 ///                 two network hops; the write succeeds only if the version is unchanged
 /// capacity        workers, a service-time distribution and a bounded queue (see CapacityModel)
+/// trace           a failure probability over time, a step function read from an incident (FailureTrace)
 /// ```
 /// Bernoulli and outage failures may carry a Retry-After.
 public enum ServerModel: Hashable, Sendable {
@@ -19,6 +20,7 @@ public enum ServerModel: Hashable, Sendable {
     case outage(until: VirtualTime, retryAfter: RetryAfter? = nil)
     case contention(hop: NetworkDelay)
     case capacity(CapacityModel)
+    case trace(FailureTrace)
 
     /// Throws when a parameter is outside its range.
     public func validate() throws(SimulationError) {
@@ -32,6 +34,8 @@ public enum ServerModel: Hashable, Sendable {
         case .outage(let end, let retryAfter):
             guard end >= .zero else { throw .negativeOutage(end) }
             try Self.validate(retryAfter)
+        case .trace:
+            return  // validated when made
         case .contention(let hop):
             guard hop.mean >= .zero, hop.standardDeviation >= .zero else { throw .invalidNetworkDelay }
         case .capacity(let model):
@@ -61,6 +65,7 @@ public enum ServerModel: Hashable, Sendable {
         switch self {
         case .outage(let end, _): end
         case .capacity(let model): model.degradation?.end
+        case .trace(let trace): trace.recoveryTime
         default: nil
         }
     }
@@ -70,6 +75,7 @@ public enum ServerModel: Hashable, Sendable {
         switch self {
         case .bernoulli(_, let retryAfter), .outage(_, let retryAfter): retryAfter != nil
         case .capacity(let model): model.rejectionRetryAfter != nil
+        case .trace(let trace): trace.steps.contains { $0.retryAfter != nil }
         default: false
         }
     }
@@ -77,7 +83,7 @@ public enum ServerModel: Hashable, Sendable {
     /// True for the servers that answer at once (always-fail, bernoulli, outage).
     public var answersAtOnce: Bool {
         switch self {
-        case .alwaysFail, .bernoulli, .outage: true
+        case .alwaysFail, .bernoulli, .outage, .trace: true
         default: false
         }
     }

@@ -32,10 +32,12 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case permanentWithContention
     /// The load timeline would need more buckets than the limit (memory grows with buckets).
     case tooManyBuckets(needed: Double, limit: Int)
+    case invalidTrace(String)
 
     public var description: String {
         switch self {
         case .invalidFailureProbability(let p): "the failure probability must lie in [0, 1], got \(p)"
+        case .invalidTrace(let reason): reason
         case .negativeOutage(let end): "the outage must end at or after 0, got \(end.seconds) s"
         case .negativeRetryAfter: "the Retry-After must not be negative"
         case .retryAfterNeedsRecovery: "Retry-After 'recovery' needs a server that recovers (an outage)"
