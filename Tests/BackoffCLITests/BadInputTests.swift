@@ -7,7 +7,7 @@ import Testing
 @Suite struct BadInputTests {
     static let durationForm = "expected a duration greater than 0 with a unit (ns, us, ms, s, m, h), e.g. 100ms"
     static let serverForm =
-        "expected always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), contention or capacity"
+        "expected always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), contention, capacity, or trace:FILE (a CSV of time_s,failure_probability)"
 
     static let cases: [(id: String, arguments: [String], message: String)] = [
         ("base zero", ["waits", "--base", "0ms"], "Invalid value '0ms' for '--base <duration>': \(durationForm)"),
