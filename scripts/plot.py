@@ -242,6 +242,27 @@ def trace(trace_path, timeline_path, out, name="incident-replay"):
     save(figure, out, name)
 
 
+def tune(path, out, x="peak_retry_load", name="tune-pareto"):
+    """(8) A tune run: every candidate's objective against a constrained column, the feasible ones
+    highlighted, the Pareto-optimal ones ringed, the winner (the first row) circled."""
+    rows = read(path, ["feasible", "pareto", x])
+    objective = [column for column in rows[0] if column not in ("candidate", "phase", "jitter", "base_s", "multiplier", "cap_s",
+                 "max_attempts", "schedule", "decorrelated_factor", "max_elapsed_s", "cap_mode", "feasible", "pareto")][0]
+    figure, axis = plt.subplots(figsize=(8, 5))
+    for feasible, colour, label in (("no", "#bbbbbb", "infeasible"), ("yes", "#1f77b4", "feasible")):
+        mine = [row for row in rows if row["feasible"] == feasible]
+        axis.scatter([number(row[x]) for row in mine], [number(row[objective]) for row in mine], s=14, color=colour, label=label)
+    # Pareto on the objective and every constrained column: in this projection, marked, not joined.
+    front = [row for row in rows if row["pareto"] == "yes"]
+    axis.scatter([number(row[x]) for row in front], [number(row[objective]) for row in front], s=40, facecolors="none",
+                 edgecolors="#d62728", label="Pareto (objective and every constrained column)")
+    best = rows[0]
+    axis.scatter([number(best[x])], [number(best[objective])], s=120, facecolors="none", edgecolors="black", label="chosen")
+    axis.set(xlabel=x, ylabel=objective, yscale="log", title=f"tune: {len(rows)} candidates, the chosen one circled")
+    axis.legend(fontsize=8)
+    save(figure, out, name)
+
+
 def everything(out):
     """The figures of the reference datasets (scripts/make-notebooks-data writes them)."""
     waits(os.path.join(DATA, "waits-default-samples.csv"), os.path.join(DATA, "waits-default.csv"), out)
@@ -256,6 +277,7 @@ def everything(out):
             title="Recovered (1) or stuck (0) after capacity drops to 30 % from 5 s until the time on the y axis")
     presets([os.path.join(DATA, "presets-outage.csv"), os.path.join(DATA, "presets-outage-10-attempts.csv")], out)
     trace(os.path.join(DATA, "incident-trace.csv"), os.path.join(DATA, "incident-replay-timeline.csv"), out)
+    tune(os.path.join(DATA, "tune-outage.csv"), out)
 
 
 def main(argv):
@@ -280,6 +302,9 @@ def main(argv):
     o.add_argument("tables", nargs="+")
     o.add_argument("--window", nargs=2, type=float, metavar=("FROM", "UNTIL"), help="shade the degradation window (s)")
     o.add_argument("--modes", nargs="+", help="only these jitter modes")
+    u = commands.add_parser("tune", help="a tune table: objective against a constrained column, the Pareto front")
+    u.add_argument("table")
+    u.add_argument("--x", default="peak_retry_load")
     r = commands.add_parser("trace", help="an incident replayed: the trace and a simulate --timeline table of it")
     r.add_argument("trace")
     r.add_argument("timeline")
@@ -302,6 +327,8 @@ def main(argv):
             overload(options.tables, out, window=options.window, modes=options.modes)
         elif options.command == "presets":
             presets(options.tables, out)
+        elif options.command == "tune":
+            tune(options.table, out, x=options.x)
         elif options.command == "trace":
             trace(options.trace, options.timeline, out)
     except UsageError as error:

@@ -47,7 +47,7 @@ enum Commands {
     }
 
     /// Every command, in the order help lists them.
-    static var all: [any DocumentedCommand.Type] { tables + [SweepCommand.self, CheckCommand.self] }
+    static var all: [any DocumentedCommand.Type] { tables + [SweepCommand.self, TuneCommand.self, CheckCommand.self] }
 
     static func named(_ name: String) -> (any DocumentedCommand.Type)? { all.first { $0.name == name } }
 

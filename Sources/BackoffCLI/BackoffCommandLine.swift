@@ -58,6 +58,8 @@ public enum BackoffCommandLine {
                 .run(standardOutput: &standardOutput, standardError: &standardError)
         case CheckCommand.name:
             return try CheckCommand(tokens: rest).run(standardOutput: &standardOutput)
+        case TuneCommand.name:
+            return try TuneCommand(tokens: rest).run(standardOutput: &standardOutput, standardError: &standardError)
         default:
             guard let type = Commands.table(named: name) else { throw unknownCommand(name) }
             let options = try ParsedOptions(command: name, specs: type.specs, tokens: rest)

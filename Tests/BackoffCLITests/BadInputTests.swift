@@ -45,7 +45,7 @@ import Testing
         ("probability above one", ["simulate", "--server", "bernoulli:1.5"],
          "Invalid value 'bernoulli:1.5' for '--server <model>': \(serverForm)"),
         ("unknown command", ["simulat"],
-         "Unknown command 'simulat'. Did you mean 'simulate'? Commands: schedule, formula, waits, simulate, presets, sweep, check, help"),
+         "Unknown command 'simulat'. Did you mean 'simulate'? Commands: schedule, formula, waits, simulate, presets, sweep, tune, check, help"),
         ("sweep range backwards", ["sweep", "simulate", "--clients", "10..1:5"],
          "Invalid list or range '10..1:5' for '--clients <count>': the range runs backwards (10 > 1); "
             + "expected A <= B in A..B:STEP or A..B*FACTOR, e.g. 10..190:10 or 1..1000*10"),

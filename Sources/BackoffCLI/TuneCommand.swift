@@ -1,0 +1,199 @@
+import Foundation
+import Parallelism
+import Stochastics
+
+/// `backoff tune`: the policy that does best on an objective column of `simulate` while its
+/// constraints hold, in the scenario the other options fix.
+///
+/// The search: a Latin hypercube of `--design` points over the ranges for each combination of the
+/// choices, then GSL's Nelder-Mead simplex (`nmsimplex2`) from the best feasible points over the
+/// continuous ranges (integers and choices held), the objective plus a penalty for violated
+/// constraints. Every candidate runs on the same seed (common random numbers), so candidates differ
+/// by their policy, not by their luck. The best feasible candidate is then run on a fresh seed; if
+/// its constraints fail there, `tune` says so and exits 1.
+struct TuneCommand: DocumentedCommand {
+    static let name = "tune"
+    static let abstract = "Find the policy that does best on a simulate column while constraints on other columns hold."
+    static let discussion = """
+        Takes simulate's options to fix the scenario, --objective COLUMN (minimised; --maximize to maximise), \
+        --constraint 'COLUMN<=VALUE' or 'COLUMN>=VALUE' (repeatable), and --search over policy options: \
+        ranges NAME=A..B (durations on a log scale across a factor of 10 or more) and choices NAME=a|b|c. \
+        A Latin hypercube of --design points per choice combination, then a Nelder-Mead simplex (GSL nmsimplex2) \
+        from the best feasible points, all on the same seed. One row per candidate, the best feasible first, \
+        with feasible and pareto (no other candidate at least as good on the objective and every constrained \
+        column, and better on one). The winner is re-run on a fresh seed; exit 1 when its constraints fail \
+        there, or when no candidate is feasible (stderr names the constraint closest to holding).
+        """
+    static let objective = Option<String?>.optional(
+        "objective", "column", form: "a numeric column of simulate, e.g. p99_total_wait_s",
+        help: "The simulate column to minimise (or maximise with --maximize).", parse: Parsers.text)
+    static let maximize = Option<Bool>.flag("maximize", help: "Maximise the objective instead.")
+    static let search = Option<String?>.optional(
+        "search", "space", form: TuneSearchSpace.form, help: "The policy options to search, and their ranges or choices.",
+        parse: Parsers.text)
+    static let design = Option(
+        "design", "count", kind: .count, default: "16", form: "a whole number >= 2, e.g. 16",
+        help: "Latin-hypercube points per combination of choices.", parse: Parsers.count(atLeast: 2))
+    /// `--constraint` may be given more than once; the other options once.
+    static let constraintSpec = OptionSpec(
+        name: "constraint", placeholder: "COLUMN<=VALUE", kind: .text,
+        help: "A bound on a simulate column, COLUMN<=VALUE or COLUMN>=VALUE (repeatable).", defaultValue: nil,
+        form: "COLUMN<=VALUE or COLUMN>=VALUE with a numeric simulate column, e.g. peak_retry_load<=120")
+    static let ownSpecs = [objective.spec, maximize.spec, constraintSpec, search.spec, design.spec]
+    static var specs: [OptionSpec] {
+        SimulateCommand.specs.filter { $0.name != SimulateCommand.timeline.name } + ownSpecs
+    }
+    static var columns: [ColumnDocumentation] {
+        [ColumnDocumentation(name: "(candidate columns)", meaning: "the policy columns, each searched choice, the objective and every constrained column, feasible, pareto, phase, candidate")]
+    }
+    static let example = "backoff tune --clients 2000 --server outage:2s --objective p99_total_wait_s "
+        + "--constraint 'peak_retry_load<=120' --constraint 'give_ups<=0' "
+        + "--search 'base=10ms..1s,multiplier=1.5..4,max-attempts=3..12,jitter=full|equal|decorrelated'"
+
+    /// Options tune sets for every candidate itself.
+    static let fixedOnly: Set<String> = ["seed", "jobs", "output", "max-memory", "generator", "clients", "server", "arrivals"]
+    /// The policy options a search may vary.
+    static let searchable = ["base", "multiplier", "cap", "max-attempts", "max-retries", "jitter", "cap-mode", "increment",
+                             "decorrelated-factor", "schedule", "budget", "breaker", "throttle", "max-elapsed"]
+    /// simulate columns that are not numbers.
+    static let textColumns: Set<String> = ["jitter", "server", "schedule", "generator", "cap_mode", "recovered"]
+
+    struct Constraint {
+        let column: String
+        let atMost: Bool
+        let bound: Double
+        var text: String { "\(column)\(atMost ? "<=" : ">=")\(CSVFormat.number(bound))" }
+
+        /// How far `value` is outside the bound (0 when it holds).
+        func violation(_ value: Double) -> Double { atMost ? max(0, value - bound) : max(0, bound - value) }
+    }
+
+    let objectiveColumn: String
+    let maximizing: Bool
+    let constraints: [Constraint]
+    let space: TuneSearchSpace
+    let designPoints: Int
+    let scenarioArguments: [String]
+    let seed: UInt64
+    let jobs: Int
+    let outputPath: String?
+
+    init(tokens: some Collection<ArgumentToken>) throws(CommandLineError) {
+        // `--constraint` is the one repeatable option: taken out before the others are parsed.
+        var rest: [ArgumentToken] = []
+        var constraintTexts: [String] = []
+        var iterator = Array(tokens).makeIterator()
+        while let token = iterator.next() {
+            guard case .option(let name, let attached) = token.kind, name == Self.constraintSpec.name else {
+                rest.append(token)
+                continue
+            }
+            if let attached {
+                constraintTexts.append(attached)
+            } else if let next = iterator.next(), case .word(let value) = next.kind {
+                constraintTexts.append(value)
+            } else {
+                throw .usage("Missing value for '\(Self.constraintSpec.usage)'", command: Self.name)
+            }
+        }
+        let options = try ParsedOptions(command: Self.name, specs: Self.specs.filter { $0.name != Self.constraintSpec.name }, tokens: rest,
+                                        fillingIn: false)
+        guard let objective = try options(Self.objective) else {
+            throw .usage("Missing '--objective <column>': the simulate column to minimise, e.g. p99_total_wait_s", command: Self.name)
+        }
+        let numeric = Set(SimulateCommand.columns.map(\.name)).subtracting(Self.textColumns)
+        func column(_ name: String, for spec: OptionSpec, _ value: String) throws(CommandLineError) -> String {
+            guard numeric.contains(name) else {
+                let reason = Self.textColumns.contains(name)
+                    ? "'\(name)' is not a numeric column"
+                    : "unknown column '\(name)'" + (Suggestion.closest(to: name, among: Array(numeric)).map { " (did you mean '\($0)'?)" } ?? "")
+                throw options.invalid(spec, value, detail: reason)
+            }
+            return name
+        }
+        objectiveColumn = try column(objective, for: Self.objective.spec, objective)
+        maximizing = try options(Self.maximize)
+        var constraints: [Constraint] = []
+        for text in constraintTexts {
+            let atMost = text.contains("<=")
+            let parts = text.components(separatedBy: atMost ? "<=" : ">=")
+            guard parts.count == 2, atMost || text.contains(">="), let bound = ValueParser.number(parts[1]), bound.isFinite else {
+                throw options.invalid(Self.constraintSpec, text, detail: nil)
+            }
+            constraints.append(Constraint(column: try column(parts[0], for: Self.constraintSpec, text), atMost: atMost, bound: bound))
+        }
+        self.constraints = constraints
+        guard let searchText = try options(Self.search) else {
+            throw .usage("Missing '--search <space>': expected \(TuneSearchSpace.form)", command: Self.name)
+        }
+        do {
+            space = try TuneSearchSpace(searchText, specs: SimulateCommand.specs)
+        } catch {
+            throw options.invalid(Self.search.spec, searchText, detail: error.detail)
+        }
+        for name in space.names where options.givenText(name) != nil {
+            throw .usage("'--\(name)' is both given and searched: give it, or search it", command: Self.name)
+        }
+        if space.dimensions["jitter"] == nil, let jitter = options.givenText("jitter"), jitter.contains(",") || jitter == "all" {
+            throw .usage("'--jitter \(jitter)': tune runs one jitter mode per candidate; search several with --search 'jitter=a|b'",
+                         command: Self.name)
+        }
+        designPoints = try options(Self.design)
+        let run = try RunOptions(options)
+        seed = run.seed
+        jobs = run.jobs
+        outputPath = try options(TableOptions.output)
+        // The scenario: every simulate option given, as given (tune sets seed, jobs and output itself).
+        var arguments: [String] = []
+        for name in options.order where SimulateCommand.specs.contains(where: { $0.name == name })
+            && !["seed", "jobs", "output"].contains(name) {
+            arguments += options.spec(name).isFlag ? ["--\(name)"] : ["--\(name)", options.givenText(name)!]
+        }
+        if space.dimensions["jitter"] == nil && options.givenText("jitter") == nil { arguments += ["--jitter", "full"] }
+        scenarioArguments = arguments
+        // Every candidate's simulate must parse: check the design's first point before anything runs.
+        for choices in space.choiceCombinations {
+            _ = try Self.parse(arguments + Self.arguments(Candidate(space: space, unit: space.numericNames.map { _ in 0.5 }, choices: choices)))
+        }
+    }
+
+    /// One point of the search: unit coordinates of the numeric dimensions, and the choices.
+    struct Candidate: Hashable, Sendable {
+        let values: [String: String]
+        /// The unit coordinates of the numeric dimensions, and the choices, it came from.
+        let unit: [Double]
+        let choices: [String: String]
+
+        static func == (left: Candidate, right: Candidate) -> Bool { left.values == right.values }
+        func hash(into hasher: inout Hasher) { hasher.combine(values) }
+
+        init(space: TuneSearchSpace, unit: [Double], choices: [String: String]) {
+            (self.unit, self.choices) = (unit, choices)
+            var values = choices
+            for (name, u) in zip(space.numericNames, unit) { values[name] = space.value(name, at: u) }
+            for name in space.names where values[name] == nil { values[name] = space.value(name, at: 0) }
+            self.values = values
+        }
+    }
+
+    static func arguments(_ candidate: Candidate) -> [String] {
+        candidate.values.keys.sorted().flatMap { ["--\($0)", candidate.values[$0]!] }
+    }
+
+    /// The simulate command `arguments` make, validated (a usage error names the candidate's option).
+    static func parse(_ arguments: [String]) throws(CommandLineError) -> SimulateCommand {
+        do {
+            let options = try ParsedOptions(command: SimulateCommand.name, specs: SimulateCommand.specs, tokens: ArgumentLexer.tokens(arguments))
+            return try SimulateCommand(options)
+        } catch {
+            guard case .usage(let message, _) = error else { throw error }
+            throw .usage("\(message) (in the candidate \(arguments.joined(separator: " ")))", command: name)
+        }
+    }
+
+    /// A simulate run of `arguments`: its one row, by column.
+    static func simulate(_ arguments: [String]) throws(CommandLineError) -> [String: String] {
+        let table = try parse(arguments).run()
+        return Dictionary(uniqueKeysWithValues: zip(table.header, table.rows[0]))
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// `tune --search 'base=10ms..1s,multiplier=1.5..4,max-attempts=3..12,jitter=full|equal|decorrelated'`:
+/// the options `tune` varies, each a continuous range (durations, on a log scale when the range spans
+/// a factor of 10 or more; numbers), an integer range (counts) or a list of choices (`a|b|c`).
+struct TuneSearchSpace {
+    enum Dimension {
+        /// A real range; `logarithmic` searches log(value). Durations are written in nanoseconds.
+        case continuous(low: Double, high: Double, logarithmic: Bool, duration: Bool)
+        case integer(low: Int, high: Int)
+        case choices([String])
+    }
+
+    /// The options searched, in the order given.
+    let names: [String]
+    let dimensions: [String: Dimension]
+
+    static let form = "comma-separated NAME=A..B (a range) or NAME=a|b|c (choices), e.g. "
+        + "'base=10ms..1s,multiplier=1.5..4,max-attempts=3..12,jitter=full|equal|decorrelated'"
+
+    /// Parses `text` against the options of `specs`.
+    init(_ text: String, specs: [OptionSpec]) throws(InvalidValue) {
+        var names: [String] = []
+        var dimensions: [String: Dimension] = [:]
+        for item in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw InvalidValue("'\(item)' is not NAME=RANGE or NAME=a|b|c")
+            }
+            let (name, value) = (parts[0], parts[1])
+            guard let spec = specs.first(where: { $0.name == name }), !TuneCommand.fixedOnly.contains(name) else {
+                let hint = Suggestion.closest(to: name, among: TuneCommand.searchable).map { " (did you mean '\($0)'?)" } ?? ""
+                throw InvalidValue("'\(name)' is not an option tune can search\(hint)")
+            }
+            guard dimensions[name] == nil else { throw InvalidValue("'\(name)' is searched twice") }
+            let dimension = try Self.dimension(value, spec: spec)
+            names.append(name)
+            dimensions[name] = dimension
+        }
+        let varied = dimensions.values.contains { dimension in
+            switch dimension {
+            case .continuous(let low, let high, _, _): high > low
+            case .integer(let low, let high): high > low
+            case .choices(let values): values.count > 1
+            }
+        }
+        guard varied else { throw InvalidValue("the search space is empty: no option takes more than one value") }
+        self.names = names
+        self.dimensions = dimensions
+    }
+
+    private static func dimension(_ value: String, spec: OptionSpec) throws(InvalidValue) -> Dimension {
+        if value.contains("..") {
+            let bounds = value.components(separatedBy: "..")
+            guard bounds.count == 2 else { throw InvalidValue("'\(spec.name)=\(value)': a range is A..B") }
+            switch spec.kind {
+            case .duration:
+                guard let low = ValueParser.duration(bounds[0]), let high = ValueParser.duration(bounds[1]), low > .zero, high >= low else {
+                    throw InvalidValue("'\(spec.name)=\(value)': expected DURATION..DURATION, 0 < A <= B, e.g. 10ms..1s")
+                }
+                let (a, b) = (low.nanoseconds, high.nanoseconds)
+                return .continuous(low: a, high: b, logarithmic: b >= 10 * a, duration: true)
+            case .number:
+                guard let low = ValueParser.number(bounds[0]), let high = ValueParser.number(bounds[1]), low.isFinite, high.isFinite,
+                      high >= low else {
+                    throw InvalidValue("'\(spec.name)=\(value)': expected NUMBER..NUMBER with A <= B, e.g. 1.5..4")
+                }
+                return .continuous(low: low, high: high, logarithmic: false, duration: false)
+            case .count:
+                guard let low = ValueParser.integer(bounds[0]), let high = ValueParser.integer(bounds[1]), high >= low else {
+                    throw InvalidValue("'\(spec.name)=\(value)': expected COUNT..COUNT with A <= B, e.g. 3..12")
+                }
+                return .integer(low: low, high: high)
+            case .flag, .text, .serverModel:
+                throw InvalidValue("'\(spec.name)' takes choices a|b|c, not a range")
+            }
+        }
+        let choices = value.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard !choices.contains(where: \.isEmpty) else { throw InvalidValue("'\(spec.name)=\(value)': an empty choice") }
+        guard Set(choices).count == choices.count else { throw InvalidValue("'\(spec.name)=\(value)': a choice is listed twice") }
+        return .choices(choices)
+    }
+
+    /// Every combination of the choice dimensions (one empty combination when there are none).
+    var choiceCombinations: [[String: String]] {
+        var combinations: [[String: String]] = [[:]]
+        for name in names {
+            guard case .choices(let values) = dimensions[name]! else { continue }
+            combinations = combinations.flatMap { combination in values.map { combination.merging([name: $0]) { $1 } } }
+        }
+        return combinations
+    }
+
+    /// The continuous and integer dimensions, in order: the coordinates of the unit cube.
+    var numericNames: [String] {
+        names.filter { if case .choices = dimensions[$0]! { false } else { true } }
+    }
+
+    /// The option text of dimension `name` at unit coordinate `u` in [0, 1].
+    func value(_ name: String, at u: Double) -> String {
+        let u = min(1, max(0, u))
+        switch dimensions[name]! {
+        case .continuous(let low, let high, let logarithmic, let duration):
+            let x = logarithmic ? exp(log(low) + u * (log(high) - log(low))) : low + u * (high - low)
+            return duration ? "\(Int64(x.rounded()))ns" : CSVFormat.number(x)
+        case .integer(let low, let high):
+            return String(min(high, low + Int((u * Double(high - low + 1)).rounded(.down))))
+        case .choices(let values):
+            return values[0]
+        }
+    }
+}
