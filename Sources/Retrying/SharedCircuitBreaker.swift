@@ -1,36 +1,32 @@
 import BackoffPolicies
-import Synchronization
 
 /// A ``CircuitBreaker`` that many concurrent retry loops share safely, on one time base: its clock
 /// (the retriers' clock type), measured from its creation. The defaults are `simulate --breaker on`'s:
 /// it opens when half of at least 20 requests in 10 s failed, rejects locally for 5 s, then lets 3
 /// probes through and closes when they all succeed.
 public final class SharedCircuitBreaker<C: Clock>: Sendable where C.Duration == Duration {
-    private let breaker: Mutex<CircuitBreaker>
-    public let clock: C
-    private let origin: C.Instant
+    private let breaker: ClockedMutex<CircuitBreaker, C>
 
     public init(_ breaker: CircuitBreaker, clock: C) {
-        self.breaker = Mutex(breaker)
-        self.clock = clock
-        origin = clock.now
+        self.breaker = ClockedMutex(breaker, clock: clock)
     }
 
+    /// The clock the breaker reads time from: the retriers' own.
+    public var clock: C { breaker.clock }
+
     /// The breaker as it is now (a copy).
-    public var current: CircuitBreaker { breaker.withLock { $0 } }
+    public var current: CircuitBreaker { breaker.current }
 
     /// The time since the breaker's creation on its clock, in nanoseconds.
-    public var elapsed: Nanoseconds { origin.duration(to: clock.now).wholeNanoseconds }
+    public var elapsed: Nanoseconds { breaker.elapsed }
 
     /// Whether an attempt may be sent now (a half-open breaker counts it as a probe).
     func allowsAttempt() -> Bool {
-        let now = elapsed
-        return breaker.withLock { $0.allowsRequest(at: now) }
+        breaker.withLock { breaker, now in breaker.allowsRequest(at: now) }
     }
 
     func record(success: Bool) {
-        let now = elapsed
-        breaker.withLock { $0.record(success: success, at: now) }
+        breaker.withLock { breaker, now in breaker.record(success: success, at: now) }
     }
 }
 

@@ -1,5 +1,4 @@
 import BackoffPolicies
-import Synchronization
 
 /// A ``RetryBudget`` that many concurrent retry loops share safely (the budget lives behind a
 /// mutex): one per client library instance, as the budgets' authors intend.
@@ -15,42 +14,38 @@ public final class SharedRetryBudget<C: Clock>: Sendable where C.Duration == Dur
         var activeRetries = 0
     }
 
-    private let state: Mutex<State>
-    /// The clock the budget reads time from; pass the retriers' own (the same `VirtualClock` in tests).
-    public let clock: C
-    private let origin: C.Instant
+    private let state: ClockedMutex<State, C>
 
     public init(_ budget: RetryBudget, clock: C) {
-        state = Mutex(State(budget: budget))
-        self.clock = clock
-        origin = clock.now
+        state = ClockedMutex(State(budget: budget), clock: clock)
     }
 
+    /// The clock the budget reads time from; pass the retriers' own (the same `VirtualClock` in tests).
+    public var clock: C { state.clock }
+
     /// The budget as it is now (a copy).
-    public var current: RetryBudget { state.withLock { $0.budget } }
+    public var current: RetryBudget { state.current.budget }
 
     /// The time since the budget's creation on its clock, in nanoseconds: the budget's time base.
-    public var elapsed: Nanoseconds { origin.duration(to: clock.now).wholeNanoseconds }
+    public var elapsed: Nanoseconds { state.elapsed }
 
     func requestStarted() {
-        let now = elapsed
-        state.withLock {
-            $0.activeRequests += 1
-            $0.budget.requestStarted(at: now)
+        state.withLock { state, now in
+            state.activeRequests += 1
+            state.budget.requestStarted(at: now)
         }
     }
 
     func requestEnded(retried: Bool) {
-        state.withLock {
-            $0.activeRequests -= 1
-            if retried { $0.activeRetries -= 1 }
+        state.withLock { state, _ in
+            state.activeRequests -= 1
+            if retried { state.activeRetries -= 1 }
         }
     }
 
     /// Takes a retry now: its cost, or `nil` when refused. `firstRetry` counts the request as retrying.
     func acquireRetry(afterTimeout: Bool, firstRetry: Bool) -> Int? {
-        let now = elapsed
-        return state.withLock { state in
+        state.withLock { state, now in
             let cost = state.budget.acquireRetry(
                 at: now, afterTimeout: afterTimeout, activeRequests: state.activeRequests, activeRetries: state.activeRetries)
             if cost != nil && firstRetry { state.activeRetries += 1 }
@@ -59,7 +54,7 @@ public final class SharedRetryBudget<C: Clock>: Sendable where C.Duration == Dur
     }
 
     func recordAnswer(success: Bool, retryCost: Int?) {
-        state.withLock { $0.budget.recordAnswer(success: success, retryCost: retryCost) }
+        state.withLock { state, _ in state.budget.recordAnswer(success: success, retryCost: retryCost) }
     }
 }
 
