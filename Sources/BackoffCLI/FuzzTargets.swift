@@ -66,9 +66,12 @@ enum FuzzTargets {
         build(type)
     }
 
-    /// A table as `check` and `--resume` read it, and the policy each row describes.
+    /// A table as `check` and `--resume` read it, the policy each row describes, and the table as
+    /// an incident trace of failures and of capacity.
     private static func csv(_ text: String) {
         let table = CSVReader(text: text)
         for record in table.records.prefix(1_000) { _ = try? RowPolicy.policy(record, in: table) }
+        _ = try? TraceFile.trace(text: text, name: "fuzz.csv")
+        _ = try? TraceFile.capacityProfile(text: text)
     }
 }

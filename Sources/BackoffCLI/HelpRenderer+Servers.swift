@@ -20,9 +20,17 @@ extension HelpRenderer {
                           DURATION adds a Retry-After). --timeout DURATION: the client stops waiting (the
                           server still serves the attempt: wasted work). --degrade-from A --degrade-until B
                           --degrade-to F: services that start in [A, B) take their time divided by F, the
-                          trigger of an overload; the server recovers at B.
+                          trigger of an overload; the server recovers at B. --capacity-trace FILE instead
+                          reads capacity over time from an incident, a CSV of time_s,capacity_factor: a
+                          service takes its time divided by the factor in force when it starts (the last
+                          row holds); the server recovers when the factor is back at 1 or more for good.
+          trace:FILE      Replays an incident: FILE is a CSV of time_s,failure_probability and optionally
+                          retry_after_s, a step function from t = 0 (the last row holds). From each time
+                          on, every attempt fails independently with that probability, carrying that
+                          Retry-After. Recovers when the probability is 0 for good. A trace of 1 until T
+                          and 0 after is outage:T, draw for draw.
 
-        The first three answer at once. Options that do not apply to the chosen model are ignored,
+        All but contention and capacity answer at once. Options that do not apply to the chosen model are ignored,
         with a warning on stderr.
 
         """

@@ -46,6 +46,10 @@ extension ScenarioOptions {
     static let degradeTo = Option(
         "degrade-to", "number", kind: .number, default: "0.25", form: "a number in (0, 1], e.g. 0.25",
         help: "capacity: capacity during the window, as a fraction (service times are divided by it).", parse: Parsers.number)
+    static let capacityTrace = Option<StepFunction<Double>?>.optional(
+        "capacity-trace", "file", form: "a CSV file with the columns time_s,capacity_factor (factors > 0, times from 0 on)",
+        help: "capacity: capacity over time from an incident, a CSV of time_s,capacity_factor (a step function; "
+            + "service times are divided by the factor); instead of --degrade-*.", parse: { path throws(InvalidValue) in try TraceFile.capacityProfile(path: path) })
     static let timeout = Option(
         "timeout", "duration", kind: .duration, default: "none", form: "a duration greater than 0 (e.g. 200ms), or none",
         help: "capacity: the client's per-attempt timeout (a timed-out attempt fails; the server still does the work), or none.",
@@ -97,7 +101,7 @@ extension ScenarioOptions {
     /// The scenario options in help order (after the policy's, `--clients` first and `--bucket` last).
     static let specs: [OptionSpec] = [
         server.spec, serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, service.spec, queue.spec, rejectRetryAfter.spec,
-        degradeFrom.spec, degradeUntil.spec, degradeTo.spec, timeout.spec, arrivals.spec, duration.spec, permanent.spec,
+        degradeFrom.spec, degradeUntil.spec, degradeTo.spec, capacityTrace.spec, timeout.spec, arrivals.spec, duration.spec, permanent.spec,
         retryAfter.spec, retryTrigger.spec, requestsPerClient.spec, think.spec, budget.spec, breaker.spec, throttle.spec,
         onGiveUp.spec,
     ]
@@ -105,7 +109,7 @@ extension ScenarioOptions {
     /// The options that describe one server model only.
     static let serverOnly: [OptionSpec] = [
         serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, service.spec, queue.spec, rejectRetryAfter.spec,
-        degradeFrom.spec, degradeUntil.spec, degradeTo.spec, timeout.spec,
+        degradeFrom.spec, degradeUntil.spec, degradeTo.spec, capacityTrace.spec, timeout.spec,
     ]
 
     /// `--arrivals` as written: the duration of Poisson arrivals comes from `--duration`.

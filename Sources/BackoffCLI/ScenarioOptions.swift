@@ -76,7 +76,7 @@ struct ScenarioOptions {
         case .trace(let trace):
             return (.trace(trace), [])
         case .capacity:
-            let names = [workers, queue].map(\.name) + [service.name, rejectRetryAfter.name, degradeFrom.name, degradeUntil.name, degradeTo.name, timeout.name]
+            let names = [workers, queue].map(\.name) + [service.name, rejectRetryAfter.name, degradeFrom.name, degradeUntil.name, degradeTo.name, capacityTrace.name, timeout.name]
             return (.capacity(try capacity(options)), Set(names))
         }
     }
@@ -95,7 +95,8 @@ struct ScenarioOptions {
         }
         return CapacityModel(
             workers: try options(workers), serviceTime: try options(service), queueLimit: try options(queue),
-            rejectionRetryAfter: try options(rejectRetryAfter), degradation: degradation)
+            rejectionRetryAfter: try options(rejectRetryAfter), degradation: degradation,
+            capacityProfile: try options(capacityTrace))
     }
 
     /// The scenario's error, reported against the option it concerns, quoting the value given. The
@@ -116,6 +117,8 @@ struct ScenarioOptions {
         case .degradationEndsBeforeStart:
             (degradeUntil.spec, "the degradation window ends before it starts (--degrade-from \(options.text(degradeFrom) ?? ""))")
         case .invalidDegradedCapacity: (degradeTo.spec, nil)
+        case .invalidCapacityFactor: (capacityTrace.spec, "\(error)")
+        case .degradationAndCapacityTrace: (capacityTrace.spec, "\(error) (--degrade-from \(options.text(degradeFrom) ?? ""))")
         case .noClients: (clients.spec, nil)
         case .tooManyClients, .noRuns: (clients.spec, "\(error)")
         case .nonPositiveArrivalWindow, .invalidPoissonRate: (arrivals.spec, nil)
@@ -127,7 +130,7 @@ struct ScenarioOptions {
         case .negativeThinkTime: (think.spec, "\(error)")
         case .nonPositiveTimeout, .timeoutWithoutQueue: (timeout.spec, nil)
         case .recoveryTriggerWithoutRecovery:
-            (retryTrigger.spec, "the recovery trigger needs a server that recovers (outage, or capacity with --degrade-from/--degrade-until)")
+            (retryTrigger.spec, "the recovery trigger needs a server that recovers (outage, a trace that ends at probability 0, or capacity with --degrade-from/--degrade-until or a --capacity-trace back at 1)")
         }
         return options.invalid(spec, detail: detail)
     }

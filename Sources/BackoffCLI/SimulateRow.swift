@@ -11,7 +11,7 @@ struct SimulateRow {
     let seed: UInt64
     let server: String
     let generator: GeneratorAlgorithm
-    /// With a degradation window: whether goodput came back, and when (read by two columns).
+    /// With a capacity drop that ends: whether goodput came back, and when (read by two columns).
     let recovery: (recovered: String, time: String)
 
     init(scenario: Scenario, report: ScenarioReport, load: OutageLoad?, seed: UInt64, server: String, generator: GeneratorAlgorithm) {
@@ -34,8 +34,8 @@ struct SimulateRow {
     }
 
     private static func recovery(_ scenario: Scenario, _ report: ScenarioReport) -> (recovered: String, time: String) {
-        guard case .capacity(let model) = scenario.server, let window = model.degradation else { return ("", "") }
-        let time = report.timeline.recoveryTime(triggerStart: window.start, triggerEnd: window.end)
+        guard case .capacity(let model) = scenario.server, let start = model.triggerStart, let end = model.recoveryTime else { return ("", "") }
+        let time = report.timeline.recoveryTime(triggerStart: start, triggerEnd: end)
         return (time == nil ? "no" : "yes", time.map { CSVFormat.seconds(nanoseconds: $0) } ?? "")
     }
 }

@@ -2,16 +2,74 @@ import EventSimulation
 import Foundation
 import RetrySimulation
 
-/// `--server trace:FILE`: a CSV incident trace with the columns `time_s` and `failure_probability`
-/// (a step function: from each time on, every attempt fails with that probability; the last holds)
-/// and optionally `retry_after_s` (the delay a failure carries; empty for none). Each problem is named
-/// by its row and column: times must start at 0 and not decrease, probabilities lie in [0, 1], and
-/// every cell is a number.
+/// Incident traces: CSV step functions over time, one row per step, each problem named by its row
+/// and column. Times (`time_s`) must start at 0 and not decrease, and every cell is a number.
+///
+/// - `--server trace:FILE` reads `failure_probability` (in [0, 1]: from each time on, every attempt
+///   fails with that probability; the last holds) and optionally `retry_after_s` (the delay a
+///   failure carries; empty for none).
+/// - `--capacity-trace FILE` reads `capacity_factor` (greater than 0: a service that starts while a
+///   step holds takes its time divided by the factor) for `--server capacity`.
+///
+/// One file may carry all three columns; each reader takes its own.
 enum TraceFile {
     /// The largest trace read: 64 MiB.
     static let limit = 64 << 20
 
+    /// `--server trace:FILE`: a failure rate over time.
     static func trace(path: String) throws(InvalidValue) -> FailureTrace {
+        try trace(text: try load(path), name: path)
+    }
+
+    /// `--capacity-trace FILE`: the capacity server's capacity over time, as factors of its full capacity.
+    static func capacityProfile(path: String) throws(InvalidValue) -> StepFunction<Double> {
+        try capacityProfile(text: try load(path))
+    }
+
+    /// A failure trace from its CSV text; `name` is its file's.
+    static func trace(text: String, name: String) throws(InvalidValue) -> FailureTrace {
+        let table = try table(text, columns: ["failure_probability"], optional: "retry_after_s")
+        guard table.column("capacity_factor") == nil else {
+            throw InvalidValue("the trace has a capacity_factor column, which drives the capacity server: "
+                + "give the file to --server capacity --capacity-trace \(name)")
+        }
+        let (probabilityColumn, retryColumn) = (table.column("failure_probability")!, table.column("retry_after_s"))
+        let steps = try steps(of: table) { row throws(InvalidValue) in
+            let p = try row.number(probabilityColumn)
+            guard (0...1).contains(p) else { throw row.invalid(probabilityColumn, "is not a probability in [0, 1]") }
+            var retryAfter: Duration? = nil
+            if let retryColumn, !row.text(retryColumn).isEmpty {
+                let delay = try row.number(retryColumn)
+                guard delay >= 0, delay < 9e9 else { throw row.invalid(retryColumn, "is not a delay >= 0") }
+                retryAfter = .nanoseconds(Int64((delay * 1e9).rounded()))
+            }
+            return FailureTrace.Level(failureProbability: p, retryAfter: retryAfter)
+        }
+        do {
+            return try FailureTrace(steps: steps, name: name)
+        } catch {
+            throw InvalidValue("\(error)")
+        }
+    }
+
+    /// A capacity profile from its CSV text.
+    static func capacityProfile(text: String) throws(InvalidValue) -> StepFunction<Double> {
+        let table = try table(text, columns: ["capacity_factor"], optional: nil)
+        let factorColumn = table.column("capacity_factor")!
+        let steps = try steps(of: table) { row throws(InvalidValue) in
+            let factor = try row.number(factorColumn)
+            guard factor > 0, factor <= 1e6 else { throw row.invalid(factorColumn, "is not a capacity factor in (0, 1e6]") }
+            return factor
+        }
+        do {
+            return try StepFunction(steps: steps)
+        } catch {
+            throw InvalidValue("\(error)")
+        }
+    }
+
+    /// The text of the file at `path`.
+    private static func load(_ path: String) throws(InvalidValue) -> String {
         let data: Data
         do {
             data = try BoundedFile.read(path, limit: limit)
@@ -22,53 +80,56 @@ enum TraceFile {
             }
         }
         guard let text = String(data: data, encoding: .utf8) else { throw InvalidValue("the trace file '\(path)' is not UTF-8 text") }
+        return text
+    }
+
+    /// `text` as a table with `time_s` and `columns` (`optional` may be there too).
+    private static func table(_ text: String, columns: [String], optional: String?) throws(InvalidValue) -> CSVReader {
+        let expected = "expected the columns " + (["time_s"] + columns).joined(separator: ",") + (optional.map { " (and optionally \($0))" } ?? "")
         let table = CSVReader(text: text)
-        guard !table.header.isEmpty, !table.records.isEmpty else {
-            throw InvalidValue("the trace file '\(path)' has no rows: expected the columns time_s,failure_probability")
-        }
-        for column in ["time_s", "failure_probability"] where table.column(column) == nil {
-            throw InvalidValue("the trace lacks the column \(column): expected the columns time_s,failure_probability "
-                + "(and optionally retry_after_s)")
-        }
-        if table.column("capacity_factor") != nil {
-            throw InvalidValue("the trace's capacity_factor column is not supported: model a capacity incident with "
-                + "--server capacity and --degrade-from, --degrade-until, --degrade-to")
+        guard !table.header.isEmpty, !table.records.isEmpty else { throw InvalidValue("the trace has no rows: \(expected)") }
+        for column in ["time_s"] + columns where table.column(column) == nil {
+            throw InvalidValue("the trace lacks the column \(column): \(expected)")
         }
         if table.malformedRecords > 0 { throw InvalidValue("the trace has \(table.malformedRecords) rows of another width than its header") }
-        let (timeColumn, probabilityColumn) = (table.column("time_s")!, table.column("failure_probability")!)
-        let retryColumn = table.column("retry_after_s")
-        var steps: [FailureTrace.Step] = []
+        return table
+    }
+
+    /// One step per record, its start from `time_s` (from 0, never decreasing) and its value from `value`.
+    private static func steps<Value>(
+        of table: CSVReader, value: (Row) throws(InvalidValue) -> Value
+    ) throws(InvalidValue) -> [StepFunction<Value>.Step] {
+        let timeColumn = table.column("time_s")!
+        var steps: [StepFunction<Value>.Step] = []
         for (index, record) in table.records.enumerated() {
-            let row = index + 2  // the header is row 1
-            func number(_ column: Int, _ name: String) throws(InvalidValue) -> Double {
-                guard let value = ValueParser.number(record[column]), value.isFinite else {
-                    throw InvalidValue("row \(row), column \(name): '\(record[column])' is not a number")
-                }
-                return value
-            }
-            let seconds = try number(timeColumn, "time_s")
-            guard seconds >= 0, seconds < 9e9 else { throw InvalidValue("row \(row), column time_s: \(record[timeColumn]) is not a time in seconds >= 0") }
-            if index == 0 && seconds != 0 { throw InvalidValue("row \(row), column time_s: the trace must start at 0, not \(record[timeColumn])") }
+            let row = Row(number: index + 2, record: record, header: table.header)  // the header is row 1
+            let seconds = try row.number(timeColumn)
+            guard seconds >= 0, seconds < 9e9 else { throw row.invalid(timeColumn, "is not a time in seconds >= 0") }
+            if index == 0 && seconds != 0 { throw InvalidValue("row \(row.number), column time_s: the trace must start at 0, not \(row.text(timeColumn))") }
             let start = VirtualTime(nanoseconds: Int64((seconds * 1e9).rounded()))
-            if let previous = steps.last, start < previous.start {
-                throw InvalidValue("row \(row), column time_s: \(record[timeColumn]) is before the previous row's time")
-            }
-            let p = try number(probabilityColumn, "failure_probability")
-            guard (0...1).contains(p) else {
-                throw InvalidValue("row \(row), column failure_probability: \(record[probabilityColumn]) is not a probability in [0, 1]")
-            }
-            var retryAfter: Duration? = nil
-            if let retryColumn, !record[retryColumn].isEmpty {
-                let delay = try number(retryColumn, "retry_after_s")
-                guard delay >= 0, delay < 9e9 else { throw InvalidValue("row \(row), column retry_after_s: \(record[retryColumn]) is not a delay >= 0") }
-                retryAfter = .nanoseconds(Int64((delay * 1e9).rounded()))
-            }
-            steps.append(FailureTrace.Step(start: start, failureProbability: p, retryAfter: retryAfter))
+            if let previous = steps.last, start < previous.start { throw row.invalid(timeColumn, "is before the previous row's time") }
+            steps.append(StepFunction.Step(start: start, value: try value(row)))
         }
-        do {
-            return try FailureTrace(steps: steps, name: path)
-        } catch {
-            throw InvalidValue("\(error)")
+        return steps
+    }
+
+    /// One record of a trace, with the words to name its problems.
+    struct Row {
+        /// The row's line number in the file, the header's being 1.
+        let number: Int
+        let record: [String]
+        let header: [String]
+
+        func text(_ column: Int) -> String { record[column] }
+
+        func number(_ column: Int) throws(InvalidValue) -> Double {
+            guard let value = ValueParser.number(record[column]), value.isFinite else { throw invalid(column, "is not a number", quoted: true) }
+            return value
+        }
+
+        func invalid(_ column: Int, _ problem: String, quoted: Bool = false) -> InvalidValue {
+            let value = quoted ? "'\(record[column])'" : record[column]
+            return InvalidValue("row \(number), column \(header[column]): \(value) \(problem)")
         }
     }
 }

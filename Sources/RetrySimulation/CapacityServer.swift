@@ -4,8 +4,8 @@ import Foundation
 
 /// Workers serving a FIFO queue (see ``CapacityModel``): an attempt that finds a worker free is
 /// served at once, one that finds the queue full is rejected at once, and the others wait. Service
-/// times come from the client's stream; during the degradation window they are divided by the
-/// remaining capacity. A client that stops waiting (its timeout, handled by the driver) does not
+/// times come from the client's stream; they are divided by the capacity left when they start (the
+/// degradation window's fraction, or the capacity profile's factor). A client that stops waiting (its timeout, handled by the driver) does not
 /// take the work back: the worker still does it (wasted work).
 struct CapacityServer: SimulatedServer {
     /// The server's events.
@@ -82,6 +82,8 @@ struct CapacityServer: SimulatedServer {
         }
         if let window = model.degradation, run.now >= window.start, run.now < window.end {
             duration /= window.fraction
+        } else if let profile = model.capacityProfile {
+            duration /= profile.value(at: run.now)
         }
         run.schedule(.server(Event.serviceDone.rawValue), Int(client), value: attempt, after: max(1, Int64(duration + 0.5)))
     }

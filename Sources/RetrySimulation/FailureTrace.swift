@@ -7,50 +7,40 @@ import EventSimulation
 /// A trace of probability 1 until T and 0 after is the model `outage:T` (the same draws: a step of
 /// probability 0 or 1 draws no uniform).
 public struct FailureTrace: Hashable, Sendable {
-    public struct Step: Hashable, Sendable {
-        public let start: VirtualTime
+    /// What one step of the trace does to an attempt.
+    public struct Level: Hashable, Sendable {
         public let failureProbability: Double
         public let retryAfter: Duration?
 
-        public init(start: VirtualTime, failureProbability: Double, retryAfter: Duration? = nil) {
-            (self.start, self.failureProbability, self.retryAfter) = (start, failureProbability, retryAfter)
+        public init(failureProbability: Double, retryAfter: Duration? = nil) {
+            (self.failureProbability, self.retryAfter) = (failureProbability, retryAfter)
         }
     }
 
-    public let steps: [Step]
+    public typealias Step = StepFunction<Level>.Step
+
+    public let levels: StepFunction<Level>
     /// Where the trace came from (a file name), for the `server` column.
     public let name: String
+
+    public var steps: [Step] { levels.steps }
 
     /// A trace of `steps`: at least one, the first at t = 0, non-decreasing starts, probabilities in
     /// [0, 1] and Retry-After delays not negative (the command line checks them row by row first).
     public init(steps: [Step], name: String) throws(SimulationError) {
-        guard let first = steps.first, first.start == .zero else { throw .invalidTrace("a trace must start at t = 0") }
-        for (index, step) in steps.enumerated() {
-            guard (0...1).contains(step.failureProbability) else { throw .invalidFailureProbability(step.failureProbability) }
-            if let delay = step.retryAfter, delay < .zero { throw .negativeRetryAfter }
-            if index > 0, step.start < steps[index - 1].start { throw .invalidTrace("trace times must not decrease") }
+        for step in steps {
+            guard (0...1).contains(step.value.failureProbability) else { throw .invalidFailureProbability(step.value.failureProbability) }
+            if let delay = step.value.retryAfter, delay < .zero { throw .negativeRetryAfter }
         }
-        self.steps = steps
+        levels = try StepFunction(steps: steps)
         self.name = name
     }
 
-    /// The step in force at `time`: the last whose start is at or before it.
+    /// The level in force at `time`.
     @inline(__always)
-    func step(at time: VirtualTime) -> Step {
-        var (low, high) = (0, steps.count - 1)
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if steps[mid].start <= time { low = mid } else { high = mid - 1 }
-        }
-        return steps[low]
-    }
+    func level(at time: VirtualTime) -> Level { levels.value(at: time) }
 
     /// When the trace's failures end for good: the start of its final run of steps with probability
     /// 0; `nil` when the last step can still fail.
-    public var recoveryTime: VirtualTime? {
-        guard steps.last?.failureProbability == 0 else { return nil }
-        var index = steps.count - 1
-        while index > 0 && steps[index - 1].failureProbability == 0 { index -= 1 }
-        return steps[index].start
-    }
+    public var recoveryTime: VirtualTime? { levels.settles { $0.failureProbability == 0 } }
 }

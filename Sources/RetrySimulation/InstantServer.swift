@@ -56,9 +56,9 @@ struct InstantServer: SimulatedServer {
         }
         if let trace {
             // A step of probability 0 or 1 draws nothing, so a 1-then-0 trace is `outage:T` exactly.
-            let step = trace.step(at: time)
-            let fails = step.failureProbability >= 1 || (step.failureProbability > 0 && random.nextUniform() < step.failureProbability)
-            return fails ? (.failure, step.retryAfter?.wholeNanoseconds) : (.success, nil)
+            let level = trace.level(at: time)
+            let fails = level.failureProbability >= 1 || (level.failureProbability > 0 && random.nextUniform() < level.failureProbability)
+            return fails ? (.failure, level.retryAfter?.wholeNanoseconds) : (.success, nil)
         }
         guard let p = failureProbability else { return (.failure, nil) }  // always-fail draws nothing
         return random.nextUniform() < p ? (.failure, delay(recovery: nil, at: time)) : (.success, nil)

@@ -52,6 +52,10 @@ public enum ServerModel: Hashable, Sendable {
                 guard window.end > window.start, window.start >= .zero else { throw .degradationEndsBeforeStart }
                 guard window.fraction > 0 && window.fraction <= 1 else { throw .invalidDegradedCapacity(window.fraction) }
             }
+            if let profile = model.capacityProfile {
+                guard model.degradation == nil else { throw .degradationAndCapacityTrace }
+                if let bad = profile.steps.first(where: { !($0.value > 0 && $0.value.isFinite) }) { throw .invalidCapacityFactor(bad.value) }
+            }
         }
     }
 
@@ -60,11 +64,11 @@ public enum ServerModel: Hashable, Sendable {
     }
 
     /// When the server recovers, for a retry trigger that waits for the recovery signal: the end of
-    /// the outage, or of the capacity's degradation window. `nil` for a server that never does.
+    /// the outage, of the capacity's degradation, or of a trace's incident. `nil` for a server that never does.
     public var recoveryTime: VirtualTime? {
         switch self {
         case .outage(let end, _): end
-        case .capacity(let model): model.degradation?.end
+        case .capacity(let model): model.recoveryTime
         case .trace(let trace): trace.recoveryTime
         default: nil
         }
@@ -75,7 +79,7 @@ public enum ServerModel: Hashable, Sendable {
         switch self {
         case .bernoulli(_, let retryAfter), .outage(_, let retryAfter): retryAfter != nil
         case .capacity(let model): model.rejectionRetryAfter != nil
-        case .trace(let trace): trace.steps.contains { $0.retryAfter != nil }
+        case .trace(let trace): trace.steps.contains { $0.value.retryAfter != nil }
         default: false
         }
     }

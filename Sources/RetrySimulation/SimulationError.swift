@@ -15,6 +15,8 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case negativeRejectionRetryAfter
     case degradationEndsBeforeStart
     case invalidDegradedCapacity(Double)
+    case invalidCapacityFactor(Double)
+    case degradationAndCapacityTrace
     case noClients(Int)
     case tooManyClients(Int)
     case noRuns(Int)
@@ -49,6 +51,8 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .negativeRejectionRetryAfter: "the Retry-After must not be negative"
         case .degradationEndsBeforeStart: "the degradation window must end after it starts"
         case .invalidDegradedCapacity(let f): "the degraded capacity must be a fraction in (0, 1], got \(f)"
+        case .invalidCapacityFactor(let f): "a capacity factor must be a number greater than 0, got \(f)"
+        case .degradationAndCapacityTrace: "a degradation window and a capacity trace both set the capacity; give one"
         case .noClients(let n): "at least 1 client is needed, got \(n)"
         case .tooManyClients(let n): "at most \(ScenarioEvent.maximumClients - 1) clients fit in one run, got \(n)"
         case .noRuns(let n): "at least 1 run is needed, got \(n)"
@@ -63,7 +67,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .nonPositiveTimeout: "the attempt timeout must be greater than 0"
         case .timeoutWithoutQueue: "an attempt timeout needs a server where attempts wait (capacity)"
         case .recoveryTriggerWithoutRecovery:
-            "the recovery trigger needs a server that recovers (an outage, or capacity with a degradation window)"
+            "the recovery trigger needs a server that recovers (an outage, a trace that ends at 0, or capacity with a degradation window)"
         case .permanentWithContention: "permanent failures do not apply to the contention model"
         case .tooManyBuckets(let needed, let limit):
             "the load timeline would need \(Int(needed)) buckets (limit \(limit)); use a wider bucket"

@@ -85,7 +85,7 @@ import Testing
          "Invalid value '0' for '--requests-per-client <count>': expected a whole number >= 1, e.g. 10"),
         ("recovery without recovery", ["simulate", "--server", "always-fail", "--retry-trigger", "recovery"],
          "Invalid value 'recovery' for '--retry-trigger <trigger>': the recovery trigger needs a server that recovers "
-            + "(outage, or capacity with --degrade-from/--degrade-until); expected timer, recovery or recovery:DURATION (e.g. recovery:50ms)"),
+            + "(outage, a trace that ends at probability 0, or capacity with --degrade-from/--degrade-until or a --capacity-trace back at 1); expected timer, recovery or recovery:DURATION (e.g. recovery:50ms)"),
         ("unknown retry-after mode", ["simulate", "--retry-after", "obey"],
          "Invalid value 'obey' for '--retry-after <mode>': expected one of ignore, honor, max"),
         ("check without file", ["check"], "Missing the table to check: expected 'backoff check FILE [--baseline OLD.csv]'"),
@@ -117,8 +117,7 @@ import Testing
     @Test(arguments: cases)
     func badInputExits64WithAMessageAndWritesNothing(id: String, arguments: [String], message: String) throws {
         let directory = TemporaryDirectory()
-        let output = directory.file("table.csv")
-        try "keep me\n".write(toFile: output, atomically: true, encoding: .utf8)
+        let output = try directory.write("keep me\n", to: "table.csv")
         // `check` prints a report, not a table: it has no --output.
         let result = Invocation(arguments + (arguments.first == "check" ? [] : ["--output", output]))
         #expect(result.status == 64, "\(id)")
@@ -192,7 +191,7 @@ import Testing
             + "lognormal:MEAN:SD with durations greater than 0, e.g. exp:20ms"),
         (["simulate", "--retry-trigger", "recovery", "--server", "bernoulli:0.5"],
          "Invalid value 'recovery' for '--retry-trigger <trigger>': the recovery trigger needs a server that recovers "
-            + "(outage, or capacity with --degrade-from/--degrade-until); expected timer, recovery or recovery:DURATION (e.g. recovery:50ms)"),
+            + "(outage, a trace that ends at probability 0, or capacity with --degrade-from/--degrade-until or a --capacity-trace back at 1); expected timer, recovery or recovery:DURATION (e.g. recovery:50ms)"),
         (["simulate", "--retry-after", "honour"],
          "Invalid value 'honour' for '--retry-after <mode>': did you mean 'honor'?; expected one of ignore, honor, max"),
     ]

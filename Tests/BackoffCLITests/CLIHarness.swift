@@ -40,5 +40,13 @@ final class TemporaryDirectory {
 
     func file(_ name: String) -> String { path + "/" + name }
 
+    /// Writes `text` to the file `name` in the directory; its path.
+    @discardableResult
+    func write(_ text: String, to name: String) throws -> String {
+        let path = file(name)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     var contents: [String] { (try? FileManager.default.contentsOfDirectory(atPath: path))?.sorted() ?? [] }
 }

@@ -21,17 +21,11 @@ import Testing
         }
         """
 
-    func write(_ text: String, in directory: TemporaryDirectory) throws -> String {
-        let path = directory.file("service-config.json")
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
     /// The first method config by default, maxAttempts clamped to 5, both said on stderr. The wait
     /// before attempt n + 1 is U(0, min(0.1 s 2^(n-1), 1 s)): E[W] = (0.1 + 0.2 + 0.4 + 0.8)/2 = 0.75 s.
     @Test func theFirstRetryPolicyIsReadAsA6Says() throws {
         let directory = TemporaryDirectory()
-        let path = try write(Self.config, in: directory)
+        let path = try directory.write(Self.config, to: "service-config.json")
         let result = Invocation(["formula", "--grpc-service-config", path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.field("jitter") == "full" && result.field("cap_mode") == "nominal")
@@ -45,7 +39,7 @@ import Testing
     @Test(arguments: [("helloworld.Greeter/SayHello", "0.1"), ("helloworld.Greeter/SayGoodbye", "0.5"), ("other.Service/Call", "2")])
     func theMethodPicksItsConfig(method: String, base: String) throws {
         let directory = TemporaryDirectory()
-        let path = try write(Self.config, in: directory)
+        let path = try directory.write(Self.config, to: "service-config.json")
         let result = Invocation(["formula", "--grpc-service-config", path, "--grpc-method", method])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.field("base_s") == base)
@@ -54,7 +48,7 @@ import Testing
     /// retryThrottling becomes the token budget in simulate, and options given still override.
     @Test func throttlingIsTheTokenBudgetAndOptionsOverride() throws {
         let directory = TemporaryDirectory()
-        let path = try write(Self.config, in: directory)
+        let path = try directory.write(Self.config, to: "service-config.json")
         let result = Invocation(["simulate", "--grpc-service-config", path, "--clients", "500", "--server", "outage:2s", "--base", "50ms"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.field("base_s") == "0.05")
@@ -87,9 +81,8 @@ import Testing
     ])
     func badConfigsAreUsageErrors(json: String, message: String) throws {
         let directory = TemporaryDirectory()
-        let path = try write(json, in: directory)
-        let output = directory.file("table.csv")
-        try "keep me\n".write(toFile: output, atomically: true, encoding: .utf8)
+        let path = try directory.write(json, to: "service-config.json")
+        let output = try directory.write("keep me\n", to: "table.csv")
         let result = Invocation(["waits", "--grpc-service-config", path, "--output", output])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
@@ -99,7 +92,7 @@ import Testing
 
     @Test func aPresetAndAServiceConfigTogetherAreAUsageError() throws {
         let directory = TemporaryDirectory()
-        let path = try write(Self.config, in: directory)
+        let path = try directory.write(Self.config, to: "service-config.json")
         let result = Invocation(["formula", "--preset", "aws-sdk-standard", "--grpc-service-config", path])
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("backoff: Use either '--preset' or '--grpc-service-config', not both"))

@@ -8,8 +8,7 @@ import Testing
     /// Runs `arguments` with an existing output file, which must survive untouched.
     func refused(_ arguments: [String]) throws -> String {
         let directory = TemporaryDirectory()
-        let output = directory.file("table.csv")
-        try "keep me\n".write(toFile: output, atomically: true, encoding: .utf8)
+        let output = try directory.write("keep me\n", to: "table.csv")
         let result = Invocation(arguments + ["--output", output])
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
         #expect(result.stdout.isEmpty)

@@ -4,12 +4,6 @@ import Testing
 
 /// `--server trace:FILE`: an incident's failure rate as a step function.
 @Suite struct TraceServerTests {
-    func trace(_ text: String, in directory: TemporaryDirectory) throws -> String {
-        let path = directory.file("trace.csv")
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
     /// The columns a simulate row measures (the formula columns and `server` set aside).
     func measured(_ invocation: Invocation) -> [[String]] {
         let table = CSVReader(text: invocation.stdout)
@@ -21,7 +15,7 @@ import Testing
     /// make exactly 6,000 attempts (the sixth, at 3.1 s, succeeds), and every mode measures the same.
     @Test func aOneThenZeroTraceIsTheOutage() throws {
         let directory = TemporaryDirectory()
-        let path = try trace("time_s,failure_probability\n0,1\n2,0\n", in: directory)
+        let path = try directory.write("time_s,failure_probability\n0,1\n2,0\n", to: "trace.csv")
         let none = Invocation(["simulate", "--server", "trace:\(path)", "--clients", "1000", "--max-attempts", "8", "--jitter", "none"])
         #expect(none.status == 0, "\(none.stderr)")
         #expect(none.field("attempts_total") == "6000" && none.field("successes") == "1000")
@@ -33,7 +27,7 @@ import Testing
     /// A constant probability is bernoulli:P (one uniform per attempt, as bernoulli draws).
     @Test func aConstantTraceIsBernoulli() throws {
         let directory = TemporaryDirectory()
-        let path = try trace("time_s,failure_probability\n0,0.3\n", in: directory)
+        let path = try directory.write("time_s,failure_probability\n0,0.3\n", to: "trace.csv")
         let traced = Invocation(["simulate", "--server", "trace:\(path)", "--clients", "2000", "--max-attempts", "4"])
         let bernoulli = Invocation(["simulate", "--server", "bernoulli:0.3", "--clients", "2000", "--max-attempts", "4"])
         #expect(traced.status == 0 && measured(traced) == measured(bernoulli))
@@ -42,7 +36,7 @@ import Testing
     /// A step's Retry-After is the delay its failures carry: honoured, the retries wait exactly that.
     @Test func aStepsRetryAfterIsHonoured() throws {
         let directory = TemporaryDirectory()
-        let path = try trace("time_s,failure_probability,retry_after_s\n0,1,0.75\n1,0,\n", in: directory)
+        let path = try directory.write("time_s,failure_probability,retry_after_s\n0,1,0.75\n1,0,\n", to: "trace.csv")
         let result = Invocation(["simulate", "--server", "trace:\(path)", "--clients", "100", "--max-attempts", "5",
                                  "--jitter", "full", "--retry-after", "honor"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -57,13 +51,11 @@ import Testing
         ("time_s,failure_probability\n0,1\n2,0\n1,1\n", "row 4, column time_s: 1 is before the previous row's time"),
         ("time_s,failure_probability\n0.5,1\n", "row 2, column time_s: the trace must start at 0, not 0.5"),
         ("time_s,failure_probability\n", "has no rows"),
-        ("time_s,failure_probability,capacity_factor\n0,1,0.5\n", "the trace's capacity_factor column is not supported"),
     ])
     func aBadTraceIsAUsageErrorNamingTheRowAndColumn(text: String, message: String) throws {
         let directory = TemporaryDirectory()
-        let path = try trace(text, in: directory)
-        let output = directory.file("table.csv")
-        try "keep me\n".write(toFile: output, atomically: true, encoding: .utf8)
+        let path = try directory.write(text, to: "trace.csv")
+        let output = try directory.write("keep me\n", to: "table.csv")
         let result = Invocation(["simulate", "--server", "trace:\(path)", "--output", output])
         #expect(result.status == 64)
         #expect(result.stderr.contains(message), "\(result.stderr)")
