@@ -51,6 +51,15 @@ public struct BackoffPolicy: Hashable, Sendable {
     /// n, and whether the schedule is `immediate`, settled once (both are read at every decision).
     @usableFromInline let _maxAttempts: Int
     @usableFromInline let _isImmediate: Bool
+    /// How a wait is drawn, settled once so the hot path switches on one byte, not on ``Jitter``.
+    @usableFromInline let _draw: DrawKind
+    /// r of the decorrelated modes (0 for the others).
+    @usableFromInline let _decorrelatedFactor: Double
+
+    /// The draw of one wait, by jitter mode and whether the draw is clamped to the cap.
+    @usableFromInline enum DrawKind: UInt8, Hashable, Sendable {
+        case immediate, disabled, full, fullClamped, equal, equalClamped, decorrelated, ownSchedule, window
+    }
 
     /// The largest virtual time the policy's total wait may take, in nanoseconds (about 146 years).
     public static let longestTotalWaitNanoseconds: Double = 0x1p62
@@ -107,6 +116,16 @@ public struct BackoffPolicy: Hashable, Sendable {
         _tableReachesCap = reachesCap
         _maxAttempts = budget.attempts
         _isImmediate = schedule == .immediate
+        _decorrelatedFactor = jitter.decorrelatedFactor ?? 0
+        _draw = switch jitter {
+        case _ where schedule == .immediate: .immediate
+        case .disabled: .disabled
+        case .full: clamps ? .fullClamped : .full
+        case .equal: clamps ? .equalClamped : .equal
+        case .decorrelated: .decorrelated
+        case .decorrelatedMonotone, .pollyV2: .ownSchedule
+        case .proportional, .additive: .window
+        }
 
         let longest = min(Self.longestPossibleTotalWait(self), _maxElapsed + _cap)
         guard longest <= Self.longestTotalWaitNanoseconds else {

@@ -73,20 +73,25 @@ extension BackoffPolicy {
     /// One backoff draw for the retry after `state`, rounded to whole nanoseconds.
     @inlinable
     func drawWait<Random: UniformSource>(after state: inout BackoffState, using random: inout Random) -> Int64 {
-        if _isImmediate { return 0 }
-        switch jitter {
+        switch _draw {
+        case .immediate:
+            return 0
         case .disabled:
             return Self.wholeNanoseconds(nominalWait(beforeRetry: state.attempts))
         case .full:
+            return Self.wholeNanoseconds(Self.fullJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform()))
+        case .fullClamped:
             return Self.wholeNanoseconds(min(_clampAt, Self.fullJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform())))
         case .equal:
+            return Self.wholeNanoseconds(Self.equalJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform()))
+        case .equalClamped:
             return Self.wholeNanoseconds(min(_clampAt, Self.equalJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform())))
-        case .decorrelated(let r):
-            state._previous = decorrelatedJitter(after: state._previous, factor: r, random.nextUniform())
+        case .decorrelated:
+            state._previous = decorrelatedJitter(after: state._previous, factor: _decorrelatedFactor, random.nextUniform())
             return Self.wholeNanoseconds(state._previous)
-        case .decorrelatedMonotone, .pollyV2:
+        case .ownSchedule:
             return Self.wholeNanoseconds(ownScheduleDraw(after: &state._previous, retry: state.attempts, using: &random))
-        case .proportional, .additive:
+        case .window:
             let draw = windowDraw(windowNominal(beforeRetry: state.attempts), random.nextUniform())
             return Self.wholeNanoseconds(min(_clampAt, draw))
         }
