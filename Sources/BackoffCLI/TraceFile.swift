@@ -11,7 +11,8 @@ import RetrySimulation
 /// - `--capacity-trace FILE` reads `capacity_factor` (greater than 0: a service that starts while a
 ///   step holds takes its time divided by the factor) for `--server capacity`.
 ///
-/// One file may carry all three columns; each reader takes its own.
+/// The capacity reader reads only its column; the failure reader refuses a file with a
+/// `capacity_factor` column, so a capacity incident is not replayed as failures by mistake.
 enum TraceFile {
     /// The largest trace read: 64 MiB.
     static let limit = 64 << 20
