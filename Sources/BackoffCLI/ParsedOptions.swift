@@ -57,7 +57,24 @@ struct ParsedOptions {
                 }
             }
         }
-        guard fillingIn else { return }
+        if fillingIn { try fillInPolicy() }
+    }
+
+    /// The options `given`, in order, each a declared option with its value as text: a sweep's point,
+    /// whose options the sweep has checked already, so nothing is lexed or looked for again.
+    init(command: String, specs: [OptionSpec], given: [(name: String, value: String)]) throws(CommandLineError) {
+        self.command = command
+        self.specs = specs
+        values.reserveCapacity(given.count)
+        for (name, value) in given {
+            values[name] = value
+            order.append(name)
+        }
+        try fillInPolicy()
+    }
+
+    /// Fills in the options that `--preset` or `--grpc-service-config` sets and the user did not give.
+    private mutating func fillInPolicy() throws(CommandLineError) {
         let (preset, serviceConfig) = (values[PolicyOptions.preset.name], values[PolicyOptions.grpcServiceConfig.name])
         if preset != nil && serviceConfig != nil {
             throw .usage("Use either '--preset' or '--grpc-service-config', not both", command: command)

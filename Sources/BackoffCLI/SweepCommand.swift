@@ -148,9 +148,8 @@ struct SweepCommand: DocumentedCommand {
         }
 
         @Sendable func instance(_ index: Int) throws(CommandLineError) -> Command {
-            let arguments = grid.arguments(at: index)
             do {
-                let options = try ParsedOptions(command: Command.name, specs: Command.specs, tokens: ArgumentLexer.tokens(arguments))
+                let options = try ParsedOptions(command: Command.name, specs: Command.specs, given: grid.options(at: index))
                 return try Command(options)
             } catch {
                 guard case .usage(let message, _) = error else { throw error }

@@ -24,11 +24,18 @@ struct SweepGrid: Sendable {
     /// The number of points: the product of the axes' lengths.
     let pointCount: Int
 
-    /// `name=value` of each option in spec order: for an axis, one text per value; otherwise the
-    /// default's (or nothing). Computed once, so a point's parameters are assembled, not re-parsed.
+    /// `name=value` of each option in spec order, as UTF-8: for an axis, one text per value; otherwise
+    /// the default's (or nothing). Computed once, so a point's parameters are assembled, not re-parsed.
     /// `inSeed`: the line enters the point's seed (every option but --jitter, --seed and --jobs);
     /// `inIdentity`: it enters the point's identity (every option but --jobs). Settled once.
-    private let canonicalLines: [(axis: Int?, lines: [String], inSeed: Bool, inIdentity: Bool)]
+    private let canonicalLines: [(axis: Int?, lines: [[UInt8]], inSeed: Bool, inIdentity: Bool)]
+    /// Point `index` takes value `(index / strides[a]) % values.count` of axis `a` (the last axis fastest).
+    private let strides: [Int]
+    /// The `--seed` axis, and the root seed when no axis sets it (`nil`: the command has no `--seed`).
+    private let seedAxis: Int?
+    private let defaultRoot: UInt64?
+    /// Whether the command takes `--jobs` (a point runs with `--jobs 1`).
+    private let hasJobs: Bool
 
     init(command: String, specs: [OptionSpec], axes: [SweepAxis]) {
         self.command = command
@@ -37,48 +44,46 @@ struct SweepGrid: Sendable {
         pointCount = axes.reduce(1) { $0 * $1.values.count }
         canonicalLines = specs.map { spec in
             let (inSeed, inIdentity) = (!["jitter", "seed", "jobs"].contains(spec.name), spec.name != "jobs")
+            func line(_ value: String) -> [UInt8] { Array("\(spec.name)=\(SweepAxis.canonical(value, of: spec))".utf8) }
             if let axis = axes.firstIndex(where: { $0.spec.name == spec.name }) {
-                return (axis, axes[axis].values.map { "\(spec.name)=\(SweepAxis.canonical($0, of: spec))" }, inSeed, inIdentity)
+                return (axis, axes[axis].values.map(line), inSeed, inIdentity)
             }
-            return (nil, spec.defaultValue.map { ["\(spec.name)=\(SweepAxis.canonical($0, of: spec))"] } ?? [], inSeed, inIdentity)
+            return (nil, spec.defaultValue.map { [line($0)] } ?? [], inSeed, inIdentity)
         }
+        var strides = [Int](repeating: 1, count: axes.count)
+        for position in axes.indices.dropLast().reversed() { strides[position] = strides[position + 1] * axes[position + 1].values.count }
+        self.strides = strides
+        seedAxis = axes.firstIndex { $0.spec.name == "seed" }
+        defaultRoot = specs.first { $0.name == "seed" }.map { UInt64($0.defaultValue ?? "0") ?? 0 }
+        hasJobs = specs.contains { $0.name == "jobs" }
     }
 
-    /// The index of each axis's value at point `index`.
-    private func valueIndices(at index: Int) -> [Int] {
-        var remainder = index
-        var indices = [Int](repeating: 0, count: axes.count)
-        for (position, axis) in axes.enumerated().reversed() {
-            indices[position] = remainder % axis.values.count
-            remainder /= axis.values.count
-        }
-        return indices
-    }
+    /// The index of axis `axis`'s value at point `index`.
+    private func valueIndex(_ axis: Int, at index: Int) -> Int { (index / strides[axis]) % axes[axis].values.count }
 
     /// The axes with more than one value: they get a column in the table.
     var variedAxes: [SweepAxis] { axes.filter { $0.values.count > 1 } }
 
     /// The value of every axis at point `index` (0-based, last axis fastest).
     func values(at index: Int) -> [String] {
-        zip(axes, valueIndices(at: index)).map { $0.values[$1] }
+        axes.indices.map { axes[$0].values[valueIndex($0, at: index)] }
     }
 
     /// The canonical values of the varied axes at `index`, as the table's first columns show them.
     func variedColumns(at index: Int) -> [String] {
-        zip(axes, values(at: index)).filter { $0.0.values.count > 1 }.map { $0.0.canonical($0.1) }
+        axes.indices.filter { axes[$0].values.count > 1 }.map { axes[$0].canonical(axes[$0].values[valueIndex($0, at: index)]) }
     }
 
     /// The FNV-1a hash of `prefix` followed by `name=value` of the options at `index`, one per line
     /// (joined by newlines), with defaults, those of the seed or of the identity: hashed line by line, without
     /// building the text.
     private func canonicalHash(at index: Int, prefix: String = "", forIdentity: Bool) -> UInt64 {
-        let indices = valueIndices(at: index)
         var hash = Self.fnv1a64(prefix)
         var first = true
         for (axis, lines, inSeed, inIdentity) in canonicalLines where forIdentity ? inIdentity : inSeed {
-            guard let line = axis.map({ lines[indices[$0]] }) ?? lines.first else { continue }
-            if !first { hash = Self.fnv1a64("\n", continuing: hash) }
-            hash = Self.fnv1a64(line, continuing: hash)
+            guard !lines.isEmpty else { continue }
+            if !first { hash = Self.fnv1a64(byte: UInt8(ascii: "\n"), continuing: hash) }
+            hash = Self.fnv1a64(lines[axis.map { valueIndex($0, at: index) } ?? 0], continuing: hash)
             first = false
         }
         return hash
@@ -86,11 +91,9 @@ struct SweepGrid: Sendable {
 
     /// The seed the point runs with, or `nil` for a command without `--seed`.
     func seed(at index: Int) -> UInt64? {
-        guard let seedSpec = specs.first(where: { $0.name == "seed" }) else { return nil }
-        let given = zip(axes, values(at: index)).first { $0.0.spec.name == "seed" }?.1
-        let root = UInt64(given ?? seedSpec.defaultValue ?? "0") ?? 0
-        let hash = canonicalHash(at: index, forIdentity: false)
-        return SeedDerivation.streamSeed(root: root, stream: hash)
+        guard let defaultRoot else { return nil }
+        let root = seedAxis.map { UInt64(axes[$0].values[valueIndex($0, at: index)]) ?? 0 } ?? defaultRoot
+        return SeedDerivation.streamSeed(root: root, stream: canonicalHash(at: index, forIdentity: false))
     }
 
     /// A stable identity of the point (all its parameters, jitter and root seed included), as 16 hex
@@ -101,15 +104,17 @@ struct SweepGrid: Sendable {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// The arguments that run the swept command at point `index`.
-    func arguments(at index: Int) -> [String] {
-        var arguments: [String] = []
-        for (axis, value) in zip(axes, values(at: index)) where axis.spec.name != "seed" {
-            arguments += ["--\(axis.spec.name)", value]
+    /// The options that run the swept command at point `index`, in the order the sweep was given
+    /// them: each axis's value (the seed replaced by the point's own), and `--jobs 1`.
+    func options(at index: Int) -> [(name: String, value: String)] {
+        var options: [(name: String, value: String)] = []
+        options.reserveCapacity(axes.count + 2)
+        for (position, axis) in axes.enumerated() where position != seedAxis {
+            options.append((axis.spec.name, axis.values[valueIndex(position, at: index)]))
         }
-        if let seed = seed(at: index) { arguments += ["--seed", String(seed)] }
-        if specs.contains(where: { $0.name == "jobs" }) { arguments += ["--jobs", "1"] }
-        return arguments
+        if let seed = seed(at: index) { options.append(("seed", String(seed))) }
+        if hasJobs { options.append(("jobs", "1")) }
+        return options
     }
 
     /// A readable description of the point for messages: `multiplier=1.5, jitter=full`.
@@ -120,12 +125,18 @@ struct SweepGrid: Sendable {
 
     /// The 64-bit FNV-1a hash of the UTF-8 bytes of `text` (Fowler, Noll & Vo), or, with
     /// `continuing`, of the bytes hashed so far followed by those of `text`.
-    static func fnv1a64(_ text: String, continuing hash: UInt64 = 0xCBF2_9CE4_8422_2325) -> UInt64 {
-        var hash = hash
-        var text = text
-        text.withUTF8 { bytes in
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        }
-        return hash
+    static func fnv1a64(_ text: String, continuing hash: UInt64 = fnvOffsetBasis) -> UInt64 {
+        fnv1a64(Array(text.utf8), continuing: hash)
     }
+
+    /// The same for `bytes`.
+    static func fnv1a64(_ bytes: [UInt8], continuing hash: UInt64 = fnvOffsetBasis) -> UInt64 {
+        bytes.reduce(hash) { fnv1a64(byte: $1, continuing: $0) }
+    }
+
+    /// One step of FNV-1a: `byte` hashed after the bytes hashed so far.
+    static func fnv1a64(byte: UInt8, continuing hash: UInt64) -> UInt64 { (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+
+    /// FNV-1a's 64-bit offset basis, the hash of no bytes.
+    static let fnvOffsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
 }
