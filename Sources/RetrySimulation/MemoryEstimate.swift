@@ -4,13 +4,19 @@
 public struct MemoryEstimate: Sendable {
     public struct Item: Sendable {
         /// The option that drives this item, as the user would change it (`--requests-per-client`).
-        public let parameter: String
+        public var parameter: String { describeParameter() }
         /// What is allocated, in words a message can show (`2 clients x 1,000,000,000 requests, 8 bytes each`).
-        public let what: String
+        public var what: String { describeWhat() }
         public let bytes: Double
+        /// The texts are written only when a message shows them: every sweep point is estimated.
+        private let describeParameter: @Sendable () -> String
+        private let describeWhat: @Sendable () -> String
 
-        public init(parameter: String, what: String, bytes: Double) {
-            (self.parameter, self.what, self.bytes) = (parameter, what, bytes)
+        public init(
+            parameter: @autoclosure @escaping @Sendable () -> String, what: @autoclosure @escaping @Sendable () -> String,
+            bytes: Double
+        ) {
+            (describeParameter, describeWhat, self.bytes) = (parameter, what, bytes)
         }
     }
 
@@ -27,7 +33,7 @@ public struct MemoryEstimate: Sendable {
     /// Every item multiplied by `factor` (runs held at once), described as such.
     public func times(_ factor: Int, _ reason: String) -> MemoryEstimate {
         guard factor > 1 else { return self }
-        return MemoryEstimate(items.map { Item(parameter: $0.parameter, what: "\($0.what), \(reason)", bytes: $0.bytes * Double(factor)) })
+        return MemoryEstimate(items.map { item in Item(parameter: item.parameter, what: "\(item.what), \(reason)", bytes: item.bytes * Double(factor)) })
     }
 
     public static func + (left: MemoryEstimate, right: MemoryEstimate) -> MemoryEstimate {
