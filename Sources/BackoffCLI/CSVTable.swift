@@ -17,7 +17,7 @@ struct CSVTable: Equatable {
     var text: String {
         var text = ""
         for row in [header] + rows {
-            text += row.map(CSVFormat.field).joined(separator: ",")
+            text += CSVFormat.record(row)
             text += "\n"
         }
         return text

@@ -8,7 +8,7 @@ extension SweepCommand {
         standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream
     ) throws(CommandLineError) -> Int32 {
         if dryRun { return try listPoints(standardOutput: &standardOutput) }
-        let headerLine = header.map(CSVFormat.field).joined(separator: ",")
+        let headerLine = CSVFormat.record(header)
         let existing = resume ? try existingRows() : [:]
         let pending = points.filter { existing[$0] == nil }
 
@@ -33,7 +33,7 @@ extension SweepCommand {
                 throw .failure("\(error)")
             }
             for (index, row) in zip(indices, rows) {
-                let line = row.map(CSVFormat.field).joined(separator: ",")
+                let line = CSVFormat.record(row)
                 if let journal {
                     journal.append(line)
                     fresh[index] = line

@@ -58,6 +58,16 @@ import Testing
         }
     }
 
+    /// A record quotes exactly the fields RFC 4180 asks for, a CRLF line break included (Swift sees
+    /// "\r\n" as one character, equal to neither "\r" nor "\n"), and leaves the rest, non-ASCII
+    /// text included, as it is.
+    @Test func csvRecordsQuoteWhatMustBeQuoted() {
+        #expect(CSVFormat.record(["1", "a,b", "two\r\nlines", "one\nline", "ümlaut", ""]) == "1,\"a,b\",\"two\r\nlines\",\"one\nline\",ümlaut,")
+        #expect(CSVFormat.record([]) == "" && CSVFormat.record(["x"]) == "x")
+        let table = CSVTable(header: ["say", "n"])
+        #expect(table.text == "say,n\n")
+    }
+
     @Test func suggestionsFindLikelyTypos() {
         #expect(Suggestion.closest(to: "atempts", among: ["max-attempts", "base"]) == "max-attempts")
         #expect(Suggestion.closest(to: "bsae", among: ["max-attempts", "base"]) == "base")
