@@ -27,8 +27,7 @@ final class AtomicFileWriter {
             throw .usage("Invalid output path '\(path)': expected a file name")
         }
         self.path = path
-        var status = stat()
-        if stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
+        if Self.isSpecialFile(path) {
             temporaryPath = nil
         } else {
             let slash = path.lastIndex(of: "/")
@@ -41,6 +40,12 @@ final class AtomicFileWriter {
         }
         self.file = file
         cleanupSlot = temporaryPath.flatMap(InterruptCleanup.register)
+    }
+
+    /// Whether `path` exists and is not a regular file (a device, a pipe): written directly.
+    static func isSpecialFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
     }
 
     deinit {

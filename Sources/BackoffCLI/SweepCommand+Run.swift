@@ -12,10 +12,19 @@ extension SweepCommand {
         let existing = resume ? try existingRows() : [:]
         let pending = points.filter { existing[$0] == nil }
 
-        let journal = try outputPath.map { path throws(CommandLineError) in
-            try JournalFile(path: Self.journalPath(path), header: headerLine, lines: points.compactMap { existing[$0] })
+        // A regular output file keeps its finished rows in a journal until the table is whole; a
+        // device or a pipe (/dev/null, /dev/stdout) cannot be resumed, so its rows stream to it as
+        // standard output's do, and two sweeps may write to /dev/null at once.
+        var (device, journal): (AtomicFileWriter?, JournalFile?) = (nil, nil)
+        if let outputPath, AtomicFileWriter.isSpecialFile(outputPath) {
+            device = try AtomicFileWriter(path: outputPath)
+        } else if let outputPath {
+            journal = try JournalFile(path: Self.journalPath(outputPath), header: headerLine, lines: points.compactMap { existing[$0] })
         }
-        if journal == nil { standardOutput.write(headerLine + "\n") }
+        func stream(_ line: String) {
+            if let device { device.write(line) } else { standardOutput.write(line) }
+        }
+        if journal == nil { stream(headerLine + "\n") }
         var fresh: [Int: String] = [:]
         var progress = progress ? SweepProgress(total: pending.count, rewritesLine: rewriteProgressLine) : nil
 
@@ -38,7 +47,7 @@ extension SweepCommand {
                     journal.append(line)
                     fresh[index] = line
                 } else {
-                    standardOutput.write(line + "\n")
+                    stream(line + "\n")
                 }
             }
             try journal?.flush()
@@ -55,6 +64,7 @@ extension SweepCommand {
             try table.commit()
             journal.remove()
         }
+        try device?.commit()
         return 0
     }
 

@@ -13,7 +13,8 @@ struct SweepCommand: DocumentedCommand {
         --seed and the point's own parameters, so a point gives the same numbers in any grid, and its row \
         can be rerun alone with the seed it reports. Rows come in grid order and are byte-identical \
         whatever --jobs is. With --output FILE, finished rows are kept in FILE.partial until the sweep \
-        completes; after an interruption, the same command with --resume FILE runs only the missing points.
+        completes (a device or pipe such as /dev/null gets the rows as they come); after an interruption, the same \
+        command with --resume FILE runs only the missing points.
         """
     static var sweptCommands: [any BackoffCommand.Type] { [WaitsCommand.self, SimulateCommand.self, FormulaCommand.self] }
     /// Options of the swept command that a sweep does not pass on.
@@ -105,7 +106,12 @@ struct SweepCommand: DocumentedCommand {
         }
         outputPath = resumePath ?? output
         resume = resumePath != nil
-        if let outputPath, !resume, FileManager.default.fileExists(atPath: Self.journalPath(outputPath)) {
+        if let resumePath, AtomicFileWriter.isSpecialFile(resumePath) {
+            throw .usage("'--resume \(resumePath)' is not a regular file; expected the --output file of an earlier run of the same sweep",
+                         command: Self.name)
+        }
+        if let outputPath, !resume, !AtomicFileWriter.isSpecialFile(outputPath),
+           FileManager.default.fileExists(atPath: Self.journalPath(outputPath)) {
             throw .usage(
                 "'\(Self.journalPath(outputPath))' holds the rows of an interrupted sweep: add '--resume \(outputPath)' to complete it, or remove the file",
                 command: Self.name)

@@ -1,5 +1,6 @@
 @testable import BackoffCLI
 import Foundation
+import Synchronization
 import Testing
 
 @Suite struct SweepAxisTests {
@@ -119,6 +120,34 @@ import Testing
         // Resuming a complete table runs nothing and changes nothing.
         #expect(Invocation(Self.sweep + ["--resume", table]).status == 0)
         #expect(try String(contentsOfFile: table, encoding: .utf8) == whole)
+    }
+
+    /// A device or a pipe as --output cannot be resumed: its rows stream straight to it, with no
+    /// journal beside it (two sweeps to /dev/null at once used to collide on /dev/null.partial),
+    /// and --resume refuses it.
+    @Test func aPipeAsOutputGetsTheRowsWithoutAJournal() throws {
+        let directory = TemporaryDirectory()
+        let pipe = directory.file("pipe")
+        try #require(mkfifo(pipe, 0o600) == 0)
+        try "a journal of another run".write(toFile: pipe + ".partial", atomically: true, encoding: .utf8)
+        let received = Mutex(Data())
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let data = FileHandle(forReadingAtPath: pipe)?.readDataToEndOfFile() ?? Data()
+            received.withLock { $0 = data }
+            done.signal()
+        }
+        let run = Invocation(Self.sweep + ["--output", pipe])
+        // Should the sweep fail before opening the pipe, the reader still waits in open(): a writer
+        // that opens and closes it lets the reader see the end (without a reader this open fails).
+        let release = open(pipe, O_WRONLY | O_NONBLOCK)
+        if release >= 0 { close(release) }
+        done.wait()
+        #expect(run.status == 0 && run.stdout.isEmpty, "\(run.stderr)")
+        #expect(String(decoding: received.withLock { $0 }, as: UTF8.self) == Invocation(Self.sweep).stdout)
+        #expect(try String(contentsOfFile: pipe + ".partial", encoding: .utf8) == "a journal of another run")
+        let resumed = Invocation(Self.sweep + ["--resume", pipe])
+        #expect(resumed.status == 64 && resumed.stderr.contains("not a regular file"))
     }
 
     @Test func resumeRefusesATableOfAnotherSweep() throws {
