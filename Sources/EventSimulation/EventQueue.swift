@@ -106,13 +106,16 @@ public struct EventQueue<Payload> {
     /// The earliest pending entry and where it is: lane `source`, or the heap (`source` -1).
     @inlinable
     var _first: (entry: Entry, source: Int)? {
-        var best = _storage.first.map { (entry: $0, source: -1) }
-        guard _lanePending > 0 else { return best }
-        for index in _lanes.indices {
-            guard let head = _lanes[index].first else { continue }
-            if best == nil || head.precedes(best!.entry) { best = (head, index) }
+        var best = _storage.first
+        var source = -1
+        if _lanePending > 0 {
+            // Each lane's head read in place, not through an Optional-returning accessor per lane.
+            for index in _lanes.indices where _lanes[index].count > 0 {
+                let head = _lanes[index].ring[_lanes[index].head]!
+                if best == nil || head.precedes(best!) { (best, source) = (head, index) }
+            }
         }
-        return best
+        return best.map { ($0, source) }
     }
 
     /// Adds an event. `priority` must lie in 0...255.
