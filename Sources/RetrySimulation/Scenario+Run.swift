@@ -16,7 +16,7 @@ extension Scenario {
     /// Runs along `path`, one of ``ScenarioPath/applicable(to:)`` (tests compare them).
     func run(seed: UInt64, arrivalSeed: UInt64?, algorithm: GeneratorAlgorithm, path: ScenarioPath) throws -> ScenarioReport {
         precondition(ScenarioPath.applicable(to: self).contains(path), "the path \(path) does not apply to this scenario")
-        let starts = arrivalTimes(using: try RandomGenerator(algorithm: algorithm, seed: arrivalSeed ?? seed))
+        let starts = try arrivalTimes(seed: arrivalSeed ?? seed, algorithm: algorithm)
         guard starts.count < ScenarioEvent.maximumClients else { throw SimulationError.tooManyClients(starts.count) }
         switch (path, server) {
         case (.plainHerd, _):
@@ -44,19 +44,24 @@ extension Scenario {
         return try run.runEventOrdered(starts)
     }
 
-    /// Session start times, drawn from `random` before the run.
-    func arrivalTimes(using random: RandomGenerator) -> [Int64] {
+    /// Session start times, drawn before the run from a generator of `algorithm` seeded with `seed`
+    /// (made only for arrivals that draw: a burst starts every session at 0).
+    func arrivalTimes(seed: UInt64, algorithm: GeneratorAlgorithm) throws -> [Int64] {
         switch arrivals {
         case .burst:
             return [Int64](repeating: 0, count: clients)
         case .uniform(let window):
-            return (0..<clients).map { _ in Int64((random.uniform() * Double(window.wholeNanoseconds)).rounded(.down)) }.sorted()
+            let random = try RandomGenerator(algorithm: algorithm, seed: seed)
+            let width = Double(window.wholeNanoseconds)  // converted once: a Duration's components cost an Int128 product
+            return (0..<clients).map { _ in Int64((random.uniform() * width).rounded(.down)) }.sorted()
         case .poisson(let rate, let duration):
+            let random = try RandomGenerator(algorithm: algorithm, seed: seed)
             var times: [Int64] = []
             var time = 0.0
+            let end = Double(duration.wholeNanoseconds)
             while true {
                 time += random.exponential(mean: 1e9 / rate)
-                guard time < Double(duration.wholeNanoseconds) else { return times }
+                guard time < end else { return times }
                 times.append(Int64(time))
             }
         }
