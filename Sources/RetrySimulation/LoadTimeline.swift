@@ -53,17 +53,19 @@ public struct LoadTimeline: Hashable, Sendable {
     public func bucketStart(_ index: Int) -> VirtualTime { VirtualTime(nanoseconds: Int64(index) * bucketWidth) }
 
     /// The largest number of attempts in one bucket, and the start of the first bucket that has it.
-    public var peakLoad: (attempts: Int, start: VirtualTime) { peak(of: \.attempts) }
+    public var peakLoad: (attempts: Int, start: VirtualTime) { peak { $0.attempts } }
 
     /// The largest number of retries in one bucket, and the start of the first bucket that has it.
     /// (The first attempts of a burst all fill bucket 0; this peak shows the retry herd.)
-    public var peakRetryLoad: (attempts: Int, start: VirtualTime) { peak(of: \.retries) }
+    public var peakRetryLoad: (attempts: Int, start: VirtualTime) { peak { $0.retries } }
 
-    private func peak(of count: KeyPath<Bucket, Int>) -> (attempts: Int, start: VirtualTime) {
+    /// A closure rather than a key path: reading through a key path calls into the runtime for
+    /// every bucket.
+    private func peak(of count: (Bucket) -> Int) -> (attempts: Int, start: VirtualTime) {
         var best = 0
         var bestIndex = 0
-        for (index, bucket) in buckets.enumerated() where bucket[keyPath: count] > best {
-            best = bucket[keyPath: count]
+        for (index, bucket) in buckets.enumerated() where count(bucket) > best {
+            best = count(bucket)
             bestIndex = index
         }
         return (best, bucketStart(bestIndex))

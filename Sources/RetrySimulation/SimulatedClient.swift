@@ -58,6 +58,7 @@ public struct SimulatedClient: Hashable, Sendable {
     /// the server's delay as `behaviour.retryAfter` says. A driver with shared limits (a retry budget)
     /// puts a granted retry to them next, and ends the request with ``refuseRetry(at:behaviour:)`` when
     /// they refuse it.
+    @inline(__always)
     public mutating func answered<Random: UniformSource>(
         _ answer: ClientAnswer, at now: VirtualTime, policy: BackoffPolicy, behaviour: ClientBehaviour,
         using random: inout Random
