@@ -44,8 +44,9 @@ struct ContentionServer: SimulatedServer {
             let success = event.value == Int32(truncatingIfNeeded: version)
             if success { version += 1 }
             let now = run.now
-            run.countAttempt(isRetry: run.clients[index].backoff.attempts > 1, at: now)
-            run.timeline.recordAnswer(at: now, success ? .success : .failure)
+            // The write is the attempt, answered as it arrives: one bucket lookup counts both.
+            run.counters.attempts += 1
+            run.timeline.recordAttempt(at: now, isRetry: run.clients[index].backoff.attempts > 1, answeredAtOnce: success ? .success : .failure)
             // The client learns the outcome one hop later and acts then; its next attempt's read
             // leaves at once, one hop from the server.
             let replied = now + hop(index, run.streams)
