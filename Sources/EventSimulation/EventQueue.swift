@@ -184,7 +184,7 @@ public struct EventQueue<Payload> {
             var child = index
             let moving = heap[child]
             while child > 0 {
-                let parent = (child - 1) / 2
+                let parent = (child &- 1) >> 1  // wrapping arithmetic: indices stay far below overflow
                 guard moving.precedes(heap[parent]) else { break }
                 heap[child] = heap[parent]
                 child = parent
@@ -200,9 +200,9 @@ public struct EventQueue<Payload> {
             let n = heap.count
             var hole = 0
             while true {
-                var child = 2 * hole + 1
+                var child = 2 &* hole &+ 1
                 guard child < n else { break }
-                if child + 1 < n && heap[child + 1].precedes(heap[child]) { child += 1 }
+                if child &+ 1 < n && heap[child &+ 1].precedes(heap[child]) { child &+= 1 }
                 guard heap[child].precedes(moving) else { break }
                 heap[hole] = heap[child]
                 hole = child
