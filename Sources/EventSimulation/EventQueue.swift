@@ -9,6 +9,12 @@
 /// Priority and sequence are packed into one 64-bit key (priority in the top 8 bits), so a comparison
 /// is two integer compares. No allocation happens per event once the array has grown.
 ///
+/// **The root is removed lazily.** A pop hands out the heap's root and only marks it taken; the
+/// next insert puts its event in the root's place and lets it sink (one sift instead of a sift
+/// down for the pop and a sift up for the insert, as `heapreplace` does), and the next pop that
+/// comes first removes it the usual way. A simulation's handler typically schedules one event per
+/// event it handles, so most pops and inserts pair up this way. The order of events is unchanged.
+///
 /// **Ordered lanes.** Events that are known to be scheduled in key order (arrivals drawn ahead and
 /// sorted, timeouts that all share one delay) may go to a lane: a FIFO whose entries keep increasing
 /// keys. A pop takes the least of the heap's root and the lanes' heads, by the same key, so the order
@@ -75,6 +81,8 @@ public struct EventQueue<Payload> {
     }
 
     @usableFromInline var _storage: [Entry] = []
+    /// The heap's root was handed out by a pop and is not pending any more (see above).
+    @usableFromInline var _rootTaken = false
     @usableFromInline var _lanes: [Lane]
     /// Events waiting in lanes, all lanes together: with none, a pop goes straight to the heap.
     @usableFromInline var _lanePending = 0
@@ -90,7 +98,7 @@ public struct EventQueue<Payload> {
     }
 
     /// The number of pending events. - Complexity: O(1).
-    @inlinable public var count: Int { _storage.count + _lanePending }
+    @inlinable public var count: Int { _storage.count - (_rootTaken ? 1 : 0) + _lanePending }
 
     /// True when no event is pending. - Complexity: O(1).
     @inlinable public var isEmpty: Bool { count == 0 }
@@ -106,7 +114,7 @@ public struct EventQueue<Payload> {
     /// The earliest pending entry and where it is: lane `source`, or the heap (`source` -1).
     @inlinable
     var _first: (entry: Entry, source: Int)? {
-        var best = _storage.first
+        var best = _heapFirst
         var source = -1
         if _lanePending > 0 {
             // Each lane's head read in place, not through an Optional-returning accessor per lane.
@@ -116,6 +124,15 @@ public struct EventQueue<Payload> {
             }
         }
         return best.map { ($0, source) }
+    }
+
+    /// The heap's earliest pending entry: the root, or while the root is taken the lesser of its children.
+    @inlinable
+    var _heapFirst: Entry? {
+        guard _rootTaken else { return _storage.first }
+        guard _storage.count > 1 else { return nil }
+        guard _storage.count > 2 else { return _storage[1] }
+        return _storage[2].precedes(_storage[1]) ? _storage[2] : _storage[1]
     }
 
     /// Adds an event. `priority` must lie in 0...255.
@@ -148,8 +165,13 @@ public struct EventQueue<Payload> {
 
     @inlinable
     mutating func _insertIntoHeap(_ entry: Entry) {
-        _storage.append(entry)
-        _siftUp(from: _storage.count - 1)
+        if _rootTaken {
+            _rootTaken = false
+            _siftDown(entry)  // into the taken root's place
+        } else {
+            _storage.append(entry)
+            _siftUp(from: _storage.count - 1)
+        }
         _checkInvariants()
     }
 
@@ -157,10 +179,11 @@ public struct EventQueue<Payload> {
     /// - Complexity: O(log n), plus O(lanes) while events wait in lanes.
     @inlinable
     public mutating func popFirst() -> (time: VirtualTime, payload: Payload)? {
+        if _rootTaken { _removeTakenRoot() }
         if _lanePending == 0 { return _popHeap() }
         guard let (entry, source) = _first else { return nil }
         if source < 0 {
-            _ = _popHeap()
+            _rootTaken = true
         } else {
             _lanes[source].removeFirst()
             _lanePending -= 1
@@ -168,14 +191,21 @@ public struct EventQueue<Payload> {
         return (VirtualTime(nanoseconds: entry.time), entry.payload)
     }
 
+    /// Hands out the heap's root, marking it taken. (No root is taken when this is called.)
     @inlinable
     mutating func _popHeap() -> (time: VirtualTime, payload: Payload)? {
-        guard let last = _storage.popLast() else { return nil }
-        guard !_storage.isEmpty else { return (VirtualTime(nanoseconds: last.time), last.payload) }
-        let first = _storage[0]
-        _siftDown(last)
-        _checkInvariants()
+        guard let first = _storage.first else { return nil }
+        _rootTaken = true
         return (VirtualTime(nanoseconds: first.time), first.payload)
+    }
+
+    /// Removes the taken root: the last entry fills its place and sinks.
+    @inlinable
+    mutating func _removeTakenRoot() {
+        _rootTaken = false
+        let last = _storage.removeLast()
+        if !_storage.isEmpty { _siftDown(last) }
+        _checkInvariants()
     }
 
     @inlinable
@@ -215,7 +245,7 @@ public struct EventQueue<Payload> {
     @inlinable
     func _checkInvariants() {
         #if EVENT_QUEUE_CHECKS
-        for index in 1..<max(1, _storage.count) {
+        for index in 1..<max(1, _storage.count) where !(_rootTaken && index <= 2) {
             precondition(!_storage[index].precedes(_storage[(index - 1) / 2]), "heap invariant broken at \(index)")
         }
         for lane in _lanes where lane.count > 1 {
