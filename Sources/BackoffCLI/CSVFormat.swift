@@ -9,8 +9,13 @@ enum CSVFormat {
         if value.isNaN { return "nan" }
         if value.isInfinite { return value > 0 ? "inf" : "-inf" }
         if value == 0 { return "0" }
+        // A whole number below 10^15 prints as its digits (Double's description would add ".0"):
+        // formatted as an integer, without the shortest-decimal search.
+        if value.magnitude < 1e15, value == value.rounded(.towardZero) { return String(Int64(value)) }
         let text = value.description
-        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+        let bytes = text.utf8
+        guard bytes.count > 2, bytes.suffix(2).elementsEqual(".0".utf8) else { return text }
+        return String(decoding: bytes.dropLast(2), as: UTF8.self)
     }
 
     static func number(_ value: Double?) -> String { value.map { number($0) } ?? "" }

@@ -58,6 +58,42 @@ import Testing
         }
     }
 
+    /// CSVFormat.number formats whole numbers below 10^15 as integers; it must write exactly what
+    /// its definition says (Double's shortest description, without a trailing ".0") for every
+    /// double: whole numbers on both sides of 10^15 and 2^53, powers, and random bit patterns.
+    @Test func csvNumbersMatchTheirDefinitionEverywhere() {
+        func definition(_ value: Double) -> String {
+            if value.isNaN { return "nan" }
+            if value.isInfinite { return value > 0 ? "inf" : "-inf" }
+            if value == 0 { return "0" }
+            let text = value.description
+            return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+        }
+        var values: [Double] = [1e15, 1e15 - 1, 1e15 + 1, 9_007_199_254_740_992, 4_503_599_627_370_496.5, -0.0, .nan, -.infinity]
+        for exponent in -20...30 {
+            let power = (0..<abs(exponent)).reduce(1.0) { value, _ in exponent < 0 ? value / 10 : value * 10 }
+            values += [power, -power, 3 * power, power + 1, power - 1, 1.5 * power]
+        }
+        for bit in 0..<64 { let power = Double(UInt64(1) << UInt64(bit)); values += [power, power - 1, power + 1, -power] }
+        let seed: UInt64 = 20261201
+        var random = TestLCG(state: seed)
+        for _ in 0..<200_000 {
+            values.append(Double(Int64(bitPattern: random.next()) >> UInt64(random.next() % 64)))
+            values.append(Double(bitPattern: random.next()))
+        }
+        let wrong = values.filter { CSVFormat.number($0) != definition($0) }
+        #expect(wrong.isEmpty, "seed \(seed): \(wrong.prefix(5).map { "\($0): \(CSVFormat.number($0)) vs \(definition($0))" })")
+    }
+
+    /// A 64-bit linear congruential generator (Knuth's MMIX constants), for test inputs only.
+    struct TestLCG {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state ^ (state >> 29)
+        }
+    }
+
     /// A record quotes exactly the fields RFC 4180 asks for, a CRLF line break included (Swift sees
     /// "\r\n" as one character, equal to neither "\r" nor "\n"), and leaves the rest, non-ASCII
     /// text included, as it is.
