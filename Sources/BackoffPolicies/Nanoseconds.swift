@@ -32,10 +32,14 @@ extension Duration {
     /// divides them (h, m, s, ms, us, ns), e.g. `1500ms`, `2s`, `0ns`.
     public var unitText: String {
         let ns = wholeNanoseconds
-        for (suffix, size) in [("h", Int64(3_600_000_000_000)), ("m", 60_000_000_000), ("s", 1_000_000_000),
-                               ("ms", 1_000_000), ("us", 1_000)] where ns != 0 && ns % size == 0 {
-            return "\(ns / size)\(suffix)"
+        for (suffix, size) in Self.textUnits where ns != 0 && ns % size == 0 {
+            return String(ns / size) + suffix
         }
-        return "\(ns)ns"
+        return String(ns) + "ns"
     }
+
+    /// The units of ``unitText``, largest first (a table built once: a sweep writes millions).
+    private static let textUnits: [(suffix: String, size: Int64)] = [
+        ("h", 3_600_000_000_000), ("m", 60_000_000_000), ("s", 1_000_000_000), ("ms", 1_000_000), ("us", 1_000),
+    ]
 }
