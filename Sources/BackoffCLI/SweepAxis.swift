@@ -46,7 +46,9 @@ struct SweepAxis: Equatable {
     static let pointLimit = 10_000_000
 
     /// Expands `text` for `spec`, or throws a usage error that quotes it and the accepted form.
-    init(spec: OptionSpec, text: String, command: String) throws(CommandLineError) {
+    /// - Parameter limit: the most values the axis may take (the fuzz target sets a small one, so an
+    ///   input of a few bytes cannot ask for ten million values).
+    init(spec: OptionSpec, text: String, command: String, limit: Int = pointLimit) throws(CommandLineError) {
         self.spec = spec
         if spec.name == "jitter" && text == "all" {
             values = Jitter.allModes.map(\.name)
@@ -57,28 +59,56 @@ struct SweepAxis: Equatable {
         }
         guard let items = ValueParser.list(text) else { throw invalid("an item is empty; expected values separated by commas") }
         var values: [String] = []
+        // Two values are the same point when they have the same canonical text, i.e. parse to the
+        // same number (a duration's in nanoseconds): compared as numbers, so a range of millions of
+        // values is checked without parsing and formatting each again.
+        var seen = Set<Key>()
+        func add(_ value: String, _ key: Key) throws(CommandLineError) {
+            guard seen.insert(key).inserted else { throw invalid("'\(value)' comes twice; expected each value once") }
+            values.append(value)
+        }
         for item in items {
             guard item.contains("..") else {
-                values.append(item)
+                try add(item, Self.key(item, of: spec))
                 continue
             }
             guard [.duration, .number, .count].contains(spec.kind) else {
                 throw invalid("--\(spec.name) takes a list, not a range")
             }
-            values += try Self.expand(range: item, kind: spec.kind, invalid: invalid)
-            guard values.count <= Self.pointLimit else { throw invalid("more than \(Self.pointLimit) values") }
-        }
-        var seen = Set<String>()
-        for value in values where !seen.insert(SweepAxis.canonical(value, of: spec)).inserted {
-            throw invalid("'\(value)' comes twice; expected each value once")
+            let expanded = try Self.expand(range: item, kind: spec.kind, limit: limit, after: values.count, invalid: invalid)
+            seen.reserveCapacity(seen.count + expanded.count)
+            for (value, number) in expanded { try add(value, .number(number)) }
+            guard values.count <= limit else { throw invalid("more than \(limit) values") }
         }
         self.values = values
     }
 
+    /// What makes two values of an axis the same point: the number they parse to (a duration's in
+    /// nanoseconds), or the canonical text of a value that does not parse (so an invalid "3" for a
+    /// duration is reported as invalid at its point, not as a second 3 s beside 3000ms).
+    enum Key: Hashable {
+        case number(Double)
+        case text(String)
+    }
+
+    /// The key of `value`.
+    static func key(_ value: String, of spec: OptionSpec) -> Key {
+        let number: Double? = switch spec.kind {
+        case .duration: value == "none" ? nil : ValueParser.duration(value)?.nanoseconds
+        case .number: ValueParser.number(value)
+        case .count: ValueParser.integer(value).map(Double.init)
+        case .serverModel, .flag, .text: nil
+        }
+        guard let number, !number.isNaN else { return .text(canonical(value, of: spec)) }
+        return .number(number == 0 ? 0 : number)  // -0 and 0 are one point, as their texts are
+    }
+
     /// `A..B:S` (arithmetic, S > 0) or `A..B*F` (geometric, F > 1), A <= B, in the option's kind.
+    /// - Returns: each value's text and its number (a duration's in nanoseconds), the number its
+    ///   text parses to.
     private static func expand(
-        range: String, kind: OptionKind, invalid: (String) -> CommandLineError
-    ) throws(CommandLineError) -> [String] {
+        range: String, kind: OptionKind, limit: Int, after earlier: Int, invalid: (String) -> CommandLineError
+    ) throws(CommandLineError) -> [(text: String, number: Double)] {
         let form = kind == .duration ? "A..B:STEP or A..B*FACTOR, e.g. 10ms..100ms:10ms or 10ms..1s*10"
             : "A..B:STEP or A..B*FACTOR, e.g. 10..190:10 or 1..1000*10"
         let parts = range.components(separatedBy: "..")
@@ -105,7 +135,7 @@ struct SweepAxis: Equatable {
             var value = start
             while value <= end * (1 + 1e-12) {
                 numbers.append(value)
-                guard numbers.count <= pointLimit else { throw invalid("more than \(pointLimit) values") }
+                guard earlier + numbers.count <= limit else { throw invalid("more than \(limit) values") }
                 value *= factor
             }
         } else {
@@ -119,23 +149,25 @@ struct SweepAxis: Equatable {
             }
             guard step > 0 else { throw invalid("the step must be greater than 0") }
             let count = ((end - start) / step * (1 + 1e-12)).rounded(.down) + 1
-            guard count <= Double(pointLimit) else { throw invalid("\(Int(count)) values, more than \(pointLimit)") }
+            guard Double(earlier) + count <= Double(limit) else {
+                throw invalid(earlier == 0 ? "\(Int(count)) values, more than \(limit)" : "\(Int(count)) values after \(earlier), more than \(limit) in all")
+            }
             numbers = (0..<Int(count)).map { start + Double($0) * step }
         }
         switch kind {
         case .duration:
-            return numbers.map { Duration.nanoseconds(Int64($0.rounded())).unitText }
+            return numbers.map { let ns = $0.rounded(); return (Duration.nanoseconds(Int64(ns)).unitText, ns) }
         case .number:
             // Round away the noise of start + i·step at the precision the user wrote.
             let written = [startText, stepText]
             guard !geometric, !written.contains(where: { $0.lowercased().contains("e") }) else {
-                return numbers.map { CSVFormat.number($0) }
+                return numbers.map { (CSVFormat.number($0), $0) }
             }
             let decimals = written.map { $0.split(separator: ".").dropFirst().first?.count ?? 0 }.max() ?? 0
             let scale = pow10(decimals)
-            return numbers.map { CSVFormat.number(($0 * scale).rounded() / scale) }
+            return numbers.map { let value = ($0 * scale).rounded() / scale; return (CSVFormat.number(value), value) }
         default:
-            return numbers.map { String(Int($0.rounded())) }
+            return numbers.map { let count = $0.rounded(); return (String(Int(count)), count) }
         }
     }
 
