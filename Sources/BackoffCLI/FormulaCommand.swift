@@ -23,8 +23,8 @@ struct FormulaCommand: BackoffCommand {
         help: "Also report the expected load of --clients clients failing at t = 0 against an outage of this length.",
         parse: Parsers.duration)
     static let clients = Option(
-        "clients", "count", kind: .count, default: "1000", form: "a whole number >= 1, e.g. 1000",
-        help: "With --outage: the clients of the burst.", parse: Parsers.count(atLeast: 1))
+        "clients", "count", kind: .count, default: "1000", form: Parsers.countForm(ScenarioOptions.clientRange, example: 1000),
+        help: "With --outage: the clients of the burst.", parse: Parsers.count(in: ScenarioOptions.clientRange))
     static let bucket = Option(
         "bucket", "duration", kind: .duration, default: "10ms", form: "a duration greater than 0 with a unit, e.g. 10ms",
         help: "With --outage: the width of a load bucket.", parse: Parsers.form(ValueParser.duration, where: { $0 > .zero }))
@@ -122,20 +122,36 @@ struct FormulaCommand: BackoffCommand {
     init(_ options: ParsedOptions) throws(CommandLineError) {
         policy = try PolicyOptions(options, defaultJitter: Self.defaultJitter)
         waitBudget = try options(Self.waitBudget)
+        // Every value given is parsed, whether or not it applies.
+        let (clients, bucket) = (try options(Self.clients), try options(Self.bucket))
         if let end = try options(Self.outage) {
-            outage = (end, try options(Self.clients), try options(Self.bucket))
+            outage = (end, clients, bucket)
+            unused = []
+            // The convolution's cells are at most a bucket wide, and it spans the longest total wait.
+            let span = policy.policies.map { $0.totalWaitRange.upperBound * 1e9 }.max() ?? 0
+            let buckets = span / bucket.nanoseconds + 1
+            if buckets > OutageLoad.cellLimit {
+                throw options.invalid(Self.bucket, detail: "the expected load spans \(MemoryEstimate.count(buckets)) buckets of this "
+                    + "width (the longest total wait), more than \(MemoryEstimate.count(OutageLoad.cellLimit))")
+            }
         } else {
             outage = nil
+            unused = [Self.clients.spec, Self.bucket.spec].filter { options.isGiven($0) }
         }
         outputPath = try options(TableOptions.output)
     }
+
+    /// The options given that apply only with --outage, which is not.
+    private let unused: [OptionSpec]
 
     /// The columns of this run: the policy's, then the budget's and the outage's when given.
     var table: [Column<Row>] { Self.policyTable + (waitBudget == nil ? [] : Self.budgetTable) + (outage == nil ? [] : Self.outageTable) }
 
     var header: [String] { table.header() }
 
-    var warnings: [String] { policy.warnings }
+    var warnings: [String] {
+        policy.warnings + unused.map { "'--\($0.name)' applies only with --outage; it has no effect here" }
+    }
 
     func run() throws(CommandLineError) -> CSVTable {
         let table = self.table

@@ -140,6 +140,9 @@ struct ParsedOptions {
     /// True when the user gave the option.
     func isGiven<Value>(_ option: Option<Value>) -> Bool { values[option.name] != nil }
 
+    /// True when the user gave the option declared by `spec`.
+    func isGiven(_ spec: OptionSpec) -> Bool { values[spec.name] != nil }
+
     /// The text given for the option, or the preset's, or its default.
     func text<Value>(_ option: Option<Value>) -> String? {
         values[option.name] ?? presetValues[option.name] ?? option.spec.defaultValue

@@ -21,8 +21,14 @@ enum Parsers {
         }
     }
 
-    /// A duration with a unit (see ``ValueParser/duration(_:)``).
-    static let duration: Parser<Duration> = form(ValueParser.duration)
+    /// A duration with a unit, at most virtual time's horizon (see ``ValueParser/duration(_:)``).
+    static let duration: Parser<Duration> = { text throws(InvalidValue) in
+        switch ValueParser.durationReading(text) {
+        case .duration(let value): return value
+        case .beyondHorizon: throw InvalidValue("longer than virtual time holds, \(ValueParser.horizonText)")
+        case .malformed: throw InvalidValue()
+        }
+    }
 
     /// A duration with a unit, or `none` (no limit, no delay): `nil`.
     static let durationOrNone: Parser<Duration?> = { text throws(InvalidValue) in
@@ -33,12 +39,22 @@ enum Parsers {
     /// A finite decimal number.
     static let number: Parser<Double> = form(ValueParser.number)
 
-    /// A whole number (written in decimal digits, so never negative).
-    static let count: Parser<Int> = form(ValueParser.integer)
+    /// A whole number in `range` (written in decimal digits, so never negative). A number outside
+    /// it, however many digits it has, is named as out of range; the option's form gives the range
+    /// (see ``countForm(_:example:)``).
+    static func count(in range: ClosedRange<Int>) -> Parser<Int> {
+        { text throws(InvalidValue) in
+            guard ValueParser.isDigits(text) else { throw InvalidValue() }
+            guard let value = Int(text), range.contains(value) else {
+                throw InvalidValue("out of range")
+            }
+            return value
+        }
+    }
 
-    /// A whole number of at least `minimum`.
-    static func count(atLeast minimum: Int) -> Parser<Int> {
-        form(ValueParser.integer, where: { $0 >= minimum })
+    /// The form of a count in `range`: "a whole number from 1 to 1000000, e.g. 5".
+    static func countForm(_ range: ClosedRange<Int>, example: Int) -> String {
+        "a whole number from \(range.lowerBound) to \(range.upperBound), e.g. \(example)"
     }
 
     /// One of a type's raw values, with a suggestion for a near miss.

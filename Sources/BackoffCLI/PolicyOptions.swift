@@ -60,12 +60,14 @@ struct PolicyOptions {
         "cap", "duration", kind: .duration, default: "5s", form: "a duration at least the base, with a unit (e.g. 5s), or none",
         help: "Cap c on each wait, or none.", parse: Parsers.durationOrNone)
     static let maxAttempts = Option(
-        "max-attempts", "count", kind: .count, default: "5", form: "a whole number >= 1, e.g. 5",
-        help: "Attempts per request, the first included (RxSwift's retry(n)).", parse: Parsers.count(atLeast: 0))
+        "max-attempts", "count", kind: .count, default: "5", form: Parsers.countForm(attemptRange, example: 5),
+        help: "Attempts per request, the first included (RxSwift's retry(n)).", parse: Parsers.count(in: attemptRange))
+    /// Attempts a request may make.
+    static let attemptRange = 1...1_000_000_000
     static let maxRetries = Option<Int?>.optional(
-        "max-retries", "count", kind: .count, form: "a whole number >= 0, e.g. 4",
+        "max-retries", "count", kind: .count, form: Parsers.countForm(0...(attemptRange.upperBound - 1), example: 4),
         help: "Retries per request, the first attempt not counted (Combine's retry(n)); instead of --max-attempts.",
-        parse: Parsers.count(atLeast: 0))
+        parse: Parsers.count(in: 0...(attemptRange.upperBound - 1)))
     static let maxElapsed = Option<Duration??>.optional(
         "max-elapsed", "duration", kind: .duration, form: "a duration with a unit (e.g. 10s), or none",
         help: "Give up instead of retrying when the retry would start later than this after the first attempt.",

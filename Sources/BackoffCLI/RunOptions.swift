@@ -13,13 +13,15 @@ struct RunOptions {
     static let seedOption = Option(
         "seed", "integer", kind: .count, default: String(defaultSeed), form: "a whole number from 0 to 18446744073709551615",
         help: "Root seed; each jitter mode's stream seed is derived from it (see README, Determinism).",
-        parse: Parsers.form { UInt64($0) })
+        parse: Parsers.form { ValueParser.isDigits($0) ? UInt64($0) : nil })
     static let generatorOption = Option(
         "generator", "name", default: GeneratorAlgorithm.standard.rawValue, form: "one of mt19937, taus2, ranlxd2",
         help: "GSL generator: mt19937, taus2 or ranlxd2.", parse: Parsers.choice(GeneratorAlgorithm.self))
     static let jobsOption = Option<Int?>.optional(
-        "jobs", "count", kind: .count, form: "a whole number >= 1",
-        help: "Threads (the output is identical for every value). Default: the number of cores.", parse: Parsers.count(atLeast: 1))
+        "jobs", "count", kind: .count, form: Parsers.countForm(jobsRange, example: 2),
+        help: "Threads (the output is identical for every value). Default: the number of cores.", parse: Parsers.count(in: jobsRange))
+    /// Threads a run or a sweep may use.
+    static let jobsRange = 1...1024
 
     static let seedSpecs = [seedOption.spec, generatorOption.spec]
     static let jobsSpec = jobsOption.spec

@@ -6,8 +6,10 @@ import RetrySimulation
 /// and parser. Parsers check the syntax; `Scenario.init` checks the ranges.
 extension ScenarioOptions {
     static let clients = Option(
-        "clients", "count", kind: .count, default: "1000", form: "a whole number >= 1, e.g. 1000",
-        help: "Clients N (sessions); with burst arrivals all start at t = 0.", parse: Parsers.count)
+        "clients", "count", kind: .count, default: "1000", form: Parsers.countForm(clientRange, example: 1000),
+        help: "Clients N (sessions); with burst arrivals all start at t = 0.", parse: Parsers.count(in: clientRange))
+    /// Clients one run holds (see ``Scenario/maximumClients``).
+    static let clientRange = 1...Scenario.maximumClients
     static let server = Option(
         "server", "model", kind: .serverModel, default: "outage:2s", form: ServerSpec.form,
         help: "Server model: always-fail, bernoulli:P, outage:DURATION, contention, capacity, or trace:FILE (an incident: "
@@ -25,15 +27,15 @@ extension ScenarioOptions {
         "hop-sd", "duration", kind: .duration, default: "2ms", form: OptionSpec.durationForm,
         help: "contention: standard deviation of one network hop.", parse: Parsers.duration)
     static let workers = Option(
-        "workers", "count", kind: .count, default: "4", form: "a whole number >= 1, e.g. 4",
-        help: "capacity: workers serving attempts in parallel.", parse: Parsers.count)
+        "workers", "count", kind: .count, default: "4", form: Parsers.countForm(1...1_000_000, example: 4),
+        help: "capacity: workers serving attempts in parallel.", parse: Parsers.count(in: 1...1_000_000))
     static let service = Option(
         "service", "distribution", default: "exp:20ms",
         form: "fixed:DURATION, exp:MEAN or lognormal:MEAN:SD with durations greater than 0, e.g. exp:20ms",
         help: "capacity: service time, fixed:D, exp:MEAN or lognormal:MEAN:SD.", parse: Parsers.form(serviceTime))
     static let queue = Option(
-        "queue", "count", kind: .count, default: "100", form: "a whole number >= 0, e.g. 100",
-        help: "capacity: attempts that may wait for a worker; more are rejected at once.", parse: Parsers.count)
+        "queue", "count", kind: .count, default: "100", form: Parsers.countForm(0...1_000_000_000, example: 100),
+        help: "capacity: attempts that may wait for a worker; more are rejected at once.", parse: Parsers.count(in: 0...1_000_000_000))
     static let rejectRetryAfter = Option(
         "reject-retry-after", "duration", kind: .duration, default: "none", form: "a duration with a unit (e.g. 1s), or none",
         help: "capacity: Retry-After sent with a rejection, or none.", parse: Parsers.durationOrNone)
@@ -75,8 +77,8 @@ extension ScenarioOptions {
         help: "What starts a retry: timer (the backoff), or recovery[:DELAY] (the server's recovery signal plus U(0, DELAY)).",
         parse: Parsers.form(parseTrigger))
     static let requestsPerClient = Option(
-        "requests-per-client", "count", kind: .count, default: "1", form: "a whole number >= 1, e.g. 10",
-        help: "Requests each client sends in sequence (a session).", parse: Parsers.count)
+        "requests-per-client", "count", kind: .count, default: "1", form: Parsers.countForm(1...1_000_000_000, example: 10),
+        help: "Requests each client sends in sequence (a session).", parse: Parsers.count(in: 1...1_000_000_000))
     static let think = Option(
         "think", "duration", kind: .duration, default: "0ms", form: "a duration with a unit, e.g. 100ms",
         help: "Pause between the end of a request and the next one of the session.", parse: Parsers.duration)

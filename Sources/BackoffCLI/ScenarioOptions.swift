@@ -121,6 +121,8 @@ struct ScenarioOptions {
         case .degradationAndCapacityTrace: (capacityTrace.spec, "\(error) (--degrade-from \(options.text(degradeFrom) ?? ""))")
         case .noClients: (clients.spec, nil)
         case .tooManyClients, .noRuns: (clients.spec, "\(error)")
+        case .tooManyArrivals: (arrivals.spec, "\(error)")
+        case .beyondHorizon: (server.spec, "\(error)")  // thrown by a run, not by the scenario's checks
         case .nonPositiveArrivalWindow, .invalidPoissonRate: (arrivals.spec, nil)
         case .nonPositiveArrivalDuration: (duration.spec, nil)
         case .negativeNotificationDelay: (retryTrigger.spec, "\(error)")

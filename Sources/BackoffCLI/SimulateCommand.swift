@@ -48,9 +48,7 @@ struct SimulateCommand: BackoffCommand {
         warnings = policy.warnings + scenario.warnings
         timelinePath = try options(Self.timeline)
         outputPath = try options(TableOptions.output)
-        if let timelinePath, timelinePath == outputPath {
-            throw .usage("'--timeline' and '--output' name the same file '\(timelinePath)'", command: Self.name)
-        }
+        try AtomicFileWriter.checkDistinct(table: outputPath, side: (Self.timeline.name, timelinePath), command: Self.name)
     }
 
     /// The largest scenario's run, times the modes run at once (`--jobs`), and the `--timeline` text.
@@ -85,7 +83,16 @@ struct SimulateCommand: BackoffCommand {
             reports = stride(from: 0, to: results.count, by: 2).map { results[$0].0! }
             expectedLoads = stride(from: 1, to: results.count, by: 2).map { results[$0].1 }
         } catch let error as SimulationError {
-            throw .failure("\(error)")
+            // What a run finds too large for its limits is the input's doing: a usage error.
+            switch error {
+            case .tooManyBuckets:
+                let width = scenarios.first?.bucketWidth.unitText ?? ""
+                throw .usage("Invalid value '\(width)' for '\(ScenarioOptions.bucket.spec.usage)': \(error)", command: Self.name)
+            case .beyondHorizon, .tooManyClients:
+                throw .usage("\(error)", command: Self.name)
+            default:
+                throw .failure("\(error)")
+            }
         } catch {
             throw .failure("\(error)")
         }

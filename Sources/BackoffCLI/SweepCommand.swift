@@ -24,19 +24,20 @@ struct SweepCommand: DocumentedCommand {
     ]
 
     static let jobs = Option<Int?>.optional(
-        "jobs", "count", kind: .count, form: "a whole number >= 1", help: "Points run at the same time. Default: the number of cores.",
-        parse: Parsers.count(atLeast: 1))
+        "jobs", "count", kind: .count, form: Parsers.countForm(RunOptions.jobsRange, example: 2),
+        help: "Points run at the same time. Default: the number of cores.", parse: Parsers.count(in: RunOptions.jobsRange))
     /// The K-th of N slices.
     struct Shard: Sendable {
         let k: Int
         let n: Int
     }
     static let shard = Option<Shard?>.optional(
-        "shard", "K/N", form: "K/N with 1 <= K <= N, e.g. 2/8",
+        "shard", "K/N", form: "K/N with 1 <= K <= N <= \(SweepAxis.pointLimit), e.g. 2/8",
         help: "Run only the K-th of N contiguous slices of the grid (1 <= K <= N).",
         parse: Parsers.form { text in
             let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { ValueParser.integer(String($0)) }
-            guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, (1...n).contains(k) else { return nil }
+            guard parts.count == 2, let k = parts[0], let n = parts[1], (1...SweepAxis.pointLimit).contains(n), (1...n).contains(k)
+            else { return nil }
             return Shard(k: k, n: n)
         })
     static let resume = Option<String?>.optional(
@@ -117,7 +118,9 @@ struct SweepCommand: DocumentedCommand {
                 command: Self.name)
         }
         if let shard = try options(Self.shard) {
-            points = (grid.pointCount * (shard.k - 1) / shard.n)..<(grid.pointCount * shard.k / shard.n)
+            // In 128 bits: the grid's points (up to Int.max under --force) times K.
+            let (count, k, n) = (Int128(grid.pointCount), Int128(shard.k), Int128(shard.n))
+            points = Int(count * (k - 1) / n)..<Int(count * k / n)
         } else {
             points = 0..<grid.pointCount
         }
@@ -145,7 +148,7 @@ struct SweepCommand: DocumentedCommand {
         if !axes.contains(where: { $0.spec.name == "jitter" }), !policyGiven, let jitter = sweptSpecs.first(where: { $0.name == "jitter" }) {
             axes.append(try SweepAxis(spec: jitter, text: jitter.defaultValue!, command: name))
         }
-        let grid = SweepGrid(command: Command.name, specs: Command.specs, axes: axes)
+        let grid = try SweepGrid(command: Command.name, specs: Command.specs, axes: axes)
         let forced = try options(Self.force)
         guard grid.pointCount <= SweepAxis.pointLimit || forced else {
             throw .usage(

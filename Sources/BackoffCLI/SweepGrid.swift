@@ -37,11 +37,21 @@ struct SweepGrid: Sendable {
     /// Whether the command takes `--jobs` (a point runs with `--jobs 1`).
     private let hasJobs: Bool
 
-    init(command: String, specs: [OptionSpec], axes: [SweepAxis]) {
+    /// - Throws: a usage error when the grid has more points than `Int` counts (axes of ten
+    ///   million values each, under `--force`).
+    init(command: String, specs: [OptionSpec], axes: [SweepAxis]) throws(CommandLineError) {
         self.command = command
         self.specs = specs
         self.axes = axes
-        pointCount = axes.reduce(1) { $0 * $1.values.count }
+        var count = 1
+        for axis in axes {
+            let (product, overflow) = count.multipliedReportingOverflow(by: axis.values.count)
+            guard !overflow else {
+                throw .usage("The grid has more than \(Int.max) points (the product of its axes' sizes): narrow the ranges", command: command)
+            }
+            count = product
+        }
+        pointCount = count
         canonicalLines = specs.map { spec in
             let (inSeed, inIdentity) = (!["jitter", "seed", "jobs"].contains(spec.name), spec.name != "jobs")
             func line(_ value: String) -> [UInt8] { Array("\(spec.name)=\(SweepAxis.canonical(value, of: spec))".utf8) }

@@ -32,8 +32,10 @@ struct TuneCommand: DocumentedCommand {
         "search", "space", form: TuneSearchSpace.form, help: "The policy options to search, and their ranges or choices.",
         parse: Parsers.text)
     static let design = Option(
-        "design", "count", kind: .count, default: "16", form: "a whole number >= 2, e.g. 16",
-        help: "Latin-hypercube points per combination of choices.", parse: Parsers.count(atLeast: 2))
+        "design", "count", kind: .count, default: "16", form: Parsers.countForm(designRange, example: 16),
+        help: "Latin-hypercube points per combination of choices.", parse: Parsers.count(in: designRange))
+    /// The design's size: its cost grows with the square of the points (each is kept apart from the others).
+    static let designRange = 2...10_000
     /// `--constraint` may be given more than once; the other options once.
     static let constraintSpec = OptionSpec(
         name: "constraint", placeholder: "COLUMN<=VALUE", kind: .text,

@@ -13,8 +13,9 @@ struct WaitsCommand: BackoffCommand {
         """
     static let defaultJitter = "none,full,equal,decorrelated"
     static let runs = Option(
-        "runs", "count", kind: .count, default: "10000", form: "a whole number >= 1, e.g. 10000",
-        help: "Independent requests per jitter mode.", parse: Parsers.count)
+        "runs", "count", kind: .count, default: "10000", form: Parsers.countForm(runRange, example: 10000),
+        help: "Independent requests per jitter mode.", parse: Parsers.count(in: runRange))
+    static let runRange = 1...1_000_000_000_000
     static let samples = Option<String?>.optional(
         "samples", "file", form: "a file path", help: "Also write every run's total wait to this file (columns jitter,run,total_wait_s).",
         parse: Parsers.text)
@@ -112,9 +113,7 @@ struct WaitsCommand: BackoffCommand {
         }
         samplesPath = try options(Self.samples)
         outputPath = try options(TableOptions.output)
-        if let samplesPath, samplesPath == outputPath {
-            throw .usage("'--samples' and '--output' name the same file '\(samplesPath)'", command: Self.name)
-        }
+        try AtomicFileWriter.checkDistinct(table: outputPath, side: (Self.samples.name, samplesPath), command: Self.name)
     }
 
     private struct ModeResult: Sendable {

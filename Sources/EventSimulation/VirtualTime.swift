@@ -10,6 +10,11 @@ public struct VirtualTime: Hashable, Comparable, Sendable {
 
     public static let zero = VirtualTime(nanoseconds: 0)
 
+    /// Virtual time's horizon: 2^62 ns, about 146 years. Every span the toolkit takes (a wait, a
+    /// delay, a service time, a window) is at most this long, and a run stops with an error once
+    /// its clock passes it, so the sum of an instant and a span never leaves `Int64`.
+    public static let horizon = VirtualTime(nanoseconds: 1 << 62)
+
     /// The instant `offset` after the origin, in whole nanoseconds (a fraction of one is dropped).
     public init(_ offset: Duration) {
         let (seconds, attoseconds) = offset.components
@@ -22,9 +27,12 @@ public struct VirtualTime: Hashable, Comparable, Sendable {
     @inlinable
     public static func < (lhs: VirtualTime, rhs: VirtualTime) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
-    /// The instant `nanoseconds` after `time`.
+    /// The instant `nanoseconds` after `time`, saturating: a sum beyond `Int64` is `Int64.max`
+    /// nanoseconds, past the ``horizon``, where a run stops with an error (a span is never so
+    /// negative that the sum falls below `Int64.min`).
     @inlinable
     public static func + (time: VirtualTime, nanoseconds: Int64) -> VirtualTime {
-        VirtualTime(nanoseconds: time.nanoseconds + nanoseconds)
+        let (sum, overflow) = time.nanoseconds.addingReportingOverflow(nanoseconds)
+        return VirtualTime(nanoseconds: overflow ? .max : sum)
     }
 }

@@ -85,6 +85,12 @@ struct CapacityServer: SimulatedServer {
         } else if let profile = model.capacityProfile {
             duration /= profile.value(at: run.now)
         }
-        run.schedule(.server(Event.serviceDone.rawValue), Int(client), value: attempt, after: max(1, Int64(duration + 0.5)))
+        // At most the horizon (a capacity factor of 1e-300 makes a time of 10^300 ns): the run then
+        // stops at the horizon with an error instead of trapping in the conversion.
+        let bounded = duration < Self.longestService ? duration : Self.longestService
+        run.schedule(.server(Event.serviceDone.rawValue), Int(client), value: attempt, after: max(1, Int64(bounded + 0.5)))
     }
+
+    /// The longest service time, in nanoseconds: virtual time's horizon.
+    private static var longestService: Double { Double(VirtualTime.horizon.nanoseconds) }
 }

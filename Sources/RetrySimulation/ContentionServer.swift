@@ -39,7 +39,8 @@ struct ContentionServer: SimulatedServer {
         case .read:
             // The reply's hop and the write's hop.
             let replyHop = hop(index, run.streams)
-            run.schedule(.server(Event.write.rawValue), index, value: version, after: replyHop + hop(index, run.streams))
+            let (hops, overflow) = replyHop.addingReportingOverflow(hop(index, run.streams))  // two hops at the horizon
+            run.schedule(.server(Event.write.rawValue), index, value: version, after: overflow ? .max : hops)
         case .write:
             let success = event.value == Int32(truncatingIfNeeded: version)
             if success { version += 1 }
@@ -62,6 +63,12 @@ struct ContentionServer: SimulatedServer {
     /// A network hop of the client's message, |N(mean, sd²)| rounded to whole nanoseconds.
     private func hop(_ index: Int, _ streams: ClientStreams) -> Int64 {
         let draw = streams.normal(index, mean: hopMean, standardDeviation: hopStandardDeviation)
-        return Int64(abs(draw) + 0.5)  // half up, without the libm call of rounded()
+        // Half up, without the libm call of rounded(); at most the horizon (a mean and sd near it
+        // may draw beyond), where the run stops with an error.
+        let magnitude = abs(draw)
+        return magnitude < Self.longestHop ? Int64(magnitude + 0.5) : VirtualTime.horizon.nanoseconds
     }
+
+    /// The longest hop, in nanoseconds: virtual time's horizon.
+    private static var longestHop: Double { Double(VirtualTime.horizon.nanoseconds) }
 }

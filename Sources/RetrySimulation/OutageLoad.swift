@@ -37,7 +37,11 @@ public struct OutageLoad: Sendable {
     /// The bucket width, in whole nanoseconds.
     public let bucketWidth: Nanoseconds
 
-    /// `nil` for the decorrelated modes, polly-v2, or a policy with `maxElapsed`.
+    /// The most cells the convolution spans (four arrays of them are held).
+    public static let cellLimit = 4_000_000.0
+
+    /// `nil` for the decorrelated modes, polly-v2, a policy with `maxElapsed`, or a bucket so fine
+    /// that the waits' span holds more than ``cellLimit`` buckets.
     public init?(policy: BackoffPolicy, outageEnd: VirtualTime, bucketWidth width: Duration) {
         let bucketWidth = width.wholeNanoseconds
         guard policy.maxElapsed == nil, bucketWidth > 0 else { return nil }
@@ -58,8 +62,11 @@ public struct OutageLoad: Sendable {
             }
         }
         let horizon = waits.reduce(0) { $0 + $1.high } + Double(bucketWidth)
+        // Cells of 1/32 of a bucket, coarsened while they are too many, but never beyond the bucket,
+        // which must hold a whole number of cells.
         var cell = Double(bucketWidth) / 32
-        while horizon / cell > 4_000_000 { cell *= 2 }
+        while horizon / cell > Self.cellLimit, cell < Double(bucketWidth) { cell *= 2 }
+        guard horizon / cell <= Self.cellLimit else { return nil }
         let cells = Int((horizon / cell).rounded(.up)) + 2
         let end = Double(outageEnd.nanoseconds)
 

@@ -34,6 +34,9 @@ public struct Scenario: Sendable {
     /// The most buckets a timeline may hold (4 counters of 8 bytes... each).
     public static let maximumBuckets = 50_000_000
 
+    /// The most clients one run holds (an event names its client in 28 bits).
+    public static let maximumClients = ScenarioEvent.maximumClients - 1
+
     public init(
         clients: Int, server: ServerModel, policy: BackoffPolicy, bucketWidth: Duration,
         arrivals: Arrivals = .burst, permanentFraction: Double = 0, retryAfter: RetryAfterHandling = .ignore,
@@ -52,6 +55,9 @@ public struct Scenario: Sendable {
         case .poisson(let rate, let duration):
             guard rate > 0, rate.isFinite else { throw .invalidPoissonRate(rate) }
             guard duration > .zero else { throw .nonPositiveArrivalDuration }
+            // Beyond this the run would refuse the arrivals anyway, after drawing them.
+            let expected = rate * Double(duration.wholeNanoseconds) / 1e9
+            guard expected <= Double(Self.maximumClients) else { throw .tooManyArrivals(expected: expected) }
         }
         guard (0...1).contains(permanentFraction) else { throw .invalidPermanentFraction(permanentFraction) }
         if permanentFraction > 0, case .contention = server { throw .permanentWithContention }

@@ -14,7 +14,9 @@ struct ScenarioCounters {
     /// Requests that ended (the entries of `totalWaits` that are not NaN).
     var endedRequests = 0
     /// Σ (end - first attempt) over the requests that ended, in nanoseconds.
-    var requestDurations: Int64 = 0
+    /// The sum of the requests' durations: each is at most virtual time's horizon (2^62 ns), and
+    /// a run holds up to 2^28 clients' requests, so the sum takes 128 bits.
+    var requestDurations: Int128 = 0
     var lastCompletion: Int64 = 0
     /// Σ (attempts of a session)², for the standard error of attempts per client.
     var attemptSquares = 0.0
@@ -32,7 +34,7 @@ struct ScenarioCounters {
     mutating func requestEnded(slot: Int, totalWait: Int64, start: Int64, end: Int64) {
         totalWaits[slot] = Double(totalWait) / 1e9
         endedRequests += 1
-        requestDurations += end - start
+        requestDurations += Int128(end - start)
         lastCompletion = max(lastCompletion, end)
     }
 

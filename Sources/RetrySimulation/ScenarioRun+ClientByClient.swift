@@ -15,6 +15,7 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
             var client = SimulatedClient(policy: policy, requests: scenario.requestsPerClient)
             var time = VirtualTime(nanoseconds: start)
             while true {
+                guard time <= VirtualTime.horizon else { throw .beyondHorizon }
                 let isRetry = beginAttempt(&client, at: time, using: &random).isRetry
                 let answer = server.answer(client, isRetry: isRetry, at: time, using: &random, in: &self)
                 guard let next = carryOut(answer, for: &client, index, at: time, using: &random) else { break }
@@ -39,6 +40,7 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
             var time = VirtualTime(nanoseconds: startTime)
             counters.uniqueRequests += 1
             attempt: while true {
+                guard time <= VirtualTime.horizon else { throw .beyondHorizon }
                 let success = server.outcome(at: time, using: &random).outcome == .success
                 counters.attempts += 1
                 timeline.recordAttempt(at: time, isRetry: backoff.attempts > 1, answeredAtOnce: success ? .success : .failure)

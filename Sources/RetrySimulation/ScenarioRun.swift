@@ -66,6 +66,8 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         }
         var server = Server(scenario.server)
         while let event = simulation.step() {
+            // Every span is at most the horizon, so no time computed before this check overflows.
+            guard now <= VirtualTime.horizon else { throw .beyondHorizon }
             switch event.kind {
             case .send: send(event.client, to: &server)
             case .timeout: timeOut(event.client, attempt: Int64(event.value))

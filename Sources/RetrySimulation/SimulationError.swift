@@ -19,6 +19,9 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case degradationAndCapacityTrace
     case noClients(Int)
     case tooManyClients(Int)
+    case tooManyArrivals(expected: Double)
+    /// A run's clock passed virtual time's horizon (``VirtualTime/horizon``, about 146 years).
+    case beyondHorizon
     case noRuns(Int)
     case nonPositiveBucket(Duration)
     case nonPositiveArrivalWindow
@@ -54,7 +57,12 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidCapacityFactor(let f): "a capacity factor must be a number greater than 0, got \(f)"
         case .degradationAndCapacityTrace: "a degradation window and a capacity trace both set the capacity; give one"
         case .noClients(let n): "at least 1 client is needed, got \(n)"
-        case .tooManyClients(let n): "at most \(ScenarioEvent.maximumClients - 1) clients fit in one run, got \(n)"
+        case .tooManyClients(let n): "at most \(Scenario.maximumClients) clients fit in one run, got \(n)"
+        case .tooManyArrivals(let expected):
+            "the arrivals would bring about \(Self.whole(expected)) clients; at most \(Scenario.maximumClients) fit in one run"
+        case .beyondHorizon:
+            "the run's clock passed virtual time's horizon (2^62 ns, about 146 years): its waits, server delays or service "
+                + "times add up to more than that"
         case .noRuns(let n): "at least 1 run is needed, got \(n)"
         case .nonPositiveBucket(let width): "the bucket width must be greater than 0, got \(width)"
         case .nonPositiveArrivalWindow: "the arrival window must be greater than 0"
@@ -70,7 +78,10 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
             "the recovery trigger needs a server that recovers (an outage, a trace that ends at 0, or capacity with a degradation window)"
         case .permanentWithContention: "permanent failures do not apply to the contention model"
         case .tooManyBuckets(let needed, let limit):
-            "the load timeline would need \(Int(needed)) buckets (limit \(limit)); use a wider bucket"
+            "the load timeline would need \(Self.whole(needed)) buckets (limit \(limit)); use a wider bucket"
         }
     }
+
+    /// `value` as a whole number, or in Swift's shortest form when it is beyond `Int64`.
+    private static func whole(_ value: Double) -> String { Int64(exactly: value.rounded()).map(String.init) ?? "\(value)" }
 }

@@ -25,7 +25,7 @@ import Testing
          "Invalid value '50ms' for '--cap <duration>': the cap must be at least the base (100ms); "
             + "expected a duration at least the base, with a unit (e.g. 5s), or none"),
         ("zero attempts", ["waits", "--max-attempts", "0"],
-         "Invalid value '0' for '--max-attempts <count>': expected a whole number >= 1, e.g. 5"),
+         "Invalid value '0' for '--max-attempts <count>': out of range; expected a whole number from 1 to 1000000000, e.g. 5"),
         ("both budgets", ["simulate", "--max-attempts", "3", "--max-retries", "2"],
          "Use either '--max-attempts' or '--max-retries', not both (max retries N means N + 1 attempts)"),
         ("unknown jitter", ["waits", "--jitter", "none,fulll"],
@@ -35,8 +35,8 @@ import Testing
         ("missing value", ["waits", "--base"], "Missing value for '--base <duration>'"),
         ("missing value before option", ["waits", "--base", "--runs", "3"], "Missing value for '--base <duration>'"),
         ("zero clients", ["simulate", "--clients", "0"],
-         "Invalid value '0' for '--clients <count>': expected a whole number >= 1, e.g. 1000"),
-        ("zero runs", ["waits", "--runs", "0"], "Invalid value '0' for '--runs <count>': expected a whole number >= 1, e.g. 10000"),
+         "Invalid value '0' for '--clients <count>': out of range; expected a whole number from 1 to 268435455, e.g. 1000"),
+        ("zero runs", ["waits", "--runs", "0"], "Invalid value '0' for '--runs <count>': out of range; expected a whole number from 1 to 1000000000000, e.g. 10000"),
         ("zero bucket", ["simulate", "--bucket", "0ms"],
          "Invalid value '0ms' for '--bucket <duration>': expected a duration greater than 0 with a unit, e.g. 10ms"),
         ("unknown server", ["simulate", "--server", "outtage:2s"],
@@ -56,16 +56,16 @@ import Testing
         ("sweep too many points", ["sweep", "waits", "--runs", "1..4000:1", "--max-attempts", "1..4000:1"],
          "The grid has 64000000 points, more than 10000000: narrow the ranges, or add --force"),
         ("shard beyond count", ["sweep", "waits", "--shard", "3/2"],
-         "Invalid value '3/2' for '--shard <K/N>': expected K/N with 1 <= K <= N, e.g. 2/8"),
+         "Invalid value '3/2' for '--shard <K/N>': expected K/N with 1 <= K <= N <= 10000000, e.g. 2/8"),
         ("shard zero", ["sweep", "waits", "--shard", "0/4"],
-         "Invalid value '0/4' for '--shard <K/N>': expected K/N with 1 <= K <= N, e.g. 2/8"),
-        ("zero jobs", ["sweep", "waits", "--jobs", "0"], "Invalid value '0' for '--jobs <count>': expected a whole number >= 1"),
+         "Invalid value '0/4' for '--shard <K/N>': expected K/N with 1 <= K <= N <= 10000000, e.g. 2/8"),
+        ("zero jobs", ["sweep", "waits", "--jobs", "0"], "Invalid value '0' for '--jobs <count>': out of range; expected a whole number from 1 to 1024, e.g. 2"),
         ("bad sweep point", ["sweep", "waits", "--multiplier", "0.5,2"],
          "Invalid value '0.5' for '--multiplier <number>': expected a number >= 1, e.g. 2 (at sweep point multiplier=0.5, jitter=none)"),
         ("zero workers", ["simulate", "--server", "capacity", "--workers", "0"],
-         "Invalid value '0' for '--workers <count>': expected a whole number >= 1, e.g. 4"),
+         "Invalid value '0' for '--workers <count>': out of range; expected a whole number from 1 to 1000000, e.g. 4"),
         ("negative queue", ["simulate", "--server", "capacity", "--queue", "-1"],
-         "Invalid value '-1' for '--queue <count>': expected a whole number >= 0, e.g. 100"),
+         "Invalid value '-1' for '--queue <count>': expected a whole number from 0 to 1000000000, e.g. 100"),
         ("zero service time", ["simulate", "--server", "capacity", "--service", "exp:0ms"],
          "Invalid value 'exp:0ms' for '--service <distribution>': expected fixed:DURATION, exp:MEAN or lognormal:MEAN:SD "
             + "with durations greater than 0, e.g. exp:20ms"),
@@ -82,7 +82,7 @@ import Testing
          "Invalid value 'poisson:0' for '--arrivals <process>': expected burst, uniform:DURATION (e.g. uniform:1s) or poisson:RATE "
             + "with RATE > 0 (e.g. poisson:500)"),
         ("zero requests", ["simulate", "--requests-per-client", "0"],
-         "Invalid value '0' for '--requests-per-client <count>': expected a whole number >= 1, e.g. 10"),
+         "Invalid value '0' for '--requests-per-client <count>': out of range; expected a whole number from 1 to 1000000000, e.g. 10"),
         ("recovery without recovery", ["simulate", "--server", "always-fail", "--retry-trigger", "recovery"],
          "Invalid value 'recovery' for '--retry-trigger <trigger>': the recovery trigger needs a server that recovers "
             + "(outage, a trace that ends at probability 0, or capacity with --degrade-from/--degrade-until or a --capacity-trace back at 1); expected timer, recovery or recovery:DURATION (e.g. recovery:50ms)"),
@@ -109,7 +109,7 @@ import Testing
             + "expected nominal or clamp"),
         ("overflowing waits", ["formula", "--cap", "none", "--multiplier", "10", "--max-attempts", "200"],
          "Invalid value '200' for '--max-attempts <count>': the longest total wait would be 1.1111111111111112e+197 s, "
-            + "beyond what virtual time holds (about 146 years); set a cap or allow fewer attempts; expected a whole number >= 1, e.g. 5"),
+            + "beyond what virtual time holds (about 146 years); set a cap or allow fewer attempts; expected a whole number from 1 to 1000000000, e.g. 5"),
     ]
 
     static let jitterForm = "expected a comma-separated list of none, full, equal, proportional:F, additive:D, decorrelated, decorrelated-monotone, polly-v2, or all"
@@ -180,7 +180,7 @@ import Testing
          "Invalid value '0.1' for '--permanent <fraction>': permanent failures do not apply to the contention model; "
             + "expected a number in [0, 1], e.g. 0.05"),
         (["simulate", "--requests-per-client", "0"],
-         "Invalid value '0' for '--requests-per-client <count>': expected a whole number >= 1, e.g. 10"),
+         "Invalid value '0' for '--requests-per-client <count>': out of range; expected a whole number from 1 to 1000000000, e.g. 10"),
         (["simulate", "--arrivals", "poisson:0"],
          "Invalid value 'poisson:0' for '--arrivals <process>': expected burst, uniform:DURATION (e.g. uniform:1s) "
             + "or poisson:RATE with RATE > 0 (e.g. poisson:500)"),

@@ -15,6 +15,19 @@ import Testing
         #expect(ValueParser.duration(text) == nil)
     }
 
+    /// Virtual time's horizon, 2^62 ns, is the longest duration; one beyond it is read as such, so
+    /// its message can give the bound, and a fraction with trailing zeros is as exact as without.
+    @Test func durationsEndAtTheHorizon() {
+        #expect(ValueParser.duration("4611686018427387904ns") == .nanoseconds(1 << 62))
+        #expect(ValueParser.duration("1281023h") == .seconds(1_281_023 * 3600))
+        for text in ["4611686018427387905ns", "1281024h", "9223372036854775807ns", "99999999999999999999999h"] {
+            #expect(ValueParser.duration(text) == nil, "\(text)")
+            #expect(ValueParser.durationReading(text) == .beyondHorizon, "\(text)")
+        }
+        #expect(ValueParser.duration("1.5000000000000000000000000000s") == .milliseconds(1500))
+        #expect(ValueParser.durationReading("1.0000000001s") == .malformed)  // finer than 1 ns
+    }
+
     /// The byte-level parser agrees with a plain String implementation of the same rules on every
     /// string built from the characters that matter (digits, the point, units, signs, spaces).
     @Test func theByteParserAgreesWithTheReference() {
@@ -121,7 +134,8 @@ enum DurationReference {
 
     /// A non-negative duration such as `250ms`, `1.5s`, `2m`, converted exactly to whole
     /// nanoseconds (decimal digits are scaled as integers, so `0.1s` is 100,000,000 ns). No sign, no
-    /// space, no exponent; a value finer than 1 ns or beyond 2^63 ns is rejected.
+    /// space, no exponent; a value finer than 1 ns or beyond virtual time's horizon, 2^62 ns, is
+    /// rejected.
     static func duration(_ text: String) -> Duration? {
         guard let unit = units.first(where: { text.hasSuffix($0.suffix) }) else { return nil }
         let number = text.dropLast(unit.suffix.count)
@@ -142,7 +156,7 @@ enum DurationReference {
             (total, overflow) = total.addingReportingOverflow(scaled / scale)
             guard !overflow else { return nil }
         }
-        return .nanoseconds(total)
+        return total <= 1 << 62 ? .nanoseconds(total) : nil
     }
 
 }
