@@ -5,75 +5,121 @@ import Retrying
 /// (Tests/Fuzz, `scripts/fuzz`) and the unit test that replays the seed corpus and every crash the
 /// fuzzer has found. Each input may be refused with an error; none may trap, hang or allocate
 /// without bound. Nothing here writes a file or runs a simulation.
+///
+/// ``outcome(_:_:)`` says what each parser of a target made of an input, one line per input: the
+/// value it parsed or the error it gave. The corpus test compares it with the outcome committed in
+/// `Tests/Fuzz/Expected/TARGET.tsv`, so a replayed input checks a result, not only the absence of
+/// a trap.
 enum FuzzTargets {
     static let names = ["values", "specs", "command-line", "csv", "retry-after", "grpc-config"]
 
-    /// Feeds `data` to the target `name`.
-    static func run(_ name: String, _ data: Data) {
+    /// Feeds `data` to the target `name` (the fuzzer's entry point: the outcome is dropped).
+    static func run(_ name: String, _ data: Data) { _ = outcome(name, data) }
+
+    /// What the target `name` made of `data`: each parser's result, `|`-separated, on one line.
+    static func outcome(_ name: String, _ data: Data) -> String {
         let text = String(decoding: data, as: UTF8.self)
+        let parts: [String]
         switch name {
-        case "values": values(text)
-        case "specs": specs(text)
-        case "command-line": commandLine(text)
-        case "csv": csv(text)
-        case "retry-after": _ = try? RetryAfterHeader.delay(text, now: 1_764_547_200)
+        case "values": parts = values(text)
+        case "specs": parts = specs(text)
+        case "command-line": parts = [commandLine(text)]
+        case "csv": parts = csv(text)
+        case "retry-after": parts = [describe { () throws(RetryAfterHeader.Malformed) in try RetryAfterHeader.delay(text, now: 1_764_547_200) }]
         case "grpc-config":
-            _ = try? GrpcServiceConfig(json: data, method: nil)
-            _ = try? GrpcServiceConfig(json: data, method: "helloworld.Greeter/SayHello")
+            parts = [nil, "helloworld.Greeter/SayHello"].map { method in
+                describe { () throws(InvalidValue) in try GrpcServiceConfig(json: data, method: method) }
+            }
         default: preconditionFailure("no fuzz target '\(name)'")
         }
+        return parts.joined(separator: " | ")
     }
 
     /// Durations, counts, numbers, lists, sizes, jitter names, and the ranges of a sweep.
-    private static func values(_ text: String) {
-        _ = ValueParser.duration(text)
-        _ = ValueParser.number(text)
-        _ = ValueParser.integer(text)
-        _ = ValueParser.list(text)
-        _ = MemoryLimit.size(text)
-        _ = try? PolicyOptions.parseJitter(text)
+    private static func values(_ text: String) -> [String] {
+        var parts = [
+            "duration=\(show(ValueParser.duration(text)))", "number=\(show(ValueParser.number(text)))",
+            "integer=\(show(ValueParser.integer(text)))", "list=\(show(ValueParser.list(text)?.count))",
+            "size=\(show(MemoryLimit.size(text)))",
+            "jitter=" + describe { () throws(InvalidValue) in try PolicyOptions.parseJitter(text) },
+        ]
         for option in [PolicyOptions.base.spec, PolicyOptions.multiplier.spec, PolicyOptions.maxAttempts.spec,
                        PolicyOptions.jitter(default: "none").spec, ScenarioOptions.server.spec] {
             // At most 10,000 values: an input of a few bytes ("3..1957090:1") may ask for millions,
             // linear work that the sanitised debug build takes longer than the hang limit over.
-            _ = try? SweepAxis(spec: option, text: text, command: "sweep", limit: 10_000)
+            let axis = describe { () throws(CommandLineError) in
+                let values = try SweepAxis(spec: option, text: text, command: "sweep", limit: 10_000).values
+                return "\(values.count) values, last \(values.last ?? "")"
+            }
+            parts.append("axis \(option.name)=\(axis)")
         }
+        return parts
     }
 
     /// The server, arrival, service, budget, breaker and throttle specs, through their options.
-    private static func specs(_ text: String) {
-        _ = ServerSpec.model(text)
-        _ = LimitSpec.budget(text)
-        _ = LimitSpec.breaker(text)
-        _ = LimitSpec.throttle(text)
-        _ = try? ScenarioOptions.arrivals.parse(text)
-        _ = try? ScenarioOptions.service.parse(text)
-        _ = try? ScenarioOptions.retryTrigger.parse(text)
-        _ = try? PolicyOptions.cap.parse(text)
-        _ = try? PolicyOptions.maxElapsed.parse(text)
+    private static func specs(_ text: String) -> [String] {
+        [
+            "server=\(show(ServerSpec.model(text).map(ServerSpec.text)))",
+            "budget=\(show(LimitSpec.budget(text).map { $0.map { "\($0)" } ?? "none" }))",
+            "breaker=\(show(LimitSpec.breaker(text).map { $0.map { "\($0)" } ?? "none" }))",
+            "throttle=\(show(LimitSpec.throttle(text).map { $0.map { "\($0)" } ?? "none" }))",
+            "arrivals=" + describe { () throws(InvalidValue) in try ScenarioOptions.arrivals.parse(text) },
+            "service=" + describe { () throws(InvalidValue) in try ScenarioOptions.service.parse(text) },
+            "trigger=" + describe { () throws(InvalidValue) in try ScenarioOptions.retryTrigger.parse(text) },
+            "cap=" + describe { () throws(InvalidValue) in try PolicyOptions.cap.parse(text) },
+            "max-elapsed=" + describe { () throws(InvalidValue) in try PolicyOptions.maxElapsed.parse(text) },
+        ]
     }
 
     /// A whole command line, one argument per line: lexed, parsed and validated into its command,
     /// whose memory is estimated; never run.
-    private static func commandLine(_ text: String) {
+    private static func commandLine(_ text: String) -> String {
         let arguments = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let tokens = ArgumentLexer.tokens(arguments)
-        guard let first = tokens.first, case .word(let name) = first.kind, let type = Commands.table(named: name) else { return }
-        func build<Command: BackoffCommand>(_ type: Command.Type) {
-            guard let options = try? ParsedOptions(command: name, specs: type.specs, tokens: tokens.dropFirst()),
-                  let command = try? Command(options) else { return }
-            _ = command.memoryEstimate.bytes
-            _ = command.header
+        guard let first = tokens.first, case .word(let name) = first.kind, let type = Commands.table(named: name) else {
+            return "not a table command"
         }
-        build(type)
+        func build<Command: BackoffCommand>(_ type: Command.Type) -> String {
+            describe { () throws(CommandLineError) in
+                let options = try ParsedOptions(command: name, specs: type.specs, tokens: tokens.dropFirst())
+                let command = try Command(options)
+                _ = command.memoryEstimate.bytes  // estimated, not shown: it depends on the machine's cores
+                return "\(name), \(command.header.count) columns"
+            }
+        }
+        return build(type)
     }
 
     /// A table as `check` and `--resume` read it, the policy each row describes, and the table as
     /// an incident trace of failures and of capacity.
-    private static func csv(_ text: String) {
+    private static func csv(_ text: String) -> [String] {
         let table = CSVReader(text: text)
-        for record in table.records.prefix(1_000) { _ = try? RowPolicy.policy(record, in: table) }
-        _ = try? TraceFile.trace(text: text, name: "fuzz.csv")
-        _ = try? TraceFile.capacityProfile(text: text)
+        let policies = table.records.prefix(1_000).map { record in
+            describe { () throws(RowPolicy.Problem) in try RowPolicy.policy(record, in: table).map { "\($0.jitter.name)" } ?? "none" }
+        }
+        return [
+            "records=\(table.records.count)", "policies=[\(policies.joined(separator: "; "))]",
+            "trace=" + describe { () throws(InvalidValue) in "\(try TraceFile.trace(text: text, name: "fuzz.csv").steps.count) steps" },
+            "capacity=" + describe { () throws(InvalidValue) in "\(try TraceFile.capacityProfile(text: text).steps.count) steps" },
+        ]
+    }
+
+    /// `-` for no value, else the value.
+    private static func show(_ value: (some Any)?) -> String { value.map { "\($0)" } ?? "-" }
+
+    /// The value `body` returns, or `refused: ` and its error's message.
+    private static func describe<Value, Failure: Error>(_ body: () throws(Failure) -> Value) -> String {
+        do {
+            return "\(try body())"
+        } catch let error as InvalidValue {
+            return "refused: \(error.detail ?? "not of the form")"
+        } catch let error as CommandLineError {
+            switch error {
+            case .help: return "help"
+            case .usage(let message, _), .failure(let message): return "refused: \(message)"
+            }
+        } catch {
+            return "refused: \(error)"
+        }
     }
 }
