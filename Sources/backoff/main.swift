@@ -6,28 +6,54 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes to a file descriptor through a buffered C stream of its own.
+/// Writes to a file descriptor through a buffered C stream of its own, and remembers whether any
+/// write failed (a full disk, a closed pipe), so that the run can report it instead of exiting 0.
 final class StandardStream: TextOutputStream {
     private let file: UnsafeMutablePointer<FILE>
+    /// The first write error's description, if any.
+    private(set) var failure: String?
 
     /// A stream on `descriptor`, fully buffered or unbuffered; `nil` when the descriptor is not open.
     init?(descriptor: Int32, buffered: Bool) {
-        guard let file = fdopen(descriptor, "w") else { return nil }
+        guard fcntl(descriptor, F_GETFD) != -1, let file = fdopen(descriptor, "w") else { return nil }
         if !buffered { setvbuf(file, nil, _IONBF, 0) }
         self.file = file
     }
 
-    func write(_ string: String) { fputs(string, file) }
+    func write(_ string: String) {
+        if fputs(string, file) == EOF { noteFailure() }
+    }
 
-    func flush() { fflush(file) }
+    /// Writes what is buffered; `false` when this or any earlier write failed.
+    @discardableResult
+    func flush() -> Bool {
+        if fflush(file) != 0 || ferror(file) != 0 { noteFailure() }
+        return failure == nil
+    }
+
+    private func noteFailure() {
+        if failure == nil { failure = String(cString: strerror(errno)) }
+    }
 }
 
-guard var standardOutput = StandardStream(descriptor: STDOUT_FILENO, buffered: true),
-    var standardError = StandardStream(descriptor: STDERR_FILENO, buffered: false)
-else { exit(1) }
-let status = BackoffCommandLine.run(
-    Array(CommandLine.arguments.dropFirst()), standardOutput: &standardOutput, standardError: &standardError,
+/// Says `message` on stderr even when no stream could be made for it.
+func complain(_ message: String) {
+    _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+}
+
+guard let standardError = StandardStream(descriptor: STDERR_FILENO, buffered: false) else { exit(1) }
+guard let standardOutput = StandardStream(descriptor: STDOUT_FILENO, buffered: true) else {
+    complain("backoff: standard output is closed; nothing can be written (redirect it, e.g. > table.csv)\n")
+    exit(1)
+}
+var output = standardOutput
+var errors = standardError
+var status = BackoffCommandLine.run(
+    Array(CommandLine.arguments.dropFirst()), standardOutput: &output, standardError: &errors,
     standardErrorIsTerminal: isatty(STDERR_FILENO) == 1)
-standardOutput.flush()
+if !standardOutput.flush() {
+    errors.write("backoff: cannot write to standard output: \(standardOutput.failure ?? "write error")\n")
+    status = 1
+}
 standardError.flush()
 exit(status)
