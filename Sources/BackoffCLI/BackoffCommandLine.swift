@@ -46,6 +46,7 @@ public enum BackoffCommandLine {
         case .word("help"):
             guard tokens.count > 1, case .word(let topic) = tokens[1].kind else { throw .help(HelpRenderer.overview()) }
             if topic == "servers" { throw .help(HelpRenderer.servers()) }
+            if topic == "help" { throw .help(HelpRenderer.overview()) }
             guard Commands.named(topic) != nil else { throw unknownCommand(topic) }
             throw .help(HelpRenderer.help(for: topic))
         case .word(let word):
@@ -88,6 +89,6 @@ public enum BackoffCommandLine {
     private static func unknownCommand(_ name: String) -> CommandLineError {
         let names = Commands.all.map { $0.name }
         let hint = Suggestion.closest(to: name, among: names + ["help"]).map { " Did you mean '\($0)'?" } ?? ""
-        return .usage("Unknown command '\(name)'.\(hint) Commands: \(names.joined(separator: ", ")), help")
+        return .usage("Unknown command '\(name.quotedInMessage)'.\(hint) Commands: \(names.joined(separator: ", ")), help")
     }
 }

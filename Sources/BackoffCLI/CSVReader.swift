@@ -9,11 +9,14 @@ struct CSVReader {
     let records: [[String]]
     /// The exact text of each record, without its line end, parallel to `records`.
     let lines: [String]
-    /// Records whose field count differs from the header's, or a last record without its line end
-    /// (a write cut short).
+    /// Records whose field count differs from the header's, or, in a journal, a last record
+    /// without its line end (a write cut short).
     let malformedRecords: Int
 
-    init(text: String) {
+    /// - Parameter journal: whether `text` is a journal that a run appends to (`--resume`), whose
+    ///   last record without a line end is a write cut short and is dropped. In a file a person
+    ///   wrote, the last line may lack its line end and is read.
+    init(text: String, journal: Bool = false) {
         var records: [[String]] = []
         var lines: [String] = []
         var fields: [String] = []
@@ -74,7 +77,7 @@ struct CSVReader {
         var keptLines: [String] = []
         var malformed = 0
         for index in records.indices.dropFirst() {
-            if records[index].count == header.count && complete[index] {
+            if records[index].count == header.count && (complete[index] || !journal) {
                 kept.append(records[index])
                 keptLines.append(lines[index])
             } else {
@@ -90,18 +93,30 @@ struct CSVReader {
     /// records take several times the text).
     static var fileLimit: Int { Int(ProcessInfo.processInfo.physicalMemory / 8) }
 
-    /// Reads a file of at most `limit` bytes; `nil` when it does not exist or cannot be read as UTF-8.
-    /// - Throws: ``BoundedFile/Failure/tooLarge(limit:)`` for a larger file (or an endless device).
-    init?(path: String, limit: Int) throws(BoundedFile.Failure) {
+    /// Reads the table at `path` for `command`, refusing with a usage error that names the file and
+    /// `expected` (what the file should be) anything that is not one: a missing file, a directory
+    /// or a device (refused before any byte is read, so `/dev/zero` costs nothing), a file larger
+    /// than ``fileLimit``, or bytes that are not UTF-8 text.
+    init(file path: String, command: String, expected: String, journal: Bool = false) throws(CommandLineError) {
+        func refuse(_ reason: String) -> CommandLineError { .usage("'\(path)' \(reason): expected \(expected)", command: command) }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .usage("No such file '\(path)': expected \(expected)", command: command) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw refuse("is a directory")
+        default: throw refuse("is not a regular file (a device or a pipe)")
+        }
         let data: Data
         do {
-            data = try BoundedFile.read(path, limit: limit)
+            data = try BoundedFile.read(path, limit: Self.fileLimit)
         } catch {
-            if case .tooLarge = error { throw error }
-            return nil
+            switch error {
+            case .unreadable: throw .failure("Cannot read '\(path)': \(String(cString: strerror(errno)))")
+            case .tooLarge: throw refuse("is larger than \(MemoryLimit.text(Double(Self.fileLimit))), more than a table can be read in")
+            }
         }
-        guard let text = String(data: data, encoding: .utf8) else { return nil }
-        self.init(text: text)
+        guard !data.contains(0), let text = String(data: data, encoding: .utf8) else { throw refuse("is not UTF-8 text") }
+        self.init(text: text, journal: journal)
     }
 
     /// The index of the column named `name`.

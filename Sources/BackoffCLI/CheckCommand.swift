@@ -71,18 +71,7 @@ struct CheckCommand: DocumentedCommand {
     }
 
     private static func read(_ path: String) throws(CommandLineError) -> CSVReader {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw .usage("No such file '\(path)': expected a CSV table written by backoff", command: name)
-        }
-        let read: CSVReader?
-        do {
-            read = try CSVReader(path: path, limit: CSVReader.fileLimit)
-        } catch {
-            throw .usage(
-                "'\(path)' is larger than \(MemoryLimit.text(Double(CSVReader.fileLimit))), more than a table can be checked in: "
-                    + "expected a CSV table written by backoff", command: name)
-        }
-        guard let table = read else { throw .failure("Cannot read '\(path)' as UTF-8 text") }
+        let table = try CSVReader(file: path, command: name, expected: "a CSV table written by backoff")
         guard !table.header.isEmpty else { throw .usage("'\(path)' is empty: expected a CSV table with a header", command: name) }
         return table
     }
@@ -155,6 +144,10 @@ struct CheckCommand: DocumentedCommand {
                 guard let observed = Double(record[table.column(comparison.measured)!]),
                       let error = Double(record[table.column(comparison.standardError)!])
                 else { report.unreadable.append("row \(row + 1): \(comparison.measured) is not a number"); continue }
+                guard !(error < 0) else {  // a NaN error (no spread measured) is MeanCheck's to judge
+                    report.unreadable.append("row \(row + 1): \(comparison.standardError) is \(CSVFormat.number(error)), a standard error below 0")
+                    continue
+                }
                 report.add(
                     MeanCheck(observed: observed, expected: expected, standardError: error, limit: limit, exactTolerance: tolerance(expected)),
                     column: comparison.measured, row: label(row, record, table), against: "formula")
@@ -234,6 +227,10 @@ struct CheckCommand: DocumentedCommand {
                 let errorColumn = Self.comparisons.first { $0.measured == column }?.standardError
                 if let errorColumn, let newError = table.column(errorColumn).flatMap({ Double(record[$0]) }),
                    let oldError = baseline.column(errorColumn).flatMap({ Double(previous[$0]) }) {
+                    guard newError >= 0 || newError.isNaN, oldError >= 0 || oldError.isNaN else {
+                        report.unreadable.append("\(label(row, record, table)): \(errorColumn) is below 0 in one of the tables")
+                        continue
+                    }
                     let combined = (newError * newError + oldError * oldError).squareRoot()
                     report.add(
                         MeanCheck(observed: new, expected: was, standardError: combined, limit: limit, exactTolerance: tolerance(was)),

@@ -18,3 +18,11 @@ enum CommandLineError: Error, Equatable {
         }
     }
 }
+
+extension String {
+    /// The text as a message quotes it: whole up to 80 characters, else its first 60 and its
+    /// length, so a megabyte given by mistake is not echoed back in full.
+    var quotedInMessage: String {
+        count <= 80 ? self : "\(prefix(60))... (\(count) characters)"
+    }
+}

@@ -28,7 +28,9 @@ enum FuzzTargets {
         case "retry-after": parts = [describe { () throws(RetryAfterHeader.Malformed) in try RetryAfterHeader.delay(text, now: 1_764_547_200) }]
         case "grpc-config":
             parts = [nil, "helloworld.Greeter/SayHello"].map { method in
-                describe { () throws(InvalidValue) in try GrpcServiceConfig(json: data, method: method) }
+                describe { () throws(InvalidValue) in
+                    try GrpcServiceConfig(json: data, method: method).options.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+                }
             }
         default: preconditionFailure("no fuzz target '\(name)'")
         }

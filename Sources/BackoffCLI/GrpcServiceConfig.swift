@@ -17,6 +17,8 @@ import Foundation
 struct GrpcServiceConfig {
     /// Option values by option name, as they would be typed.
     let options: [(name: String, value: String)]
+    /// Where in the config each option's value comes from (`methodConfig[0].retryPolicy.maxBackoff`).
+    let sources: [String: String]
     /// Remarks for stderr: a clamped maxAttempts, the method config chosen.
     let remarks: [String]
 
@@ -102,6 +104,10 @@ struct GrpcServiceConfig {
         }
         self.options = options
         self.remarks = remarks
+        sources = [
+            "base": "\(path).initialBackoff", "cap": "\(path).maxBackoff", "multiplier": "\(path).backoffMultiplier",
+            "max-attempts": "\(path).maxAttempts", "budget": "retryThrottling",
+        ]
     }
 
     /// The `name` list of a method config: each entry {"service": S, "method": M}, either optional.
@@ -154,7 +160,11 @@ struct GrpcServiceConfig {
               parts.count == 1 || (1...9).contains(parts[1].count),
               let seconds = Double(digits), seconds > 0
         else { throw InvalidValue("\(path): expected \(form), got \(describe(value))") }
-        return String(digits) + "s"
+        let duration = String(digits) + "s"
+        if ValueParser.durationReading(duration) == .beyondHorizon {
+            throw InvalidValue("\(path): \(describe(value)) is longer than virtual time holds, \(ValueParser.horizonText)")
+        }
+        return duration
     }
 
     /// retryableStatusCodes: a non-empty list of status names ("UNAVAILABLE") or codes (14).

@@ -15,90 +15,169 @@ enum LimitSpec {
     static let breakerForm = "none or on[:threshold=F][:min=N][:window=DURATION][:open=DURATION][:probes=N], e.g. on:threshold=0.5"
     static let throttleForm = "none or adaptive[:k=K][:window=DURATION], e.g. adaptive:k=2"
 
-    /// The name and the `key=value` parameters of `text`; `nil` when a parameter is malformed or
-    /// not one of `keys`.
-    private static func parts(_ text: String, keys: Set<String>) -> (name: String, values: [String: String])? {
-        let pieces = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        var values: [String: String] = [:]
-        for piece in pieces.dropFirst() {
-            let pair = piece.split(separator: "=", maxSplits: 1).map(String.init)
-            guard pair.count == 2, keys.contains(pair[0]), values[pair[0]] == nil else { return nil }
-            values[pair[0]] = pair[1]
-        }
-        return (pieces[0], values)
-    }
+    /// The `key=value` parameters of one spec, read once each: a value that is not of its kind,
+    /// or outside its range, throws a message naming the parameter, what it takes and its range.
+    private struct Parameters {
+        let name: String
+        private let values: [String: String]
 
-    private static func number(_ values: [String: String], _ key: String, _ fallback: Double) -> Double? {
-        values[key].map { ValueParser.number($0) } ?? fallback
-    }
-
-    private static func count(_ values: [String: String], _ key: String, _ fallback: Int) -> Int? {
-        values[key].map { ValueParser.integer($0) } ?? fallback
-    }
-
-    private static func duration(_ values: [String: String], _ key: String, _ fallback: Duration) -> Duration? {
-        values[key].map { ValueParser.duration($0) } ?? fallback
-    }
-
-    /// A budget, `.some(nil)` for `none`, or `nil` when `text` is not of the form (or out of range).
-    static func budget(_ text: String) -> RetryBudget?? {
-        guard let (name, values) = parts(text, keys: ["max", "ratio", "percent", "reserve", "window", "min"]) else { return nil }
-        do {
-            switch name {
-            case "none" where values.isEmpty:
-                return .some(nil)
-            case "token":
-                guard let max = number(values, "max", 10), let ratio = number(values, "ratio", 0.1) else { return nil }
-                return .tokenBucket(try TokenBucketBudget(maxTokens: max, tokenRatio: ratio))
-            case "aws-quota" where values.isEmpty:
-                return .quota(RetryQuota.awsStandard)
-            case "ratio":
-                guard let percent = number(values, "percent", 0.1), let reserve = number(values, "reserve", 10),
-                      let window = duration(values, "window", .seconds(10)) else { return nil }
-                return .ratio(try RatioBudget(percentCanRetry: percent, minRetriesPerSecond: reserve, window: window))
-            case "concurrency":
-                guard let percent = number(values, "percent", 0.2), let min = count(values, "min", 3) else { return nil }
-                return .concurrency(try ConcurrencyBudget(budgetPercent: percent, minRetryConcurrency: min))
-            default:
-                return nil
+        /// Splits `text` into its name and parameters; an unknown or repeated key, or a piece
+        /// without `=`, is refused by name.
+        init(_ text: String, keys: [String]) throws(InvalidValue) {
+            let pieces = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            name = pieces[0]
+            var values: [String: String] = [:]
+            for piece in pieces.dropFirst() {
+                let pair = piece.split(separator: "=", maxSplits: 1).map(String.init)
+                guard pair.count == 2 else { throw InvalidValue("'\(Self.cut(piece))' is not a KEY=VALUE parameter") }
+                guard keys.contains(pair[0]) else {
+                    let taken = keys.isEmpty ? "'\(name)' takes no parameters" : "'\(name)' takes \(keys.joined(separator: ", "))"
+                    throw InvalidValue("unknown parameter '\(Self.cut(pair[0]))' (\(taken))")
+                }
+                guard values[pair[0]] == nil else { throw InvalidValue("the parameter '\(pair[0])' is given twice") }
+                values[pair[0]] = pair[1]
             }
-        } catch {
+            self.values = values
+        }
+
+        var isEmpty: Bool { values.isEmpty }
+
+        /// A decimal parameter in `range` (`what` says what it is, e.g. "a fraction").
+        func number(_ key: String, _ fallback: Double, in range: ClosedRange<Double>, _ what: String) throws(InvalidValue) -> Double {
+            guard let text = values[key] else { return fallback }
+            guard let value = ValueParser.number(text), range.contains(value) else {
+                throw InvalidValue("'\(key)=\(Self.cut(text))': \(key) takes \(what) from \(CSVFormat.number(range.lowerBound)) to "
+                    + "\(CSVFormat.number(range.upperBound))")
+            }
+            return value
+        }
+
+        /// A whole-number parameter in `range`.
+        func count(_ key: String, _ fallback: Int, in range: ClosedRange<Int>) throws(InvalidValue) -> Int {
+            guard let text = values[key] else { return fallback }
+            guard let value = ValueParser.integer(text), range.contains(value) else {
+                throw InvalidValue("'\(key)=\(Self.cut(text))': \(key) takes a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return value
+        }
+
+        /// A duration parameter greater than 0 (and, as every duration, at most the horizon).
+        func duration(_ key: String, _ fallback: Duration) throws(InvalidValue) -> Duration {
+            guard let text = values[key] else { return fallback }
+            guard let value = ValueParser.duration(text), value > .zero else {
+                throw InvalidValue("'\(key)=\(Self.cut(text))': \(key) takes a duration greater than 0 and at most "
+                    + "\(ValueParser.horizonText), e.g. 10s")
+            }
+            return value
+        }
+
+        /// The model's own check, as the message of the spec.
+        func model<Value>(_ make: () throws(BudgetError) -> Value) throws(InvalidValue) -> Value {
+            do { return try make() } catch { throw InvalidValue("\(error)") }
+        }
+
+        /// A value quoted in a message, cut to 40 characters.
+        static func cut(_ text: String) -> String { text.count > 40 ? String(text.prefix(40)) + "..." : text }
+    }
+
+    /// Counts in a spec: up to a billion (a minimum of requests, of concurrent retries, of probes).
+    private static let countRange = 0...1_000_000_000
+    /// Token counts and rates in a spec.
+    private static let amountRange = 0.0...1e9
+
+    /// A budget, or `nil` for `none`; a malformed or out-of-range parameter throws a message naming it.
+    static func parseBudget(_ text: String) throws(InvalidValue) -> RetryBudget? {
+        let parameters = try Parameters(text, keys: keys(budget: text))
+        switch parameters.name {
+        case "none" where parameters.isEmpty:
             return nil
+        case "token":
+            let max = try parameters.number("max", 10, in: amountRange, "a number of tokens")
+            let ratio = try parameters.number("ratio", 0.1, in: amountRange, "a number of tokens")
+            return .tokenBucket(try parameters.model { () throws(BudgetError) in try TokenBucketBudget(maxTokens: max, tokenRatio: ratio) })
+        case "aws-quota" where parameters.isEmpty:
+            return .quota(RetryQuota.awsStandard)
+        case "ratio":
+            let percent = try parameters.number("percent", 0.1, in: 0...1, "a fraction (0.1 is 10 %, as Finagle's percentCanRetry)")
+            let reserve = try parameters.number("reserve", 10, in: amountRange, "retries per second")
+            let window = try parameters.duration("window", .seconds(10))
+            return .ratio(try parameters.model { () throws(BudgetError) in
+                try RatioBudget(percentCanRetry: percent, minRetriesPerSecond: reserve, window: window)
+            })
+        case "concurrency":
+            let percent = try parameters.number("percent", 0.2, in: 0...1, "a fraction (0.2 is 20 %, as Envoy's budget_percent)")
+            let min = try parameters.count("min", 3, in: countRange)
+            return .concurrency(try parameters.model { () throws(BudgetError) in
+                try ConcurrencyBudget(budgetPercent: percent, minRetryConcurrency: min)
+            })
+        default:
+            throw InvalidValue(unknownName(parameters.name, among: ["none", "token", "aws-quota", "ratio", "concurrency"]))
         }
     }
 
-    static func breaker(_ text: String) -> CircuitBreaker?? {
-        guard let (name, values) = parts(text, keys: ["threshold", "min", "window", "open", "probes"]) else { return nil }
-        switch name {
-        case "none" where values.isEmpty:
-            return .some(nil)
+    /// The keys the budget named at the start of `text` takes.
+    private static func keys(budget text: String) -> [String] {
+        switch text.prefix(while: { $0 != ":" }) {
+        case "token": ["max", "ratio"]
+        case "ratio": ["percent", "reserve", "window"]
+        case "concurrency": ["percent", "min"]
+        default: []
+        }
+    }
+
+    /// A breaker, or `nil` for `none`.
+    static func parseBreaker(_ text: String) throws(InvalidValue) -> CircuitBreaker? {
+        let on = text.hasPrefix("on:") || text == "on"
+        let parameters = try Parameters(text, keys: on ? ["threshold", "min", "window", "open", "probes"] : [])
+        switch parameters.name {
+        case "none" where parameters.isEmpty:
+            return nil
         case "on":
-            guard let threshold = number(values, "threshold", 0.5), let minimum = count(values, "min", 20),
-                  let window = duration(values, "window", .seconds(10)), let open = duration(values, "open", .seconds(5)),
-                  let probes = count(values, "probes", 3)
-            else { return nil }
-            // Not `try?`: in an optional of an optional, a failure would read as `none`.
-            do {
-                return .some(try CircuitBreaker(
-                    failureThreshold: threshold, minimumRequests: minimum, window: window, openDuration: open, probes: probes))
-            } catch {
-                return nil
+            let threshold = try parameters.number("threshold", 0.5, in: 0...1, "a fraction of failures (0.5 is 50 %)")
+            let minimum = try parameters.count("min", 20, in: 1...countRange.upperBound)
+            let window = try parameters.duration("window", .seconds(10))
+            let open = try parameters.duration("open", .seconds(5))
+            let probes = try parameters.count("probes", 3, in: 1...countRange.upperBound)
+            return try parameters.model { () throws(BudgetError) in
+                try CircuitBreaker(failureThreshold: threshold, minimumRequests: minimum, window: window, openDuration: open, probes: probes)
             }
         default:
-            return nil
+            throw InvalidValue(unknownName(parameters.name, among: ["none", "on"]))
         }
     }
 
-    static func throttle(_ text: String) -> AdaptiveThrottle?? {
-        guard let (name, values) = parts(text, keys: ["k", "window"]) else { return nil }
-        switch name {
-        case "none" where values.isEmpty:
-            return .some(nil)
-        case "adaptive":
-            guard let k = number(values, "k", 2), let window = duration(values, "window", .seconds(120)) else { return nil }
-            do { return .some(try AdaptiveThrottle(k: k, window: window)) } catch { return nil }
-        default:
+    /// A throttle, or `nil` for `none`.
+    static func parseThrottle(_ text: String) throws(InvalidValue) -> AdaptiveThrottle? {
+        let adaptive = text.hasPrefix("adaptive:") || text == "adaptive"
+        let parameters = try Parameters(text, keys: adaptive ? ["k", "window"] : [])
+        switch parameters.name {
+        case "none" where parameters.isEmpty:
             return nil
+        case "adaptive":
+            let k = try parameters.number("k", 2, in: 1...1e9, "a number (the SRE book's K)")
+            let window = try parameters.duration("window", .seconds(120))
+            return try parameters.model { () throws(BudgetError) in try AdaptiveThrottle(k: k, window: window) }
+        default:
+            throw InvalidValue(unknownName(parameters.name, among: ["none", "adaptive"]))
         }
+    }
+
+    private static func unknownName(_ name: String, among names: [String]) -> String {
+        let hint = Suggestion.closest(to: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+        return "unknown kind '\(Parameters.cut(name))'\(hint)"
+    }
+
+    /// `parseBudget`, with `nil` for text that is not of the form and `.some(nil)` for `none`
+    /// (not `try?`, which would flatten a failure into `none`).
+    static func budget(_ text: String) -> RetryBudget?? { orNil { () throws(InvalidValue) in try parseBudget(text) } }
+
+    /// `parseBreaker`, likewise.
+    static func breaker(_ text: String) -> CircuitBreaker?? { orNil { () throws(InvalidValue) in try parseBreaker(text) } }
+
+    /// `parseThrottle`, likewise.
+    static func throttle(_ text: String) -> AdaptiveThrottle?? { orNil { () throws(InvalidValue) in try parseThrottle(text) } }
+
+    private static func orNil<Value>(_ parse: () throws(InvalidValue) -> Value?) -> Value?? {
+        do { return .some(try parse()) } catch { return nil }
     }
 }

@@ -11,7 +11,7 @@ struct MemoryLimit {
     let origin: String
 
     static let option = Option<Double?>.optional(
-        "max-memory", "size", form: "a size with a unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), e.g. 8GiB",
+        "max-memory", "size", form: "a size of at least 1 B with a unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), e.g. 8GiB",
         help: "Refuse a run whose estimated memory exceeds this (default: half of the physical memory).",
         parse: Parsers.form(MemoryLimit.size))
 
@@ -41,7 +41,9 @@ struct MemoryLimit {
             ("KB", 1e3), ("MB", 1e6), ("GB", 1e9), ("TB", 1e12), ("B", 1),
         ]
         for (unit, scale) in units where text.hasSuffix(unit) {
-            guard let number = ValueParser.number(String(text.dropLast(unit.count))), number > 0, number.isFinite else { return nil }
+            // At least one whole byte (0.5B is no limit one can hold), and finite.
+            guard let number = ValueParser.number(String(text.dropLast(unit.count))), number * scale >= 1, (number * scale).isFinite
+            else { return nil }
             return number * scale
         }
         return nil

@@ -12,6 +12,9 @@ struct ParsedOptions {
     private(set) var order: [String] = []
     /// The values `--preset` fills in for options not given.
     private var presetValues: [String: String] = [:]
+    /// Where each filled-in value comes from, as a message says it (`--preset aws-sdk-swift`,
+    /// `methodConfig[0].retryPolicy.maxBackoff in --grpc-service-config`).
+    private var presetSources: [String: String] = [:]
     /// The preset's (or service config's) options this command does not have (a budget outside
     /// `simulate`), each with where it came from.
     private(set) var presetOptionsLeftOut: [String] = []
@@ -35,11 +38,11 @@ struct ParsedOptions {
         while let token = iterator.next() {
             switch token.kind {
             case .word(let word):
-                throw .usage("Unexpected argument '\(word)'", command: command)
+                throw .usage("Unexpected argument '\(word.quotedInMessage)'", command: command)
             case .option(let name, let attached):
                 guard let spec = specs.first(where: { $0.name == name }) else {
                     let hint = Suggestion.closest(to: name, among: specs.map(\.name)).map { " Did you mean '--\($0)'?" } ?? ""
-                    throw .usage("Unknown option '--\(name)'.\(hint)", command: command)
+                    throw .usage("Unknown option '--\(name.quotedInMessage)'.\(hint)", command: command)
                 }
                 guard values[name] == nil else {
                     throw .usage("Option '--\(name)' is given more than once", command: command)
@@ -107,19 +110,20 @@ struct ParsedOptions {
         do {
             let config = try GrpcServiceConfig(json: data, method: values[PolicyOptions.grpcMethod.name])
             serviceConfigRemarks = config.remarks
-            fillIn(config.options, from: "--grpc-service-config")
+            fillIn(config.options, from: "--grpc-service-config", sources: config.sources.mapValues { "\($0) in --grpc-service-config" })
         } catch {
             throw invalid(spec, path, detail: error.detail)
         }
     }
 
     /// Takes each value for its option unless the option (or an alternative spelling of it) was given.
-    private mutating func fillIn(_ options: [(name: String, value: String)], from source: String) {
+    private mutating func fillIn(_ options: [(name: String, value: String)], from source: String, sources: [String: String] = [:]) {
         for (option, value) in options where values[option] == nil {
             let alternatives = Preset.alternatives.first { $0.contains(option) } ?? [option]
             guard alternatives.allSatisfy({ values[$0] == nil }) else { continue }
             if specs.contains(where: { $0.name == option }) {
                 presetValues[option] = value
+                presetSources[option] = sources[option] ?? source
             } else {
                 presetOptionsLeftOut.append("--\(option) \(value)' (from \(source))")
             }
@@ -158,14 +162,28 @@ struct ParsedOptions {
     }
 
     /// The same for the option declared by `spec` (an option a model's error names).
+    /// A value the user did not give says where it came from (the default, a preset, a service config).
     func invalid(_ spec: OptionSpec, detail: String? = nil) -> CommandLineError {
-        invalid(spec, values[spec.name] ?? presetValues[spec.name] ?? spec.defaultValue ?? "", detail: detail)
+        let value = values[spec.name] ?? presetValues[spec.name] ?? spec.defaultValue ?? ""
+        return invalid(spec, shown: value.quotedInMessage + (origin(of: spec).map { "' (\($0))" } ?? "'"), detail: detail)
     }
 
     /// The usage error for `value` of the option declared by `spec`.
     func invalid(_ spec: OptionSpec, _ value: String, detail: String? = nil) -> CommandLineError {
+        invalid(spec, shown: value.quotedInMessage + "'", detail: detail)
+    }
+
+    /// The message itself: `shown` is the value as quoted, with its closing quote and origin.
+    private func invalid(_ spec: OptionSpec, shown: String, detail: String?) -> CommandLineError {
         let reason = detail.map { "\($0); expected \(spec.form)" } ?? "expected \(spec.form)"
-        return .usage("Invalid value '\(value)' for '\(spec.usage)': \(reason)", command: command)
+        return .usage("Invalid value '\(shown) for '\(spec.usage)': \(reason)", command: command)
+    }
+
+    /// Where the value of the option declared by `spec` comes from when the user did not give it:
+    /// `the default`, or what filled it in (`from --preset envoy-default`); `nil` when given.
+    func origin(of spec: OptionSpec) -> String? {
+        guard values[spec.name] == nil else { return nil }
+        return presetSources[spec.name].map { "from \($0)" } ?? "the default"
     }
 
     /// The text given for the option named `name` (a name read from the command line, as a sweep

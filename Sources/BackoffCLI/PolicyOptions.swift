@@ -184,7 +184,11 @@ struct PolicyOptions {
         let (spec, detail): (OptionSpec, String?) = switch error {
         case .nonPositiveBase: (base.spec, nil)
         case .multiplierBelowOne: (multiplier.spec, nil)
-        case .capBelowBase(_, let base): (cap.spec, "the cap must be at least the base (\(base.unitText))")
+        case .capBelowBase(let cap, let base):
+            // Blame the option the user gave: a base above the default cap is the base's fault.
+            options.isGiven(Self.base) && !options.isGiven(Self.cap)
+                ? (Self.base.spec, "the base must be at most the cap (\(cap.unitText), \(options.origin(of: Self.cap.spec) ?? "given"))")
+                : (Self.cap.spec, "the cap must be at least the base (\(base.unitText))")
         case .noAttempts: (budget, nil)
         case .waitsOverflow: (budget, "\(error)")
         case .decorrelatedFactorNotAboveOne: (decorrelatedFactor.spec, nil)

@@ -85,13 +85,13 @@ extension ScenarioOptions {
     static let budget = Option(
         "budget", "budget", default: "none", form: LimitSpec.budgetForm,
         help: "Retry budget shared by all clients: none, token (gRPC), aws-quota, ratio (Finagle) or concurrency (Envoy).",
-        parse: Parsers.form(LimitSpec.budget))
+        parse: LimitSpec.parseBudget)
     static let breaker = Option(
         "breaker", "breaker", default: "none", form: LimitSpec.breakerForm,
-        help: "Circuit breaker shared by all clients: none or on[:parameters].", parse: Parsers.form(LimitSpec.breaker))
+        help: "Circuit breaker shared by all clients: none or on[:parameters].", parse: LimitSpec.parseBreaker)
     static let throttle = Option(
         "throttle", "throttle", default: "none", form: LimitSpec.throttleForm,
-        help: "Adaptive client-side throttling (SRE book): none or adaptive[:k=K].", parse: Parsers.form(LimitSpec.throttle))
+        help: "Adaptive client-side throttling (SRE book): none or adaptive[:k=K].", parse: LimitSpec.parseThrottle)
     static let onGiveUp = Option(
         "on-give-up", "mode", default: "end-session", form: "end-session or continue",
         help: "When a request exhausts its retries: end-session (its session stops for good) or continue (only it is lost).",

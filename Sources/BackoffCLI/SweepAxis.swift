@@ -55,7 +55,7 @@ struct SweepAxis: Equatable {
             return
         }
         func invalid(_ reason: String) -> CommandLineError {
-            .usage("Invalid list or range '\(text)' for '\(spec.usage)': \(reason)", command: command)
+            .usage("Invalid list or range '\(text.quotedInMessage)' for '\(spec.usage)': \(reason)", command: command)
         }
         guard let items = ValueParser.list(text) else { throw invalid("an item is empty; expected values separated by commas") }
         var values: [String] = []

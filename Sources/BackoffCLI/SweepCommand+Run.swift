@@ -76,14 +76,9 @@ extension SweepCommand {
         for index in points { byIdentity[grid.identity(at: index)] = index }
         var rows: [Int: String] = [:]
         for path in [resumePath, Self.journalPath(resumePath)] where FileManager.default.fileExists(atPath: path) {
-            let read: CSVReader?
-            do {
-                read = try CSVReader(path: path, limit: CSVReader.fileLimit)
-            } catch {
-                throw .usage("'\(path)' is larger than \(MemoryLimit.text(Double(CSVReader.fileLimit))); expected a table written by "
-                    + "this same sweep command", command: Self.name)
-            }
-            guard let file = read else { throw .failure("Cannot read '\(path)'") }
+            let file = try CSVReader(
+                file: path, command: Self.name, expected: "a table written by this same sweep command",
+                journal: path == Self.journalPath(resumePath))
             guard file.header == header else {
                 throw .usage(
                     "'\(path)' has another header than this sweep (another command, or other varied options); "

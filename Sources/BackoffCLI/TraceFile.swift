@@ -41,8 +41,10 @@ enum TraceFile {
             var retryAfter: Duration? = nil
             if let retryColumn, !row.text(retryColumn).isEmpty {
                 let delay = try row.number(retryColumn)
-                guard delay >= 0, delay < 9e9 else { throw row.invalid(retryColumn, "is not a delay >= 0") }
-                retryAfter = .nanoseconds(Int64((delay * 1e9).rounded()))
+                guard let nanoseconds = Self.nanoseconds(delay) else {
+                    throw row.invalid(retryColumn, "is not a delay from 0 to \(Self.longestSeconds) s (virtual time's horizon)")
+                }
+                retryAfter = .nanoseconds(nanoseconds)
             }
             return FailureTrace.Level(failureProbability: p, retryAfter: retryAfter)
         }
@@ -105,13 +107,24 @@ enum TraceFile {
         for (index, record) in table.records.enumerated() {
             let row = Row(number: index + 2, record: record, header: table.header)  // the header is row 1
             let seconds = try row.number(timeColumn)
-            guard seconds >= 0, seconds < 9e9 else { throw row.invalid(timeColumn, "is not a time in seconds >= 0") }
+            guard let nanoseconds = Self.nanoseconds(seconds) else {
+                throw row.invalid(timeColumn, "is not a time from 0 to \(Self.longestSeconds) s (virtual time's horizon)")
+            }
             if index == 0 && seconds != 0 { throw InvalidValue("row \(row.number), column time_s: the trace must start at 0, not \(row.text(timeColumn))") }
-            let start = VirtualTime(nanoseconds: Int64((seconds * 1e9).rounded()))
+            let start = VirtualTime(nanoseconds: nanoseconds)
             if let previous = steps.last, start < previous.start { throw row.invalid(timeColumn, "is before the previous row's time") }
             steps.append(StepFunction.Step(start: start, value: try value(row)))
         }
         return steps
+    }
+
+    /// The longest time or delay in a trace, in whole seconds: virtual time's horizon, 2^62 ns.
+    static let longestSeconds = VirtualTime.horizon.nanoseconds / 1_000_000_000
+
+    /// `seconds` in whole nanoseconds, rounded; `nil` below 0 or beyond ``longestSeconds``.
+    private static func nanoseconds(_ seconds: Double) -> Int64? {
+        guard seconds >= 0, seconds <= Double(longestSeconds) else { return nil }
+        return Int64((seconds * 1e9).rounded())
     }
 
     /// One record of a trace, with the words to name its problems.

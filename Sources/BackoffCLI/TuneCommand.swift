@@ -153,9 +153,17 @@ struct TuneCommand: DocumentedCommand {
         }
         if space.dimensions["jitter"] == nil && options.givenText("jitter") == nil { arguments += ["--jitter", "full"] }
         scenarioArguments = arguments
-        // Every candidate's simulate must parse: check the design's first point before anything runs.
+        // Every candidate's simulate must parse: check every choice and both ends of every range (with
+        // the others at their centres) before anything runs, then that something varies.
         for choices in space.choiceCombinations {
-            _ = try Self.parse(arguments + Self.arguments(Candidate(space: space, unit: space.numericNames.map { _ in 0.5 }, choices: choices)))
+            for unit in space.checkpoints {
+                _ = try Self.parse(arguments + Self.arguments(Candidate(space: space, unit: unit, choices: choices)))
+            }
+        }
+        do {
+            try space.requireVaried()
+        } catch {
+            throw options.invalid(Self.search.spec, searchText, detail: error.detail)
         }
     }
 

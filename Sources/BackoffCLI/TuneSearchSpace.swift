@@ -37,6 +37,13 @@ struct TuneSearchSpace {
             names.append(name)
             dimensions[name] = dimension
         }
+        self.names = names
+        self.dimensions = dimensions
+    }
+
+    /// Throws unless some option takes more than one value (checked after each value is known to
+    /// be valid, so a bad choice is named as bad, not as an empty space).
+    func requireVaried() throws(InvalidValue) {
         let varied = dimensions.values.contains { dimension in
             switch dimension {
             case .continuous(let low, let high, _, _): high > low
@@ -45,8 +52,21 @@ struct TuneSearchSpace {
             }
         }
         guard varied else { throw InvalidValue("the search space is empty: no option takes more than one value") }
-        self.names = names
-        self.dimensions = dimensions
+    }
+
+    /// The unit coordinates at which every value of the space is tried before a run: the centre,
+    /// and each numeric dimension at its two ends with the others at the centre.
+    var checkpoints: [[Double]] {
+        let centre = numericNames.map { _ in 0.5 }
+        var points = [centre]
+        for index in centre.indices {
+            for end in [0.0, 1.0] {
+                var point = centre
+                point[index] = end
+                points.append(point)
+            }
+        }
+        return points
     }
 
     private static func dimension(_ value: String, spec: OptionSpec) throws(InvalidValue) -> Dimension {

@@ -221,6 +221,27 @@ import Testing
         #expect(LimitSpec.throttle("adaptive:k=2")??.k == 2)
         let result = Invocation(["simulate", "--budget", "token:max=0"])
         #expect(result.status == 64 && result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("backoff: Invalid value 'token:max=0' for '--budget <budget>': expected none, token"))
+        #expect(result.stderr.hasPrefix(
+            "backoff: Invalid value 'token:max=0' for '--budget <budget>': the token bucket's max must be greater than 0, got 0.0; "
+                + "expected none, token"))
+    }
+
+    /// A spec's parameter is named with what it takes and its range, not only the option's whole form.
+    @Test(arguments: [
+        (["--budget", "ratio:percent=10"], "'percent=10': percent takes a fraction (0.1 is 10 %, as Finagle's percentCanRetry) from 0 to 1"),
+        (["--budget", "concurrency:min=99999999999"], "'min=99999999999': min takes a whole number from 0 to 1000000000"),
+        (["--budget", "token:volume=3"], "unknown parameter 'volume' ('token' takes max, ratio)"),
+        (["--budget", "tokn"], "unknown kind 'tokn' (did you mean 'token'?)"),
+        (["--breaker", "on:threshold=2"], "'threshold=2': threshold takes a fraction of failures (0.5 is 50 %) from 0 to 1"),
+        (["--breaker", "on:probes=0"], "'probes=0': probes takes a whole number from 1 to 1000000000"),
+        (["--breaker", "on:open=5"], "'open=5': open takes a duration greater than 0 and at most 2^62 ns"),
+        (["--throttle", "adaptive:k=0.5"], "'k=0.5': k takes a number (the SRE book's K) from 1 to 1000000000"),
+        (["--throttle", "adaptive:window=1281024h"], "'window=1281024h': window takes a duration greater than 0"),
+    ])
+    func aSpecParameterIsNamedWithItsRange(arguments: [String], detail: String) {
+        let result = Invocation(["simulate", "--clients", "10"] + arguments)
+        #expect(result.status == 64 && result.stdout.isEmpty, "\(arguments)")
+        #expect(result.stderr.hasPrefix("backoff: Invalid value '\(arguments[1])' for '\(arguments[0]) <"), "\(result.stderr)")
+        #expect(result.stderr.contains(": \(detail)"), "\(result.stderr)")
     }
 }

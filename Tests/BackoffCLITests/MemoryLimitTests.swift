@@ -71,6 +71,7 @@ import Testing
         #expect(MemoryLimit.size("100") == nil && MemoryLimit.size("-1GB") == nil && MemoryLimit.size("GB") == nil)
         let bad = Invocation("waits --max-memory 5")
         #expect(bad.status == 64)
-        #expect(bad.stderr.hasPrefix("backoff: Invalid value '5' for '--max-memory <size>': expected a size with a unit"))
+        #expect(bad.stderr.hasPrefix("backoff: Invalid value '5' for '--max-memory <size>': expected a size of at least 1 B with a unit"))
+        #expect(MemoryLimit.size("0.5B") == nil && MemoryLimit.size("1B") == 1, "a limit below one byte is refused, not read as 0 B")
     }
 }
