@@ -15,12 +15,13 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
             var client = SimulatedClient(policy: policy, requests: scenario.requestsPerClient)
             var time = VirtualTime(nanoseconds: start)
             while true {
-                guard time <= VirtualTime.horizon else { throw .beyondHorizon }
                 let isRetry = beginAttempt(&client, at: time, using: &random).isRetry
                 let answer = server.answer(client, isRetry: isRetry, at: time, using: &random, in: &self)
                 guard let next = carryOut(answer, for: &client, index, at: time, using: &random) else { break }
                 time = next
             }
+            // Times saturate (VirtualTime +), so a session past the horizon is caught once, at its end.
+            guard time <= VirtualTime.horizon else { throw .beyondHorizon }
         }
         return try finish()
     }
@@ -40,7 +41,6 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
             var time = VirtualTime(nanoseconds: startTime)
             counters.uniqueRequests += 1
             attempt: while true {
-                guard time <= VirtualTime.horizon else { throw .beyondHorizon }
                 let success = server.outcome(at: time, using: &random).outcome == .success
                 counters.attempts += 1
                 timeline.recordAttempt(at: time, isRetry: backoff.attempts > 1, answeredAtOnce: success ? .success : .failure)
@@ -59,6 +59,7 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
                     break attempt
                 }
             }
+            guard time <= VirtualTime.horizon else { throw .beyondHorizon }
             counters.requestEnded(slot: index, totalWait: backoff.totalWait, start: startTime, end: time.nanoseconds)
             counters.sessionEnded(attempts: backoff.attempts)
         }
