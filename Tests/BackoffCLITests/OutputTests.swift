@@ -76,12 +76,35 @@ import Testing
         #expect(buckets.contains("none,0.1,100,100,0,100,0,0,100,100,0"))
     }
 
-    /// The simulated means agree with their formulas: |z| stays within 4 for every mode.
-    @Test func waitsZScoresAreSmall() throws {
-        let result = Invocation("waits --runs 20000 --cap 1s --max-attempts 8 --seed 12")
-        for row in 0..<4 {
+    /// The simulated means agree with means derived here by hand, not with the CLI's own formula and
+    /// z: base 0.1 s, m = 2, cap 1 s, 8 attempts, so the nominal waits are 0.1, 0.2, 0.4, 0.8, 1, 1, 1
+    /// (sum 4.5 s, sum of squares 3.85 s²). No jitter waits exactly 4.5 s; full jitter, U(0, e), has
+    /// mean 4.5/2 and variance 3.85/12; equal jitter, e/2 + U(0, e/2), mean 3·4.5/4 and variance
+    /// 3.85/48. With 20,000 runs the standard errors are sd/√20000: 4.005 ms (full), 2.003 ms (equal),
+    /// and |mean − E| ≤ 4 se (a correct sampler fails one check in about 16,000). The CLI's se column
+    /// must match the derived se within 5 % (its sample sd errs by about 1/√(2n) = 0.5 %), and its
+    /// z_score must be (mean − formula)/se, so a z divided by the sd, or an se off by √n, fails.
+    @Test func waitsMeansAgreeWithHandDerivedMoments() throws {
+        let seed = 12
+        let result = Invocation("waits --runs 20000 --cap 1s --max-attempts 8 --seed \(seed) --jitter none,full,equal")
+        let derived: [(jitter: String, mean: Double, se: Double)] = [
+            ("none", 4.5, 0), ("full", 2.25, (3.85 / 12).squareRoot() / 20_000.0.squareRoot()),
+            ("equal", 3.375, (3.85 / 48).squareRoot() / 20_000.0.squareRoot()),
+        ]
+        for (row, expected) in derived.enumerated() {
+            #expect(result.field("jitter", row: row) == expected.jitter)
+            let mean = try #require(Double(result.field("mean_total_wait_s", row: row) ?? ""))
+            let se = try #require(Double(result.field("se_mean_total_wait_s", row: row) ?? ""))
+            let formula = try #require(Double(result.field("formula_mean_total_wait_s", row: row) ?? ""))
             let z = try #require(Double(result.field("z_score", row: row) ?? ""))
-            #expect(abs(z) <= 4, "seed 12, row \(row): z = \(z)")
+            #expect(abs(formula - expected.mean) < 1e-12, "\(expected.jitter): the formula says \(formula)")
+            if expected.se == 0 {
+                #expect(mean == expected.mean && se == 0 && z == 0, "\(expected.jitter): mean \(mean), se \(se), z \(z)")
+                continue
+            }
+            #expect(abs(mean - expected.mean) <= 4 * expected.se, "seed \(seed), \(expected.jitter): mean \(mean) vs \(expected.mean)")
+            #expect(abs(se / expected.se - 1) < 0.05, "seed \(seed), \(expected.jitter): se \(se) vs derived \(expected.se)")
+            #expect(abs(z - (mean - formula) / se) < 1e-6 * max(1, abs(z)), "\(expected.jitter): z_score \(z)")
         }
     }
 

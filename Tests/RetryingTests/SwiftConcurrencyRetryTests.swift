@@ -215,19 +215,22 @@ struct TaskValue<Value: Sendable>: AsyncSequence {
         let clock = VirtualClock()
         let throttle = SharedAdaptiveThrottle(try AdaptiveThrottle(), clock: clock)
         let retrier = Retrier(policy: try BackoffPolicy(budget: .maxAttempts(1)), clock: clock, throttle: throttle)
-        var rejected = 0
-        var first = true
-        for _ in 0..<200 {
-            var random = SystemUniforms()
+        // Every draw is 0.99, so request n (0-based, n earlier requests, none accepted) is refused
+        // exactly when its probability n/(n + 1) exceeds 0.99: n >= 100. Deterministic, so the count
+        // is exact: 100 of 200, the first at n = 100. (K = 3 or a ratio of n/(n + 2) would refuse
+        // from n = 199 or n = 198 on.)
+        var refusedAt: [Int] = []
+        for n in 0..<200 {
+            var random = ConstantUniform(value: 0.99)
             let result = await retrier.outcome(using: &random) { () async throws -> Int in throw ServerError(status: 503) }.result
-            if case .failure(let error as RetryError) = result, error.reason == .rejectedLocally {
-                rejected += 1
-                #expect(!first, "a fresh throttle rejects nothing")
-            }
-            first = false
+            if case .failure(let error as RetryError) = result, error.reason == .rejectedLocally { refusedAt.append(n) }
         }
-        // The probability climbs to (n - 0)/(n + 1) as n requests pile up with no accept: nearly all
-        // of the last hundred are refused (each refused with probability above 0.99).
-        #expect(rejected > 150)
+        #expect(refusedAt == Array(100..<200), "refused at \(refusedAt.prefix(5))... (\(refusedAt.count))")
+    }
+
+    /// The same draw every time: a scripted uniform source.
+    struct ConstantUniform: UniformSource {
+        let value: Double
+        mutating func nextUniform() -> Double { value }
     }
 }
