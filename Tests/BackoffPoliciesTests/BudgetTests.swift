@@ -21,26 +21,29 @@ import Testing
     }
 
     /// The steady state: tokens drift by -f + (1 - f) r per attempt, so retries stay allowed when the
-    /// failure fraction f is below r / (1 + r) = 0.0909 (r = 0.1) and stop above it. The bucket is a
-    /// random walk with steps -1 and +0.1 reflected at 0 and 10, so near the threshold it crosses the
-    /// half-way mark often; away from it the share of time retries are allowed goes to 1 or 0 (0.989 at
-    /// f = 0.06 and 0.042 at f = 0.12 with this seed). Over 100,000 seeded Bernoulli outcomes the share
-    /// must exceed 0.9 at f = 0.04 and 0.07, and stay under 0.1 at f = 0.12 and 0.15.
+    /// failure fraction f is below r / (1 + r) = 1/11 (r = 0.1) and stop above it. Tested 1 % on
+    /// either side of the threshold, with failures spread evenly (failure i of k in n attempts at
+    /// attempt ⌊i n / k⌋), so the walk is deterministic: 10 failures in 111 attempts (f = 0.0901)
+    /// gain 101 × 0.1 − 10 = +0.1 token a cycle and stay allowed; 10 in 109 (f = 0.0917) lose 0.1 a
+    /// cycle and stop. A token ratio 5 % off either way (0.095 or 0.105) turns the first to −0.405
+    /// or the second to +0.395 a cycle, and fails. Over 2,000 cycles the last half is all allowed or
+    /// all refused.
     @Test func grpcStopsRetryingAboveTheClosedFormThreshold() throws {
-        #expect(abs(TokenBucketBudget.grpcExample.failureFractionThreshold - 1 / 11.0) < 1e-15)
-        let seed: UInt64 = 13
-        for (fraction, expectAllowed) in [(0.04, true), (0.07, true), (0.12, false), (0.15, false)] {
-            let random = try RandomGenerator(seed: seed)
+        for (failures, cycle, expectAllowed) in [(10, 111, true), (10, 109, false)] {
             var bucket = TokenBucketBudget.grpcExample
-            var allowed = 0
-            let attempts = 100_000
-            for _ in 0..<attempts {
-                if bucket.allowsRetry { allowed += 1 }
-                bucket.record(success: random.uniform() >= fraction)
+            var allowedInLastHalf = 0
+            let cycles = 2_000
+            for attempt in 0..<(cycles * cycle) {
+                let position = attempt % cycle
+                // Failure i sits at ⌊i · cycle / failures⌋ within the cycle.
+                let failed = (0..<failures).contains { $0 * cycle / failures == position }
+                if attempt >= cycles * cycle / 2 && bucket.allowsRetry { allowedInLastHalf += 1 }
+                bucket.record(success: !failed)
             }
-            let share = Double(allowed) / Double(attempts)
-            #expect(expectAllowed ? share > 0.9 : share < 0.1, "seed \(seed), f = \(fraction): allowed \(share)")
+            let share = Double(allowedInLastHalf) / Double(cycles * cycle / 2)
+            #expect(share == (expectAllowed ? 1 : 0), "\(failures) failures in \(cycle) attempts: allowed \(share)")
         }
+        #expect(abs(TokenBucketBudget.grpcExample.failureFractionThreshold - 1 / 11.0) < 1e-15)
     }
 }
 
