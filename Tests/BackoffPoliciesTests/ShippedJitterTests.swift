@@ -118,22 +118,31 @@ import Testing
 
     /// The first wait of the uniform-window modes has an exact law: U(low, high), clamped at c under
     /// `clamp` (an atom at c of mass (high - c)/(high - low)). Its CDF is (x - low)/(high - low) below c
-    /// and 1 from c on. KS distance at most 2.2255/√R.
+    /// and 1 from c on. The laws are derived here by hand, not read from the library's `waitLaw`
+    /// (which is checked against them too): base 100 ms, cap 110 ms, so proportional 0.5 draws
+    /// U(50, 150) ms (nominal: the cap bounds the nominal 100 ms only); proportional 0.25 draws
+    /// U(75, 125) ms, clamped at 110 ms, an atom of 15/50; additive 150 ms draws U(100, 250) ms, under
+    /// `clamp` an atom of 140/150 at 110 ms; full draws U(0, 100) ms, below the cap. KS distance at
+    /// most 2.2255/√R.
     @Test(arguments: [
-        (Jitter.proportional(fraction: 0.5), CapMode.nominal), (.proportional(fraction: 0.25), .clamp),
-        (.additive(spread: .ms(150)), .nominal), (.additive(spread: .ms(150)), .clamp), (.full, .clamp),
-    ] as [(Jitter, CapMode)])
-    func firstWaitFollowsItsExactLaw(jitter: Jitter, capMode: CapMode) throws {
-        // Base 100 ms, cap 110 ms: the windows [50, 150], [75, 125], [100, 250] and [0, 100] ms.
+        (Jitter.proportional(fraction: 0.5), CapMode.nominal, 50.0, 150.0, 0.0), (.proportional(fraction: 0.25), .clamp, 75, 125, 0.3),
+        (.additive(spread: .ms(150)), .nominal, 100, 250, 0), (.additive(spread: .ms(150)), .clamp, 100, 250, 140.0 / 150),
+        (.full, .clamp, 0, 100, 0),
+    ] as [(Jitter, CapMode, Double, Double, Double)])
+    func firstWaitFollowsItsExactLaw(jitter: Jitter, capMode: CapMode, lowMilliseconds: Double, highMilliseconds: Double, atCap: Double) throws {
         let policy = try BackoffPolicy(base: .ms(100), cap: .ms(110), jitter: jitter, capMode: capMode, budget: .maxAttempts(2))
+        let (low, high, cap) = (lowMilliseconds * 1e6, highMilliseconds * 1e6, 110e6)
         let runs = 20_000
         let sample = try waits(policy, runs: runs).map { Double($0[0]) }
-        let law = try #require(policy.waitLaw(beforeRetry: 1))
-        let continuous: (Double) -> Double = { x in min(1, max(0, (x - law.low) / (law.high - law.low))) * (1 - law.atCap) }
-        let cdf: (Double) -> Double = { x in x >= law.high && law.atCap > 0 ? 1 : continuous(x) }
+        let continuous: (Double) -> Double = { x in min(1, max(0, (x - low) / (high - low))) }
+        let cdf: (Double) -> Double = { x in atCap > 0 && x >= cap ? 1 : continuous(x) }
         let distance = ksDistance(sample, cdf, leftLimit: continuous)
         let critical = 2.2255 / Double(runs).squareRoot()
         #expect(distance <= critical, "seed \(Self.seed), \(jitter.name), \(capMode): KS \(distance) > \(critical)")
+        // The library's own law of that wait says the same.
+        let law = try #require(policy.waitLaw(beforeRetry: 1))
+        #expect(abs(law.low - low) < 1 && abs(law.atCap - atCap) < 1e-12, "\(jitter.name), \(capMode): waitLaw \(law)")
+        #expect(abs(law.high - (atCap > 0 ? cap : high)) < 1, "\(jitter.name), \(capMode): waitLaw \(law)")  // clamped: [low, c]
     }
 
     /// The decorrelated modes' first random wait has an exact law too: U(b, min(c, r b)) under
