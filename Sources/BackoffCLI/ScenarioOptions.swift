@@ -18,6 +18,12 @@ struct ScenarioOptions {
 
     init(_ options: ParsedOptions, policies: [BackoffPolicy]) throws(CommandLineError) {
         var warnings: [String] = []
+        // Every value given is parsed, whether or not it applies (then it is named in a warning):
+        // a bad value is an error even where it would have no effect.
+        _ = (try options(Self.serverRetryAfter), try options(Self.hop), try options(Self.hopSD), try options(Self.workers),
+             try options(Self.service), try options(Self.queue), try options(Self.rejectRetryAfter), try options(Self.degradeFrom),
+             try options(Self.degradeUntil), try options(Self.degradeTo), try options(Self.capacityTrace), try options(Self.timeout),
+             try options(Self.duration))
         let (server, applies) = try Self.server(options)
         let serverName = ServerSpec.names.first { options.text(Self.server)!.hasPrefix($0) } ?? options.text(Self.server)!
         for spec in Self.serverOnly where options.givenText(spec.name) != nil && !applies.contains(spec.name) {

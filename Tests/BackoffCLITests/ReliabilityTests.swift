@@ -68,6 +68,10 @@ import Glibc
         #expect(unused.status == 0)
         #expect(unused.stderr.contains("warning: '--clients' applies only with --outage"), "\(unused.stderr)")
         #expect(unused.stderr.contains("warning: '--bucket' applies only with --outage"), "\(unused.stderr)")
+        for (option, value) in [("--hop", "nan"), ("--workers", "-1"), ("--service", "bogus"), ("--duration", "0x"), ("--timeout", "x")] {
+            let ignored = Invocation(["simulate", "--clients", "10", "--server", "outage:1s", option, value])
+            #expect(ignored.status == 64 && ignored.stderr.hasPrefix("backoff: Invalid value '\(value)' for '\(option) <"), "\(ignored.stderr)")
+        }
     }
 
     /// A trace a person wrote may end without a line break: its last row counts.
