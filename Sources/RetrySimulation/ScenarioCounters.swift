@@ -14,9 +14,12 @@ struct ScenarioCounters {
     /// Requests that ended (the entries of `totalWaits` that are not NaN).
     var endedRequests = 0
     /// Σ (end - first attempt) over the requests that ended, in nanoseconds.
-    /// The sum of the requests' durations: each is at most virtual time's horizon (2^62 ns), and
-    /// a run holds up to 2^28 clients' requests, so the sum takes 128 bits.
-    var requestDurations: Int128 = 0
+    /// The sum of the requests' durations, in nanoseconds, modulo 2^64, and how many times it
+    /// wrapped: each duration is at most virtual time's horizon (2^62 ns) and a run holds up to
+    /// 2^28 clients' requests, so the sum needs more than 64 bits. (Two words, not `Int128`, whose
+    /// 16-byte alignment made the counters' array of total waits copy once per run, 8 MB a mode.)
+    var requestDurations: UInt64 = 0
+    var requestDurationWraps: UInt64 = 0
     var lastCompletion: Int64 = 0
     /// Σ (attempts of a session)², for the standard error of attempts per client.
     var attemptSquares = 0.0
@@ -34,7 +37,9 @@ struct ScenarioCounters {
     mutating func requestEnded(slot: Int, totalWait: Int64, start: Int64, end: Int64) {
         totalWaits[slot] = Double(totalWait) / 1e9
         endedRequests += 1
-        requestDurations += Int128(end - start)
+        let (sum, wrapped) = requestDurations.addingReportingOverflow(UInt64(end - start))  // end >= start
+        requestDurations = sum
+        requestDurationWraps &+= wrapped ? 1 : 0
         lastCompletion = max(lastCompletion, end)
     }
 
@@ -67,7 +72,7 @@ struct ScenarioCounters {
             requestsLost: requestsLost, deadSessions: deadSessions, rejected: rejected, timeouts: timeouts,
             wastedWork: wastedWork, peakQueue: peakQueue, budgetDenials: budgetDenials, localRejections: localRejections,
             totalWait: endedRequests == 0 ? Summary([.nan]) : Summary(ended, quantiles: [0.5, 0.99]),
-            meanCompletion: endedRequests == 0 ? .nan : Double(requestDurations) / Double(endedRequests) / 1e9,
+            meanCompletion: endedRequests == 0 ? .nan : (Double(requestDurationWraps) * 0x1p64 + Double(requestDurations)) / Double(endedRequests) / 1e9,
             lastCompletion: Double(lastCompletion) / 1e9,
             waits: waits, timeline: timeline)
     }
