@@ -73,14 +73,20 @@ enum FuzzTargets {
         ]
     }
 
-    /// A whole command line, one argument per line: lexed, parsed and validated into its command,
-    /// whose memory is estimated; never run.
+    /// A whole command line, one argument per line: lexed, parsed and validated into its command
+    /// (a table command, whose memory is estimated, or `tune`, whose every candidate end is
+    /// checked); never run. (A sweep validates every point of its grid, up to ten million: too slow
+    /// for the fuzzer's hang limit, so its ranges are fuzzed in `values`.)
     private static func commandLine(_ text: String) -> String {
         let arguments = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let tokens = ArgumentLexer.tokens(arguments)
-        guard let first = tokens.first, case .word(let name) = first.kind, let type = Commands.table(named: name) else {
-            return "not a table command"
+        guard let first = tokens.first, case .word(let name) = first.kind else { return "no command" }
+        if name == TuneCommand.name {
+            return describe { () throws(CommandLineError) in
+                "tune, \(try TuneCommand(tokens: tokens.dropFirst()).space.names.count) dimensions"
+            }
         }
+        guard let type = Commands.table(named: name) else { return "not a table command" }
         func build<Command: BackoffCommand>(_ type: Command.Type) -> String {
             describe { () throws(CommandLineError) in
                 let options = try ParsedOptions(command: name, specs: type.specs, tokens: tokens.dropFirst())

@@ -87,8 +87,10 @@ struct TuneSearchSpace {
                 }
                 return .continuous(low: low, high: high, logarithmic: false, duration: false)
             case .count:
-                guard let low = ValueParser.integer(bounds[0]), let high = ValueParser.integer(bounds[1]), high >= low else {
-                    throw InvalidValue("'\(spec.name)=\(value)': expected COUNT..COUNT with A <= B, e.g. 3..12")
+                // Up to 2^53, where a count is exact in a Double (a design point is placed in one).
+                guard let low = ValueParser.integer(bounds[0]), let high = ValueParser.integer(bounds[1]), high >= low,
+                      high <= Self.largestCount else {
+                    throw InvalidValue("'\(spec.name)=\(value)': expected COUNT..COUNT with 0 <= A <= B <= \(Self.largestCount), e.g. 3..12")
                 }
                 return .integer(low: low, high: high)
             case .flag, .text, .serverModel:
@@ -100,6 +102,9 @@ struct TuneSearchSpace {
         guard Set(choices).count == choices.count else { throw InvalidValue("'\(spec.name)=\(value)': a choice is listed twice") }
         return .choices(choices)
     }
+
+    /// The largest bound of a count's range: 2^53.
+    static let largestCount = 1 << 53
 
     /// Every combination of the choice dimensions (one empty combination when there are none).
     var choiceCombinations: [[String: String]] {

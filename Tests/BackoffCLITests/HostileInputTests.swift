@@ -84,6 +84,20 @@ import Testing
         }
     }
 
+    /// tune's search ranges with hostile ends: each end is tried before the run, or refused.
+    @Test func everyTuneSearchRangeTakesHostileEndsOrNamesThem() {
+        let ends = ["0", "1", "9223372036854775806", "9223372036854775807", "18446744073709551616", "1e300", "-1e300", "nan"]
+        for name in ["max-attempts", "multiplier", "base", "requests-per-client"] {
+            let unit = name == "base" ? "ns" : ""
+            for a in ends {
+                for b in ends {
+                    Self.check(["tune", "--clients", "5", "--design", "2", "--objective", "give_ups", "--search",
+                                "\(name)=\(a)\(unit)..\(b)\(unit)"], names: "--")
+                }
+            }
+        }
+    }
+
     /// Both range forms, A..B:STEP and A..B*FACTOR, with hostile ends, steps and factors, on a
     /// duration, a number and a count (a dry run: the grid is expanded and each point validated).
     @Test func everySweepRangeTakesHostileEndsOrNamesThem() {
