@@ -42,6 +42,42 @@ import Testing
         }
     }
 
+    /// A breaker against a server that always fails, 1,000 clients at t = 0, no jitter: it admits
+    /// exactly its 20 minimum requests (20 failures of 20 >= 0.5 open it), refuses the other 980
+    /// first attempts, and still refuses the 20 clients' retries at 100 ms (it stays open 500 ms); a
+    /// refusal ends its request. So 20 attempts and 1,000 local rejections, exactly.
+    @Test func aBreakerAdmitsItsMinimumAndThenRefuses() throws {
+        let breaker = try CircuitBreaker(failureThreshold: 0.5, minimumRequests: 20, window: .seconds(1), openDuration: .milliseconds(500), probes: 3)
+        let policy = try BackoffPolicy(base: .milliseconds(100), jitter: .disabled, budget: .maxAttempts(5))
+        let scenario = try Scenario(clients: 1000, server: .alwaysFail, policy: policy, bucketWidth: .milliseconds(10),
+                                    limits: RetryLimits(breaker: breaker))
+        let report = try scenario.run(seed: 1)
+        #expect(report.attempts == 20 && report.localRejections == 1000, "attempts \(report.attempts), rejections \(report.localRejections)")
+    }
+
+    /// The SRE book's throttle (K = 2) against a server that always fails, 1,000 clients at t = 0:
+    /// request n (0-based) meets n earlier requests and no accept, so it goes with probability
+    /// 1/(n + 1); the sent count of a run has mean H_1000 = 7.4855 and variance
+    /// Σ (1/(n+1))(1 − 1/(n+1)) = H_1000 − Σ 1/(n+1)² = 5.8416 (the sent clients' retries at 100 ms
+    /// go with probability below 1/1000 each, adding under 0.01). Over 40 seeded runs the mean's
+    /// standard error is √(5.8416/40) = 0.382, so it lies within 4 × 0.382 = 1.53 of 7.4855; a ratio
+    /// of n/(n + 2) (mean 12.97) fails.
+    @Test func aThrottleSendsTheHarmonicNumberOfRequests() throws {
+        let throttle = try AdaptiveThrottle(k: 2, window: .seconds(10))
+        let policy = try BackoffPolicy(base: .milliseconds(100), jitter: .disabled, budget: .maxAttempts(5))
+        let scenario = try Scenario(clients: 1000, server: .alwaysFail, policy: policy, bucketWidth: .milliseconds(10),
+                                    limits: RetryLimits(throttle: throttle))
+        let seeds: [UInt64] = Array(1...40)
+        var total = 0
+        for seed in seeds {
+            let report = try scenario.run(seed: seed)
+            #expect(report.attempts + report.localRejections >= 1000)
+            total += report.attempts
+        }
+        let mean = Double(total) / Double(seeds.count)
+        #expect(abs(mean - 7.4855) <= 1.53, "seeds 1...40: mean sent \(mean)")
+    }
+
     @Test func anOpenBreakerRejectsLocallyAndAThrottleSheds() throws {
         let breaker = try CircuitBreaker(failureThreshold: 0.5, minimumRequests: 20, window: .seconds(1), openDuration: .milliseconds(500), probes: 3)
         let broken = try Self.scenario(limits: RetryLimits(breaker: breaker)).run(seed: Self.seed)
