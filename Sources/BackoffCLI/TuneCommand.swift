@@ -1,3 +1,4 @@
+import RetrySimulation
 import Foundation
 import Parallelism
 import Stochastics
@@ -155,9 +156,11 @@ struct TuneCommand: DocumentedCommand {
         scenarioArguments = arguments
         // Every candidate's simulate must parse: check every choice and both ends of every range (with
         // the others at their centres) before anything runs, then that something varies.
+        var largest = MemoryEstimate()
         for choices in space.choiceCombinations {
             for unit in space.checkpoints {
-                _ = try Self.parse(arguments + Self.arguments(Candidate(space: space, unit: unit, choices: choices)))
+                let candidate = try Self.parse(arguments + Self.arguments(Candidate(space: space, unit: unit, choices: choices)))
+                if candidate.memoryEstimate.bytes > largest.bytes { largest = candidate.memoryEstimate }
             }
         }
         do {
@@ -165,6 +168,14 @@ struct TuneCommand: DocumentedCommand {
         } catch {
             throw options.invalid(Self.search.spec, searchText, detail: error.detail)
         }
+        // What the search holds: the largest candidate's run, --jobs at once, and every row it keeps
+        // (the design's points for each combination of choices, about 8 KB each as text by column).
+        let (points, together) = (designPoints, jobs)
+        let rows = Double(points * space.choiceCombinations.count)
+        let kept = MemoryEstimate.count(rows)
+        let estimate = largest.times(together, "\(together) candidates at once (--jobs)") + MemoryEstimate([.init(
+            parameter: "--design \(points)", what: "\(kept) candidates' rows kept, about 8 KB each", bytes: rows * 8192)])
+        try MemoryLimit(options).check(estimate, command: Self.name)
     }
 
     /// One point of the search: unit coordinates of the numeric dimensions, and the choices.

@@ -50,6 +50,18 @@ import Glibc
         #expect(result.stderr.hasPrefix("backoff: \(message)"), "\(id): \(result.stderr)")
     }
 
+    /// tune's memory: its largest candidate's run times --jobs, and the rows its design keeps.
+    @Test func tuneFoldsTheDesignAndJobsIntoItsMemoryEstimate() {
+        let result = Invocation(["tune", "--clients", "200000", "--search", "base=10ms..1s,jitter=full|equal", "--objective", "give_ups",
+                                 "--design", "10000", "--jobs", "8", "--max-memory", "100MiB"])
+        #expect(result.status == 64 && result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("backoff: 'tune' would need about 390.0 MiB of memory, more than the limit of 100.0 MiB"), "\(result.stderr)")
+        #expect(result.stderr.contains("8 candidates at once (--jobs)"), "\(result.stderr)")
+        let rows = Invocation(["tune", "--clients", "10", "--search", "base=10ms..1s,jitter=full|equal", "--objective", "give_ups",
+                               "--design", "10000", "--jobs", "1", "--max-memory", "100MiB"])
+        #expect(rows.status == 64 && rows.stderr.contains("most of it for --design 10000: 20,000 candidates' rows kept"), "\(rows.stderr)")
+    }
+
     /// A capacity trace whose factor is 1e-300 makes service times beyond the horizon.
     @Test func aCapacityTraceFactorOf1eMinus300StopsAtTheHorizon() throws {
         let directory = TemporaryDirectory()
