@@ -29,10 +29,10 @@ enum LimitSpec {
             var values: [String: String] = [:]
             for piece in pieces.dropFirst() {
                 let pair = piece.split(separator: "=", maxSplits: 1).map(String.init)
-                guard pair.count == 2 else { throw InvalidValue("'\(Self.cut(piece))' is not a KEY=VALUE parameter") }
+                guard pair.count == 2 else { throw InvalidValue("'\(piece.quotedInMessage)' is not a KEY=VALUE parameter") }
                 guard keys.contains(pair[0]) else {
                     let taken = keys.isEmpty ? "'\(name)' takes no parameters" : "'\(name)' takes \(keys.joined(separator: ", "))"
-                    throw InvalidValue("unknown parameter '\(Self.cut(pair[0]))' (\(taken))")
+                    throw InvalidValue("unknown parameter '\(pair[0].quotedInMessage)' (\(taken))")
                 }
                 guard values[pair[0]] == nil else { throw InvalidValue("the parameter '\(pair[0])' is given twice") }
                 values[pair[0]] = pair[1]
@@ -46,7 +46,7 @@ enum LimitSpec {
         func number(_ key: String, _ fallback: Double, in range: ClosedRange<Double>, _ what: String) throws(InvalidValue) -> Double {
             guard let text = values[key] else { return fallback }
             guard let value = ValueParser.number(text), range.contains(value) else {
-                throw InvalidValue("'\(key)=\(Self.cut(text))': \(key) takes \(what) from \(CSVFormat.number(range.lowerBound)) to "
+                throw InvalidValue("'\(key)=\(text.quotedInMessage)': \(key) takes \(what) from \(CSVFormat.number(range.lowerBound)) to "
                     + "\(CSVFormat.number(range.upperBound))")
             }
             return value
@@ -56,7 +56,7 @@ enum LimitSpec {
         func count(_ key: String, _ fallback: Int, in range: ClosedRange<Int>) throws(InvalidValue) -> Int {
             guard let text = values[key] else { return fallback }
             guard let value = ValueParser.integer(text), range.contains(value) else {
-                throw InvalidValue("'\(key)=\(Self.cut(text))': \(key) takes a whole number from \(range.lowerBound) to \(range.upperBound)")
+                throw InvalidValue("'\(key)=\(text.quotedInMessage)': \(key) takes a whole number from \(range.lowerBound) to \(range.upperBound)")
             }
             return value
         }
@@ -65,7 +65,7 @@ enum LimitSpec {
         func duration(_ key: String, _ fallback: Duration) throws(InvalidValue) -> Duration {
             guard let text = values[key] else { return fallback }
             guard let value = ValueParser.duration(text), value > .zero else {
-                throw InvalidValue("'\(key)=\(Self.cut(text))': \(key) takes a duration greater than 0 and at most "
+                throw InvalidValue("'\(key)=\(text.quotedInMessage)': \(key) takes a duration greater than 0 and at most "
                     + "\(ValueParser.horizonText), e.g. 10s")
             }
             return value
@@ -75,9 +75,6 @@ enum LimitSpec {
         func model<Value>(_ make: () throws(BudgetError) -> Value) throws(InvalidValue) -> Value {
             do { return try make() } catch { throw InvalidValue("\(error)") }
         }
-
-        /// A value quoted in a message, cut to 40 characters.
-        static func cut(_ text: String) -> String { text.count > 40 ? String(text.prefix(40)) + "..." : text }
     }
 
     /// Counts in a spec: up to a billion (a minimum of requests, of concurrent retries, of probes).
@@ -164,7 +161,7 @@ enum LimitSpec {
 
     private static func unknownName(_ name: String, among names: [String]) -> String {
         let hint = Suggestion.closest(to: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
-        return "unknown kind '\(Parameters.cut(name))'\(hint)"
+        return "unknown kind '\(name.quotedInMessage)'\(hint)"
     }
 
     /// `parseBudget`, with `nil` for text that is not of the form and `.some(nil)` for `none`
