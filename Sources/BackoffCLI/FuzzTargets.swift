@@ -29,7 +29,9 @@ enum FuzzTargets {
         case "grpc-config":
             parts = [nil, "helloworld.Greeter/SayHello"].map { method in
                 describe { () throws(InvalidValue) in
-                    try GrpcServiceConfig(json: data, method: method).options.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+                    let preset = try GrpcServiceConfig(json: data, method: method).preset
+                    return PolicyStart.settable.compactMap { option in option.presetText?(preset).map { "\(option.name)=\($0)" } }
+                        .joined(separator: " ")
                 }
             }
         default: preconditionFailure("no fuzz target '\(name)'")

@@ -1,7 +1,8 @@
+import BackoffPolicies
 import Foundation
 
 /// A gRPC service config's retry policy and retry throttling (gRPC proposal A6, "Client Retries"),
-/// read as the options that reproduce them:
+/// read as a ``Preset``: the policy, and the token budget as its retry budget.
 ///
 /// ```
 /// methodConfig[].retryPolicy   maxAttempts (integer >= 2; above 5 clamped to 5), initialBackoff and
@@ -13,10 +14,11 @@ import Foundation
 /// full jitter with the cap inside the window. With several method configs, `method`
 /// ("service/method") picks one: an exact name first, then the service's, then the default (an
 /// empty name); without it the first config with a retry policy is used, and a remark says which.
-/// Every failure names the field and the form it expects.
+/// Every failure names the field and the form it expects, and so does a policy the model cannot
+/// take (a maxBackoff below initialBackoff, a backoffMultiplier below 1).
 struct GrpcServiceConfig {
-    /// Option values by option name, as they would be typed.
-    let options: [(name: String, value: String)]
+    /// The config's policy and budget, as a preset named `grpc-service-config`.
+    let preset: Preset
     /// Where in the config each option's value comes from (`methodConfig[0].retryPolicy.maxBackoff`).
     let sources: [String: String]
     /// Remarks for stderr: a clamped maxAttempts, the method config chosen.
@@ -86,10 +88,15 @@ struct GrpcServiceConfig {
         guard multiplier > 0 else { throw InvalidValue("\(path).backoffMultiplier: expected a number > 0, got \(multiplier)") }
         try Self.statusCodes(policy["retryableStatusCodes"], at: "\(path).retryableStatusCodes")
 
-        var options: [(name: String, value: String)] = [
-            ("jitter", "full"), ("schedule", "exponential"), ("cap-mode", "nominal"), ("base", initial),
-            ("multiplier", Self.text(multiplier)), ("cap", maximum), ("max-attempts", String(attempts)),
-        ]
+        let backoffPolicy: BackoffPolicy
+        do throws(PolicyError) {
+            backoffPolicy = try BackoffPolicy(
+                base: initial, schedule: .exponential(multiplier: multiplier), cap: maximum, jitter: .full, capMode: .nominal,
+                budget: .maxAttempts(attempts))
+        } catch {
+            throw InvalidValue(Self.describe(error, at: path))
+        }
+        var budget: RetryBudget?
         if let throttling = config["retryThrottling"] {
             guard let object = throttling as? [String: Any] else {
                 throw InvalidValue("retryThrottling: expected an object, got \(Self.describe(throttling))")
@@ -100,14 +107,32 @@ struct GrpcServiceConfig {
             }
             let ratio = try Self.number(object["tokenRatio"], at: "retryThrottling.tokenRatio", form: "a number > 0")
             guard ratio > 0 else { throw InvalidValue("retryThrottling.tokenRatio: expected a number > 0, got \(Self.text(ratio))") }
-            options.append(("budget", "token:max=\(Self.text(tokens)):ratio=\(Self.text(ratio))"))
+            do throws(BudgetError) {
+                budget = .tokenBucket(try TokenBucketBudget(maxTokens: tokens, tokenRatio: ratio))
+            } catch {
+                throw InvalidValue("retryThrottling: \(error)")
+            }
         }
-        self.options = options
+        preset = Preset(
+            name: "grpc-service-config", library: "gRPC client retries (A6), from a service config", policy: backoffPolicy,
+            budget: budget, source: "gRPC proposal A6, client retries", notes: "U(0, min(initialBackoff m^(n-1), maxBackoff))")
         self.remarks = remarks
         sources = [
             "base": "\(path).initialBackoff", "cap": "\(path).maxBackoff", "multiplier": "\(path).backoffMultiplier",
             "max-attempts": "\(path).maxAttempts", "budget": "retryThrottling",
         ]
+    }
+
+    /// A policy the model cannot take, said in the config's words.
+    private static func describe(_ error: PolicyError, at path: String) -> String {
+        switch error {
+        case .capBelowBase(let cap, let base):
+            "\(path).maxBackoff \(cap.unitText) is below initialBackoff \(base.unitText); the model takes maxBackoff >= initialBackoff"
+        case .multiplierBelowOne(let m):
+            "\(path).backoffMultiplier \(text(m)) is below 1; the model takes waits that do not shrink (backoffMultiplier >= 1)"
+        default:
+            "\(path): \(error)"
+        }
     }
 
     /// The `name` list of a method config: each entry {"service": S, "method": M}, either optional.
@@ -147,9 +172,8 @@ struct GrpcServiceConfig {
         return Int(number)
     }
 
-    /// A protobuf JSON duration: decimal seconds with an `s` suffix ("0.1s", "2s"), greater than 0;
-    /// returned as the command line's duration text.
-    private static func duration(_ value: Any?, at path: String) throws(InvalidValue) -> String {
+    /// A protobuf JSON duration: decimal seconds with an `s` suffix ("0.1s", "2s"), greater than 0.
+    private static func duration(_ value: Any?, at path: String) throws(InvalidValue) -> Duration {
         let form = "a duration string in seconds greater than 0, e.g. \"0.1s\""
         guard let value else { throw InvalidValue("\(path) is missing; expected \(form)") }
         guard let text = value as? String else { throw InvalidValue("\(path): expected \(form), got \(describe(value))") }
@@ -160,11 +184,11 @@ struct GrpcServiceConfig {
               parts.count == 1 || (1...9).contains(parts[1].count),
               let seconds = Double(digits), seconds > 0
         else { throw InvalidValue("\(path): expected \(form), got \(describe(value))") }
-        let duration = String(digits) + "s"
-        if ValueParser.durationReading(duration) == .beyondHorizon {
-            throw InvalidValue("\(path): \(describe(value)) is longer than virtual time holds, \(ValueParser.horizonText)")
+        switch ValueParser.durationReading(String(digits) + "s") {
+        case .duration(let duration): return duration
+        case .beyondHorizon: throw InvalidValue("\(path): \(describe(value)) is longer than virtual time holds, \(ValueParser.horizonText)")
+        case .malformed: throw InvalidValue("\(path): expected \(form), got \(describe(value))")
         }
-        return duration
     }
 
     /// retryableStatusCodes: a non-empty list of status names ("UNAVAILABLE") or codes (14).

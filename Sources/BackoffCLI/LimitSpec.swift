@@ -4,13 +4,13 @@ import BackoffPolicies
 /// (colons, not commas, so that a sweep can list several: `--budget none,token,aws-quota`).
 ///
 /// ```
-/// --budget none | token[:max=10][:ratio=0.1] | aws-quota | ratio[:percent=0.1][:reserve=10][:window=10s]
+/// --budget none | token[:max=10][:ratio=0.1] | aws-quota[:max=500][:cost=5][:timeout-cost=10] | ratio[:percent=0.1][:reserve=10][:window=10s]
 ///          | concurrency[:percent=0.2][:min=3]
 /// --breaker none | on[:threshold=0.5][:min=20][:window=10s][:open=5s][:probes=3]
 /// --throttle none | adaptive[:k=2][:window=120s]
 /// ```
 enum LimitSpec {
-    static let budgetForm = "none, token[:max=N][:ratio=R], aws-quota, ratio[:percent=P][:reserve=N][:window=DURATION] "
+    static let budgetForm = "none, token[:max=N][:ratio=R], aws-quota[:max=N][:cost=N][:timeout-cost=N], ratio[:percent=P][:reserve=N][:window=DURATION] "
         + "or concurrency[:percent=P][:min=N], e.g. token:max=10:ratio=0.1"
     static let breakerForm = "none or on[:threshold=F][:min=N][:window=DURATION][:open=DURATION][:probes=N], e.g. on:threshold=0.5"
     static let throttleForm = "none or adaptive[:k=K][:window=DURATION], e.g. adaptive:k=2"
@@ -92,8 +92,14 @@ enum LimitSpec {
             let max = try parameters.number("max", 10, in: amountRange, "a number of tokens")
             let ratio = try parameters.number("ratio", 0.1, in: amountRange, "a number of tokens")
             return .tokenBucket(try parameters.model { () throws(BudgetError) in try TokenBucketBudget(maxTokens: max, tokenRatio: ratio) })
-        case "aws-quota" where parameters.isEmpty:
-            return .quota(RetryQuota.awsStandard)
+        case "aws-quota":
+            let standard = RetryQuota.awsStandard
+            let maximum = try parameters.count("max", standard.maximum, in: 1...countRange.upperBound)
+            let cost = try parameters.count("cost", standard.retryCost, in: countRange)
+            let timeoutCost = try parameters.count("timeout-cost", standard.timeoutRetryCost, in: countRange)
+            return .quota(try parameters.model { () throws(BudgetError) in
+                try RetryQuota(maximum: maximum, retryCost: cost, timeoutRetryCost: timeoutCost)
+            })
         case "ratio":
             let percent = try parameters.number("percent", 0.1, in: 0...1, "a fraction (0.1 is 10 %, as Finagle's percentCanRetry)")
             let reserve = try parameters.number("reserve", 10, in: amountRange, "retries per second")
@@ -116,6 +122,7 @@ enum LimitSpec {
     private static func keys(budget text: String) -> [String] {
         switch text.prefix(while: { $0 != ":" }) {
         case "token": ["max", "ratio"]
+        case "aws-quota": ["max", "cost", "timeout-cost"]
         case "ratio": ["percent", "reserve", "window"]
         case "concurrency": ["percent", "min"]
         default: []
@@ -156,6 +163,23 @@ enum LimitSpec {
             return try parameters.model { () throws(BudgetError) in try AdaptiveThrottle(k: k, window: window) }
         default:
             throw InvalidValue(unknownName(parameters.name, among: ["none", "adaptive"]))
+        }
+    }
+
+    /// A budget as `--budget` takes it, every parameter written out but an AWS quota's that are the
+    /// standard's: `parseBudget(text(budget))` is `budget`.
+    static func text(_ budget: RetryBudget) -> String {
+        func number(_ value: Double) -> String { CSVFormat.number(value) }
+        switch budget {
+        case .tokenBucket(let b): return "token:max=\(number(b.maxTokens)):ratio=\(number(b.tokenRatio))"
+        case .quota(let q):
+            let standard = RetryQuota.awsStandard
+            let parameters = [("max", q.maximum, standard.maximum), ("cost", q.retryCost, standard.retryCost),
+                              ("timeout-cost", q.timeoutRetryCost, standard.timeoutRetryCost)]
+            return (["aws-quota"] + parameters.filter { $0.1 != $0.2 }.map { "\($0.0)=\($0.1)" }).joined(separator: ":")
+        case .ratio(let b):
+            return "ratio:percent=\(number(b.percentCanRetry)):reserve=\(number(b.minRetriesPerSecond)):window=\(b.window.unitText)"
+        case .concurrency(let b): return "concurrency:percent=\(number(b.budgetPercent)):min=\(b.minRetryConcurrency)"
         }
     }
 

@@ -1,3 +1,5 @@
+import BackoffPolicies
+
 /// One option of a command, typed: its declaration (name, help, default, accepted form) and the
 /// parser that turns its text into a `Value`, as swift-argument-parser's `@Option` is. Commands read
 /// `options(Self.base)`, never a string key, so a misspelt option is a compile error.
@@ -5,12 +7,24 @@
 /// An option has a default (its value when not given), or it is optional (`nil` when not given),
 /// or it is a flag (`true` when given): the constructors below make only those three.
 struct Option<Value: Sendable>: Sendable {
-    let spec: OptionSpec
+    private(set) var spec: OptionSpec
     /// The value when the option is neither given nor defaulted; `nil` for options with a default.
     let absent: Value?
     let parse: @Sendable (String) throws(InvalidValue) -> Value
+    /// The option's value in a preset, when a preset sets it (see ``setByPreset(_:text:)``).
+    private(set) var fromPreset: (@Sendable (Preset) -> Value?)? = nil
 
     var name: String { spec.name }
+
+    /// The option as presets set it: `read` takes a preset's value for it (`nil` when the preset
+    /// leaves it alone), and `text` writes that value as messages quote it. A command reading the
+    /// option then takes the value given, else the preset's, else the default.
+    func setByPreset(_ read: @escaping @Sendable (Preset) -> Value?, text: @escaping @Sendable (Value) -> String) -> Option {
+        var option = self
+        option.fromPreset = read
+        option.spec.presetText = { preset in read(preset).map(text) }
+        return option
+    }
 
     /// An option whose value, when not given, is its default's.
     init(

@@ -1,3 +1,5 @@
+import BackoffPolicies
+
 /// The declaration of one option, whatever its value's type: what help shows, what the lexer
 /// checks and what a sweep needs to read, range and canonicalise its values.
 struct OptionSpec: Sendable, Equatable {
@@ -11,12 +13,21 @@ struct OptionSpec: Sendable, Equatable {
     let defaultValue: String?
     /// The accepted form, quoted in error messages.
     let form: String
+    /// The value a preset (or a service config read as one) gives the option, as text for messages;
+    /// `nil` for options no preset sets, and from a preset that leaves the option alone.
+    var presetText: (@Sendable (Preset) -> String?)? = nil
 
     /// `--name <value>`, or `--name` for a flag, as help and error messages show it.
     var usage: String { isFlag ? "--\(name)" : "--\(name) <\(placeholder)>" }
 
     /// A flag takes no value: it is on when given.
     var isFlag: Bool { kind == .flag }
+
+    /// Two declarations are the same option when everything but the preset's reading agrees.
+    static func == (lhs: OptionSpec, rhs: OptionSpec) -> Bool {
+        (lhs.name, lhs.placeholder, lhs.kind, lhs.help, lhs.defaultValue, lhs.form)
+            == (rhs.name, rhs.placeholder, rhs.kind, rhs.help, rhs.defaultValue, rhs.form)
+    }
 }
 
 extension OptionSpec {

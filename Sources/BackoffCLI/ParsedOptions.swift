@@ -1,3 +1,4 @@
+import BackoffPolicies
 import Foundation
 
 /// The options of one command, read from tokens and checked against the command's specs:
@@ -10,21 +11,13 @@ struct ParsedOptions {
     private var values: [String: String] = [:]
     /// The options given, in the order they appear on the command line.
     private(set) var order: [String] = []
-    /// The values `--preset` fills in for options not given.
-    private var presetValues: [String: String] = [:]
-    /// Where each filled-in value comes from, as a message says it (`--preset aws-sdk-swift`,
-    /// `methodConfig[0].retryPolicy.maxBackoff in --grpc-service-config`).
-    private var presetSources: [String: String] = [:]
-    /// The preset's (or service config's) options this command does not have (a budget outside
-    /// `simulate`), each with where it came from.
-    private(set) var presetOptionsLeftOut: [String] = []
-    /// Remarks of the gRPC service config read (the method config used, a clamped maxAttempts).
-    private(set) var serviceConfigRemarks: [String] = []
+    /// The preset or service config the policy starts from, if one was given (see ``PolicyStart``).
+    private(set) var start: PolicyStart?
 
     /// - Parameters:
     ///   - helpTopic: the command whose help `--help` shows (default: `command`).
-    ///   - fillingIn: whether `--preset` and `--grpc-service-config` fill in the options they set (a
-    ///     sweep reads them as axes; each of its points fills its own in).
+    ///   - fillingIn: whether `--preset` and `--grpc-service-config` are read as the policy's start (a
+    ///     sweep reads them as axes; each of its points reads its own).
     init(
         command: String, specs: [OptionSpec], tokens: some Collection<ArgumentToken>, helpTopic: String? = nil,
         fillingIn: Bool = true
@@ -60,7 +53,7 @@ struct ParsedOptions {
                 }
             }
         }
-        if fillingIn { try fillInPolicy() }
+        if fillingIn { try readStart() }
     }
 
     /// The options `given`, in order, each a declared option with its value as text: a sweep's point,
@@ -73,30 +66,30 @@ struct ParsedOptions {
             values[name] = value
             order.append(name)
         }
-        try fillInPolicy()
+        try readStart()
     }
 
-    /// Fills in the options that `--preset` or `--grpc-service-config` sets and the user did not give.
-    private mutating func fillInPolicy() throws(CommandLineError) {
+    /// Reads the preset or service config given as the policy's start.
+    private mutating func readStart() throws(CommandLineError) {
         let (preset, serviceConfig) = (values[PolicyOptions.preset.name], values[PolicyOptions.grpcServiceConfig.name])
         if preset != nil && serviceConfig != nil {
             throw .usage("Use either '--preset' or '--grpc-service-config', not both", command: command)
         }
-        if let preset { try applyPreset(preset) }
-        if let serviceConfig { try applyServiceConfig(serviceConfig) }
+        if let preset { start = try presetStart(preset) }
+        if let serviceConfig { start = try readServiceConfig(serviceConfig) }
     }
 
-    /// Fills the preset's values in for the options not given (see ``Preset``).
-    private mutating func applyPreset(_ name: String) throws(CommandLineError) {
+    /// The preset called `name`; an unknown name is refused with the closest one.
+    private func presetStart(_ name: String) throws(CommandLineError) -> PolicyStart {
         guard let preset = Preset.named(name) else {
             let hint = Suggestion.closest(to: name, among: Preset.all.map(\.name)).map { "did you mean '\($0)'?" }
             throw invalid(spec(PolicyOptions.preset.name), name, detail: hint)
         }
-        fillIn(preset.options, from: "--preset \(name)")
+        return PolicyStart(preset: preset, origin: "--preset \(name)")
     }
 
-    /// Reads the gRPC service config at `path` and fills its retry policy in, as a preset does.
-    private mutating func applyServiceConfig(_ path: String) throws(CommandLineError) {
+    /// Reads the gRPC service config at `path` as the policy's start.
+    private func readServiceConfig(_ path: String) throws(CommandLineError) -> PolicyStart {
         let spec = spec(PolicyOptions.grpcServiceConfig.name)
         let data: Data
         do {
@@ -109,31 +102,29 @@ struct ParsedOptions {
         }
         do {
             let config = try GrpcServiceConfig(json: data, method: values[PolicyOptions.grpcMethod.name])
-            serviceConfigRemarks = config.remarks
-            fillIn(config.options, from: "--grpc-service-config", sources: config.sources.mapValues { "\($0) in --grpc-service-config" })
+            return PolicyStart(
+                preset: config.preset, origin: "--grpc-service-config",
+                origins: config.sources.mapValues { "\($0) in --grpc-service-config" }, remarks: config.remarks)
         } catch {
             throw invalid(spec, path, detail: error.detail)
         }
     }
 
-    /// Takes each value for its option unless the option (or an alternative spelling of it) was given.
-    private mutating func fillIn(_ options: [(name: String, value: String)], from source: String, sources: [String: String] = [:]) {
-        for (option, value) in options where values[option] == nil {
-            let alternatives = Preset.alternatives.first { $0.contains(option) } ?? [option]
-            guard alternatives.allSatisfy({ values[$0] == nil }) else { continue }
-            if specs.contains(where: { $0.name == option }) {
-                presetValues[option] = value
-                presetSources[option] = sources[option] ?? source
-            } else {
-                presetOptionsLeftOut.append("--\(option) \(value)' (from \(source))")
-            }
+    /// The options the start sets that this command does not have (a budget outside `simulate`),
+    /// each as a remark says it: `'--budget aws-quota' (from --preset aws-sdk-standard)`.
+    var startOptionsLeftOut: [String] {
+        guard let start else { return [] }
+        return PolicyStart.settable.compactMap { option in
+            guard !specs.contains(where: { $0.name == option.name }), let text = option.presetText?(start.preset) else { return nil }
+            return "'--\(option.name) \(text)' (from \(start.origin(of: option.name)))"
         }
     }
 
-    /// The option's value: parsed from the text given, or from its default; `nil` for an optional
-    /// option not given, `false` for a flag not given.
+    /// The option's value: parsed from the text given, else the start's (a preset's) value, else
+    /// parsed from its default; `nil` for an optional option not given, `false` for a flag not given.
     func callAsFunction<Value>(_ option: Option<Value>) throws(CommandLineError) -> Value {
-        guard let text = text(option) else { return option.absent! }  // only optional options and flags lack a default
+        if values[option.name] == nil, let start, let value = option.fromPreset?(start.preset) { return value }
+        guard let text = values[option.name] ?? option.spec.defaultValue else { return option.absent! }  // only optional options and flags lack a default
         do {
             return try option.parse(text)
         } catch {
@@ -147,13 +138,18 @@ struct ParsedOptions {
     /// True when the user gave the option declared by `spec`.
     func isGiven(_ spec: OptionSpec) -> Bool { values[spec.name] != nil }
 
-    /// The text given for the option, or the preset's, or its default.
-    func text<Value>(_ option: Option<Value>) -> String? {
-        values[option.name] ?? presetValues[option.name] ?? option.spec.defaultValue
+    /// The text given for the option, or the start's value as text, or its default.
+    func text<Value>(_ option: Option<Value>) -> String? { text(option.spec) }
+
+    private func text(_ spec: OptionSpec) -> String? {
+        values[spec.name] ?? startText(spec) ?? spec.defaultValue
     }
 
-    /// True when the user gave the option or the preset set it.
-    func isSet<Value>(_ option: Option<Value>) -> Bool { values[option.name] != nil || presetValues[option.name] != nil }
+    /// The start's value for the option, as text, when the start sets it.
+    private func startText(_ spec: OptionSpec) -> String? { start.flatMap { spec.presetText?($0.preset) } }
+
+    /// True when the user gave the option or the start set it.
+    func isSet<Value>(_ option: Option<Value>) -> Bool { values[option.name] != nil || startText(option.spec) != nil }
 
     /// The usage error for the option's value (the text given, or its default), quoting it and the
     /// accepted form, with what is wrong beyond the form when `detail` says it.
@@ -164,7 +160,7 @@ struct ParsedOptions {
     /// The same for the option declared by `spec` (an option a model's error names).
     /// A value the user did not give says where it came from (the default, a preset, a service config).
     func invalid(_ spec: OptionSpec, detail: String? = nil) -> CommandLineError {
-        let value = values[spec.name] ?? presetValues[spec.name] ?? spec.defaultValue ?? ""
+        let value = text(spec) ?? ""
         return invalid(spec, shown: value.quotedInMessage + (origin(of: spec).map { "' (\($0))" } ?? "'"), detail: detail)
     }
 
@@ -183,7 +179,8 @@ struct ParsedOptions {
     /// `the default`, or what filled it in (`from --preset envoy-default`); `nil` when given.
     func origin(of spec: OptionSpec) -> String? {
         guard values[spec.name] == nil else { return nil }
-        return presetSources[spec.name].map { "from \($0)" } ?? "the default"
+        guard let start, startText(spec) != nil else { return "the default" }
+        return "from \(start.origin(of: spec.name))"
     }
 
     /// The text given for the option named `name` (a name read from the command line, as a sweep

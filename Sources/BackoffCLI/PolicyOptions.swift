@@ -13,6 +13,15 @@ struct PolicyOptions {
     /// The schedules by command-line name.
     enum ScheduleName: String, CaseIterable, Sendable {
         case exponential, constant, linear, immediate
+
+        init(_ schedule: BackoffSchedule) {
+            self = switch schedule {
+            case .exponential: .exponential
+            case .constant: .constant
+            case .linear: .linear
+            case .immediate: .immediate
+            }
+        }
     }
 
     static func jitter(default defaultValue: String) -> Option<[Jitter]> {
@@ -22,7 +31,8 @@ struct PolicyOptions {
                 + "decorrelated-monotone, polly-v2, or all",
             help: "Jitter modes, comma-separated: none, full, equal, proportional:F, additive:D, decorrelated, "
                 + "decorrelated-monotone, polly-v2, or all (none, full, equal, decorrelated).",
-            parse: parseJitters)
+            parse: parseJitters
+        ).setByPreset({ [$0.policy.jitter] }, text: { $0.map(\.name).joined(separator: ",") })
     }
     static let preset = Option<String?>.optional(
         "preset", "name", form: "one of " + Preset.all.map(\.name).joined(separator: ", "),
@@ -41,40 +51,51 @@ struct PolicyOptions {
         "cap-mode", "mode", form: "nominal or clamp",
         help: "Where the cap applies: nominal (cap the nominal wait, then jitter) or clamp (jitter, then min(cap, wait)). "
             + "Default: each mode's rule (clamp for decorrelated and polly-v2, nominal for the others).",
-        parse: Parsers.choice(CapMode.self))
+        parse: Parsers.choice(CapMode.self)
+    ).setByPreset({ .some($0.policy.capMode) }, text: { $0?.rawValue ?? "" })
     static let schedule = Option(
         "schedule", "name", default: "exponential", form: "one of exponential, constant, linear, immediate",
         help: "Un-jittered schedule: exponential (b m^(k-1)), constant (b), linear (b + (k-1) d) or immediate (0).",
-        parse: Parsers.choice(ScheduleName.self))
+        parse: Parsers.choice(ScheduleName.self)
+    ).setByPreset({ ScheduleName($0.policy.schedule) }, text: \.rawValue)
     static let base = Option(
         "base", "duration", kind: .duration, default: "100ms",
         form: "a duration greater than 0 with a unit (ns, us, ms, s, m, h), e.g. 100ms",
-        help: "Base wait b: the first retry's un-jittered wait.", parse: Parsers.duration)
+        help: "Base wait b: the first retry's un-jittered wait.", parse: Parsers.duration
+    ).setByPreset({ $0.policy.base }, text: \.unitText)
     static let multiplier = Option(
         "multiplier", "number", kind: .number, default: "2", form: "a number >= 1, e.g. 2",
-        help: "Multiplier m of the exponential schedule.", parse: Parsers.number)
+        help: "Multiplier m of the exponential schedule.", parse: Parsers.number
+    ).setByPreset(
+        { if case .exponential(let m) = $0.policy.schedule { m } else { nil } }, text: { CSVFormat.number($0) })
     static let increment = Option<Duration?>.optional(
         "increment", "duration", kind: .duration, form: OptionSpec.durationForm,
-        help: "Increment d of the linear schedule (default: the base).", parse: Parsers.duration)
+        help: "Increment d of the linear schedule (default: the base).", parse: Parsers.duration
+    ).setByPreset({ if case .linear(let d) = $0.policy.schedule { .some(d) } else { nil } }, text: { $0?.unitText ?? "" })
     static let cap = Option(
         "cap", "duration", kind: .duration, default: "5s", form: "a duration at least the base, with a unit (e.g. 5s), or none",
-        help: "Cap c on each wait, or none.", parse: Parsers.durationOrNone)
+        help: "Cap c on each wait, or none.", parse: Parsers.durationOrNone
+    ).setByPreset({ .some($0.policy.cap) }, text: { $0?.unitText ?? "none" })
     static let maxAttempts = Option(
         "max-attempts", "count", kind: .count, default: "5", form: Parsers.countForm(attemptRange, example: 5),
-        help: "Attempts per request, the first included (RxSwift's retry(n)).", parse: Parsers.count(in: attemptRange))
+        help: "Attempts per request, the first included (RxSwift's retry(n)).", parse: Parsers.count(in: attemptRange)
+    ).setByPreset({ if case .maxAttempts(let n) = $0.policy.budget { n } else { nil } }, text: { String($0) })
     /// Attempts a request may make.
     static let attemptRange = 1...1_000_000_000
     static let maxRetries = Option<Int?>.optional(
         "max-retries", "count", kind: .count, form: Parsers.countForm(0...(attemptRange.upperBound - 1), example: 4),
         help: "Retries per request, the first attempt not counted (Combine's retry(n)); instead of --max-attempts.",
-        parse: Parsers.count(in: 0...(attemptRange.upperBound - 1)))
+        parse: Parsers.count(in: 0...(attemptRange.upperBound - 1))
+    ).setByPreset({ if case .maxRetries(let r) = $0.policy.budget { .some(r) } else { nil } }, text: { $0.map(String.init) ?? "" })
     static let maxElapsed = Option<Duration??>.optional(
         "max-elapsed", "duration", kind: .duration, form: "a duration with a unit (e.g. 10s), or none",
         help: "Give up instead of retrying when the retry would start later than this after the first attempt.",
-        parse: Parsers.durationOrNone)
+        parse: Parsers.durationOrNone
+    ).setByPreset({ $0.policy.maxElapsed.map { .some(.some($0)) } }, text: { $0??.unitText ?? "none" })
     static let decorrelatedFactor = Option(
         "decorrelated-factor", "number", kind: .number, default: "3", form: "a number > 1, e.g. 3",
-        help: "Factor r of decorrelated jitter: s_k = min(c, U(b, r s_(k-1))).", parse: Parsers.number)
+        help: "Factor r of decorrelated jitter: s_k = min(c, U(b, r s_(k-1))).", parse: Parsers.number
+    ).setByPreset({ $0.policy.jitter.decorrelatedFactor }, text: { CSVFormat.number($0) })
 
     static func specs(defaultJitter: String) -> [OptionSpec] {
         [preset.spec, grpcServiceConfig.spec, grpcMethod.spec, jitter(default: defaultJitter).spec, schedule.spec, base.spec, multiplier.spec, increment.spec, cap.spec,
@@ -99,13 +120,16 @@ struct PolicyOptions {
         case .linear: .linear(increment: increment ?? base)
         case .immediate: .immediate
         }
+        // A given count replaces the start's, however the start counts (see PolicyStart).
+        if options.isGiven(Self.maxAttempts) && options.isGiven(Self.maxRetries) {
+            throw .usage(
+                "Use either '--max-attempts' or '--max-retries', not both (max retries N means N + 1 attempts)",
+                command: options.command)
+        }
         let budget: AttemptBudget
-        if let retries = try options(Self.maxRetries) {
-            guard !options.isSet(Self.maxAttempts) else {
-                throw .usage(
-                    "Use either '--max-attempts' or '--max-retries', not both (max retries N means N + 1 attempts)",
-                    command: options.command)
-            }
+        if options.isGiven(Self.maxAttempts) {
+            budget = .maxAttempts(try options(Self.maxAttempts))
+        } else if let retries = try options(Self.maxRetries) {
             budget = .maxRetries(retries)
         } else {
             budget = .maxAttempts(try options(Self.maxAttempts))
@@ -119,13 +143,15 @@ struct PolicyOptions {
         }
         warnings = unused.filter { options.givenText($0.option.name) != nil }
             .map { "'--\($0.option.name)' has no effect: \($0.reason); ignored" }
-            + options.presetOptionsLeftOut.map { "'\($0) does not apply to '\(options.command)'; left out" }
-            + options.serviceConfigRemarks
+            + options.startOptionsLeftOut.map { "\($0) does not apply to '\(options.command)'; left out" }
+            + (options.start?.remarks ?? [])
             + (options.isGiven(Self.grpcMethod) && !options.isGiven(Self.grpcServiceConfig)
                 ? ["'--grpc-method' has no effect without '--grpc-service-config'; ignored"] : [])
 
         var policies: [BackoffPolicy] = []
         for jitter in jitters {
+            // The start's cap rule stays with a jitter given only if that jitter takes it.
+            let capMode = options.isGiven(Self.capMode) ? capMode : capMode.flatMap { jitter.capModes.contains($0) ? $0 : nil }
             do {
                 policies.append(try BackoffPolicy(
                     base: base, schedule: schedule, cap: cap, jitter: jitter, capMode: capMode, budget: budget,
@@ -180,7 +206,7 @@ struct PolicyOptions {
     /// The policy's error, reported against the option it concerns, quoting the value given. The
     /// ranges the options' forms state need no more words.
     private static func usageError(_ error: PolicyError, options: ParsedOptions) -> CommandLineError {
-        let budget = options.isSet(maxRetries) ? maxRetries.spec : maxAttempts.spec
+        let budget = options.isSet(maxRetries) && !options.isGiven(maxAttempts) ? maxRetries.spec : maxAttempts.spec
         let (spec, detail): (OptionSpec, String?) = switch error {
         case .nonPositiveBase: (base.spec, nil)
         case .multiplierBelowOne: (multiplier.spec, nil)

@@ -5,9 +5,9 @@ struct PresetsCommand: BackoffCommand {
     static let name = "presets"
     static let abstract = "List the retry policies libraries ship (for --preset): parameters, cap rule, limits, budget and source."
     static let discussion = """
-        Each preset is the set of options that reproduces a library's default policy, read from the library's \
-        source (column source); notes says where the model departs from the library. Any command takes \
-        --preset NAME, and options given beside it override the preset's.
+        Each preset is the policy and limits that reproduce a library's default behaviour, read from the \
+        library's source (column source); notes says where the model departs from the library. Any command \
+        takes --preset NAME, and options given beside it override the preset's.
         """
     static let specs = [TableOptions.output.spec]
     /// What one row is written from: a preset and the policy it makes.
@@ -34,8 +34,12 @@ struct PresetsCommand: BackoffCommand {
             Column("decorrelated_factor", "r of the decorrelated modes (empty for other modes)") {
                 CSVFormat.number($0.policy.jitter.decorrelatedFactor)
             },
-            Column("budget", "the shared retry budget it brings to simulate (none: no budget)") { $0.preset.value("budget") ?? "none" },
-            Column("retry_after", "its handling of a server's Retry-After in simulate") { $0.preset.value("retry-after") ?? "ignore" },
+            Column("budget", "the shared retry budget it brings to simulate (none: no budget)") {
+                $0.preset.budget.map(LimitSpec.text) ?? "none"
+            },
+            Column("retry_after", "its handling of a server's Retry-After in simulate") {
+                $0.preset.retryAfterHandling.rawValue
+            },
     ]
 
     private static let closedForms: [Column<Row>] = [
@@ -65,18 +69,11 @@ struct PresetsCommand: BackoffCommand {
     func run() throws(CommandLineError) -> CSVTable {
         var table = CSVTable(header: Self.table.header())
         for preset in Preset.all {
-            let policy = try Self.policy(of: preset)
+            let policy = preset.policy
             table.append(Self.table.row(Row(
                 preset: preset, policy: policy, closedForm: policy.closedForm,
                 firstWindow: policy.waitWindow(after: BackoffState(policy: policy)))))
         }
         return table
-    }
-
-    /// The policy the preset's options make, read as `formula --preset NAME` reads them.
-    static func policy(of preset: Preset) throws(CommandLineError) -> BackoffPolicy {
-        let options = try ParsedOptions(
-            command: FormulaCommand.name, specs: FormulaCommand.specs, tokens: ArgumentLexer.tokens(["--preset", preset.name]))
-        return try PolicyOptions(options, defaultJitter: FormulaCommand.defaultJitter).policies[0]
     }
 }

@@ -71,7 +71,8 @@ extension ScenarioOptions {
     static let retryAfter = Option(
         "retry-after", "mode", default: "ignore", form: "one of ignore, honor, max",
         help: "Handling of server delays: ignore, honor (wait the server's delay), or max (the longer of it and the backoff).",
-        parse: Parsers.choice(RetryAfterHandling.self))
+        parse: Parsers.choice(RetryAfterHandling.self)
+    ).setByPreset({ $0.retryAfterHandling == .ignore ? nil : $0.retryAfterHandling }, text: \.rawValue)
     static let retryTrigger = Option(
         "retry-trigger", "trigger", default: "timer", form: "timer, recovery or recovery:DURATION (e.g. recovery:50ms)",
         help: "What starts a retry: timer (the backoff), or recovery[:DELAY] (the server's recovery signal plus U(0, DELAY)).",
@@ -85,7 +86,8 @@ extension ScenarioOptions {
     static let budget = Option(
         "budget", "budget", default: "none", form: LimitSpec.budgetForm,
         help: "Retry budget shared by all clients: none, token (gRPC), aws-quota, ratio (Finagle) or concurrency (Envoy).",
-        parse: LimitSpec.parseBudget)
+        parse: LimitSpec.parseBudget
+    ).setByPreset({ $0.budget.map { .some($0) } }, text: { $0.map(LimitSpec.text) ?? "none" })
     static let breaker = Option(
         "breaker", "breaker", default: "none", form: LimitSpec.breakerForm,
         help: "Circuit breaker shared by all clients: none or on[:parameters].", parse: LimitSpec.parseBreaker)

@@ -54,7 +54,7 @@ import Testing
     @Test(arguments: expectations.map(\.preset))
     func windowsAndMeanMatchTheSource(preset name: String) throws {
         let expectation = try #require(Self.expectations.first { $0.preset == name })
-        let policy = try PresetsCommand.policy(of: try #require(Preset.named(name)))
+        let policy = try #require(Preset.named(name)).policy
         // The windows of the first waits, after draws at the middle of each window.
         var state = BackoffState(policy: policy)
         var random = ScriptedHalves()
@@ -74,7 +74,7 @@ import Testing
     /// from ms = min), against the closed form. 200,000 requests of 5 waits; the mean's standard
     /// error is sd/√R with sd the closed form's: tolerance 4 standard errors.
     @Test func pollyContribMeanMatchesItsAlgorithm() throws {
-        let policy = try PresetsCommand.policy(of: try #require(Preset.named("polly-contrib-decorrelated")))
+        let policy = Preset.pollyContribDecorrelated.policy
         let moments = try #require(policy.totalWaitMoments)
         let seed: UInt64 = 530
         let random = try RandomGenerator(seed: seed)

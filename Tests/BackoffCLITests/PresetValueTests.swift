@@ -1,0 +1,83 @@
+@testable import BackoffCLI
+import BackoffPolicies
+import Foundation
+import Testing
+
+/// Presets and service configs are values: the command line starts from them and applies the
+/// options given, and what it shows of them reads back as the same value.
+@Suite struct PresetValueTests {
+    /// Every budget, written as `--budget` text, parses back to itself (the presets table and the
+    /// left-out warnings show budgets this way).
+    @Test(arguments: [
+        RetryBudget.quota(.awsStandard),
+        .quota(try! RetryQuota(maximum: 500, retryCost: 14, timeoutRetryCost: 5)),
+        .tokenBucket(try! TokenBucketBudget(maxTokens: 10, tokenRatio: 0.1)),
+        .ratio(try! RatioBudget(percentCanRetry: 0.2, minRetriesPerSecond: 5, window: .seconds(30))),
+        .concurrency(try! ConcurrencyBudget(budgetPercent: 0, minRetryConcurrency: 3)),
+    ])
+    func aBudgetsTextReadsBackAsTheBudget(budget: RetryBudget) throws {
+        let text = LimitSpec.text(budget)
+        #expect(try LimitSpec.parseBudget(text) == budget, "\(text)")
+    }
+
+    @Test func theStandardQuotaIsWrittenByItsName() {
+        #expect(LimitSpec.text(.quota(.awsStandard)) == "aws-quota")
+        #expect(LimitSpec.text(.quota(try! RetryQuota(maximum: 500, retryCost: 14, timeoutRetryCost: 5))) == "aws-quota:cost=14:timeout-cost=5")
+    }
+
+    /// A preset on the command line is the preset's value: the same policy, field for field.
+    @Test(arguments: Preset.all)
+    func aPresetOnTheCommandLineIsThePresetsPolicy(preset: Preset) throws {
+        let options = try ParsedOptions(
+            command: FormulaCommand.name, specs: FormulaCommand.specs, tokens: ArgumentLexer.tokens(["--preset", preset.name]))
+        let policies = try PolicyOptions(options, defaultJitter: FormulaCommand.defaultJitter).policies
+        #expect(policies == [preset.policy])
+    }
+
+    /// Options given replace the preset's fields; the cap rule stays when the jitter given takes it.
+    @Test func givenOptionsApplyToThePresetsValue() throws {
+        func policy(_ arguments: [String]) throws -> BackoffPolicy {
+            let options = try ParsedOptions(
+                command: FormulaCommand.name, specs: FormulaCommand.specs, tokens: ArgumentLexer.tokens(arguments))
+            return try PolicyOptions(options, defaultJitter: FormulaCommand.defaultJitter).policies[0]
+        }
+        let envoy = try policy(["--preset", "envoy-default", "--max-attempts", "4", "--jitter", "equal"])
+        #expect(envoy.base == .milliseconds(25) && envoy.cap == .milliseconds(250) && envoy.capMode == .clamp)
+        #expect(envoy.budget == .maxAttempts(4) && envoy.jitter == .equal)
+        // Polly Contrib's decorrelated jitter with another factor keeps its nominal cap rule.
+        let polly = try policy(["--preset", "polly-contrib-decorrelated", "--decorrelated-factor", "4"])
+        #expect(polly.jitter == .decorrelated(factor: 4) && polly.capMode == .nominal && polly.budget == .maxRetries(5))
+        // --max-retries replaces a preset that counts attempts.
+        #expect(try policy(["--preset", "aws-sdk-standard", "--max-retries", "6"]).budget == .maxRetries(6))
+    }
+
+    /// A service config reads as a preset value: the policy gRPC's A6 describes, and its throttling
+    /// as the token budget.
+    @Test func aServiceConfigIsAPresetValue() throws {
+        let json = """
+            {"methodConfig": [{"name": [{"service": "s"}], "retryPolicy": {"maxAttempts": 4, "initialBackoff": "0.1s",
+             "maxBackoff": "1s", "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}],
+             "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}}
+            """
+        let config = try GrpcServiceConfig(json: Data(json.utf8), method: nil)
+        let expected = try BackoffPolicy(
+            base: .milliseconds(100), schedule: .exponential(multiplier: 2), cap: .seconds(1), jitter: .full, capMode: .nominal,
+            budget: .maxAttempts(4))
+        #expect(config.preset.policy == expected)
+        #expect(config.preset.budget == .tokenBucket(try TokenBucketBudget(maxTokens: 10, tokenRatio: 0.1)))
+    }
+
+    /// A config whose numbers the model cannot take is refused naming the field.
+    @Test func aServiceConfigBelowItsBaseNamesTheField() {
+        let json = """
+            {"methodConfig": [{"retryPolicy": {"maxAttempts": 3, "initialBackoff": "2s", "maxBackoff": "1s",
+             "backoffMultiplier": 2, "retryableStatusCodes": [14]}}]}
+            """
+        #expect(throws: InvalidValue.self) { try GrpcServiceConfig(json: Data(json.utf8), method: nil) }
+        do {
+            _ = try GrpcServiceConfig(json: Data(json.utf8), method: nil)
+        } catch {
+            #expect(error.detail?.hasPrefix("methodConfig[0].retryPolicy.maxBackoff 1s is below initialBackoff 2s") == true, "\(error)")
+        }
+    }
+}

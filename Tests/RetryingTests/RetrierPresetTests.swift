@@ -1,0 +1,55 @@
+import BackoffPolicies
+import Retrying
+import Testing
+
+/// An app retries with a library's behaviour by naming its preset: the policy, the budget and the
+/// Retry-After handling all come from the one value that `backoff --preset` analyses.
+@Suite struct RetrierPresetTests {
+    /// Alamofire's policy has no jitter: 0.5 s × 2^retryCount, 2 retries, so the attempts start at
+    /// exactly 0, 0.5 s and 1.5 s of virtual time, and the third failure ends the request.
+    @Test func alamofiresPresetRetriesAtHalfASecondAndOneAndAHalf() async throws {
+        let clock = VirtualClock()
+        let recorder = Recorder()
+        let retrier = Retrier(preset: .alamofireDefault, clock: clock)
+        #expect(retrier.budget == nil && retrier.retryAfterHandling == .ignore)
+        let result = await drive(clock) {
+            var random = SystemUniforms()
+            return try await retrier.run(using: &random) { () async throws -> Int in
+                recorder.attempt(at: clock.now.offset)
+                throw ServerError(status: 503)
+            }
+        }
+        #expect(recorder.attempts == [.zero, .milliseconds(500), .milliseconds(1500)])
+        guard case .failure(let error as RetryError) = result else { Issue.record("expected a RetryError"); return }
+        #expect(error.attempts == 3)
+    }
+
+    /// The AWS SDK's preset brings its retry quota: two failed retries spend 2 × 5 of its 500, and
+    /// every wait lies in its window U(0, min(2^(k-1) s, 20 s)).
+    @Test func theAWSPresetSpendsItsRetryQuota() async throws {
+        let clock = VirtualClock()
+        let recorder = Recorder()
+        let retrier = Retrier(preset: .awsSDKStandard, clock: clock)
+        let budget = try #require(retrier.budget)
+        let result = await drive(clock) {
+            var random = SystemUniforms()
+            return try await retrier.run(using: &random) { () async throws -> Int in
+                recorder.attempt(at: clock.now.offset)
+                throw ServerError(status: 500)
+            }
+        }
+        guard case .failure = result else { Issue.record("expected a failure"); return }
+        let times = recorder.attempts
+        #expect(times.count == 3)
+        let waits = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(waits.count == 2 && waits[0] <= .seconds(1) && waits[1] <= .seconds(2), "\(waits)")
+        guard case .quota(let quota) = budget.current else { Issue.record("expected the retry quota"); return }
+        #expect(quota.capacity == 500 - 2 * 5)
+    }
+
+    /// soto honours a server's Retry-After; a preset's value says so, and so does its retrier.
+    @Test func sotosPresetHonoursRetryAfter() {
+        #expect(Retrier(preset: .sotoDefault).retryAfterHandling == .honor)
+        #expect(Preset.all.filter { $0.retryAfterHandling != .ignore }.map(\.name) == ["soto-default"])
+    }
+}
