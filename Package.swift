@@ -10,7 +10,7 @@ let package = Package(
         .library(name: "Parallelism", targets: ["Parallelism"]),
         .library(name: "RetrySimulation", targets: ["RetrySimulation"]),
         .library(name: "Retrying", targets: ["Retrying"]),
-        // The command line's parsers and commands, for the fuzz targets (Tests/Fuzz) and other tools.
+        // The command line's parsers and commands, for the fuzz package (Tests/Fuzz) and other tools.
         .library(name: "BackoffCLI", targets: ["BackoffCLI"]),
         .executable(name: "backoff", targets: ["backoff"]),
     ],

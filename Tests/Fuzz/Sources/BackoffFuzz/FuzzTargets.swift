@@ -1,9 +1,11 @@
+@testable import BackoffCLI
 import Foundation
 import Retrying
 
 /// The parsers under fuzzing, one entry point per target, shared by the libFuzzer harness
 /// (Tests/Fuzz, `scripts/fuzz`) and the unit test that replays the seed corpus and every crash the
-/// fuzzer has found. Each input may be refused with an error; none may trap, hang or allocate
+/// fuzzer has found (`Tests/BackoffCLITests/FuzzTargets.swift` is a link to this file, so the
+/// targets are test code in both places and not part of the shipped library). Each input may be refused with an error; none may trap, hang or allocate
 /// without bound. Nothing here writes a file or runs a simulation.
 ///
 /// ``outcome(_:_:)`` says what each parser of a target made of an input, one line per input: the

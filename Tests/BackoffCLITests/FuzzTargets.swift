@@ -1,0 +1,1 @@
+../Fuzz/Sources/BackoffFuzz/FuzzTargets.swift
