@@ -34,7 +34,9 @@ let package = Package(
         ),
         .target(
             name: "BackoffCLI",
-            dependencies: ["BackoffPolicies", "EventSimulation", "Parallelism", "RetrySimulation", "Retrying", "Stochastics"]
+            dependencies: [
+                "BackoffPolicies", "EventSimulation", "Parallelism", "RetrySimulation", "Retrying", "Stochastics",
+            ]
         ),
         .executableTarget(name: "backoff", dependencies: ["BackoffCLI"]),
 
@@ -48,7 +50,8 @@ let package = Package(
         ),
         .testTarget(name: "BackoffCLITests", dependencies: ["BackoffCLI", "BackoffPolicies", "Retrying"]),
         .testTarget(
-            name: "RetryingTests", dependencies: ["Retrying", "BackoffPolicies", "EventSimulation", "RetrySimulation", "Stochastics"]),
+            name: "RetryingTests",
+            dependencies: ["Retrying", "BackoffPolicies", "EventSimulation", "RetrySimulation", "Stochastics"]),
     ],
     swiftLanguageModes: [.v6]
 )

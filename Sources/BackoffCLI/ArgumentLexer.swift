@@ -27,7 +27,8 @@ enum ArgumentLexer {
             let body = argument.dropFirst(2)
             if let equals = body.firstIndex(of: "=") {
                 return ArgumentToken(
-                    kind: .option(name: String(body[..<equals]), attachedValue: String(body[body.index(after: equals)...])),
+                    kind: .option(
+                        name: String(body[..<equals]), attachedValue: String(body[body.index(after: equals)...])),
                     index: index
                 )
             }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes a file so that it appears whole or not at all: the data goes to a temporary file beside
@@ -45,8 +45,11 @@ final class AtomicFileWriter {
         var existing = stat()
         let exists = stat(path, &existing) == 0
         if exists && (existing.st_mode & S_IFMT) == S_IFREG
-            && ((existing.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || access(path, W_OK) != 0) {
-            throw .failure("Cannot write '\(path)': the file is read-only; it is left as it is (make it writable, or write elsewhere)")
+            && ((existing.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || access(path, W_OK) != 0)
+        {
+            throw .failure(
+                "Cannot write '\(path)': the file is read-only; it is left as it is (make it writable, or write elsewhere)"
+            )
         }
         if Self.isSpecialFile(path) {
             temporaryPath = nil
@@ -67,13 +70,18 @@ final class AtomicFileWriter {
 
     /// Refuses a side file (`--timeline`, `--samples`) that names the table's file, or that asks for
     /// the standard output (`-`) while the table goes there too.
-    static func checkDistinct(table: String?, side: (option: String, path: String?), command: String) throws(CommandLineError) {
+    static func checkDistinct(table: String?, side: (option: String, path: String?), command: String)
+        throws(CommandLineError)
+    {
         guard let path = side.path else { return }
         if path == standardOutputPath && (table ?? standardOutputPath) == standardOutputPath {
             throw .usage(
-                "'--\(side.option) -' and the table would both go to standard output; give '--output FILE' for the table", command: command)
+                "'--\(side.option) -' and the table would both go to standard output; give '--output FILE' for the table",
+                command: command)
         }
-        if path == table { throw .usage("'--\(side.option)' and '--output' name the same file '\(path)'", command: command) }
+        if path == table {
+            throw .usage("'--\(side.option)' and '--output' name the same file '\(path)'", command: command)
+        }
     }
 
     /// Whether `path` exists and is not a regular file (a device, a pipe): written directly.

@@ -12,7 +12,8 @@ public enum BackoffCommandLine {
     ) -> Int32 {
         do {
             return try dispatch(
-                arguments, standardOutput: &standardOutput, standardError: &standardError, terminal: standardErrorIsTerminal)
+                arguments, standardOutput: &standardOutput, standardError: &standardError,
+                terminal: standardErrorIsTerminal)
         } catch {
             switch error {
             case .help(let text):
@@ -89,6 +90,7 @@ public enum BackoffCommandLine {
     private static func unknownCommand(_ name: String) -> CommandLineError {
         let names = Commands.all.map { $0.name }
         let hint = Suggestion.closest(to: name, among: names + ["help"]).map { " Did you mean '\($0)'?" } ?? ""
-        return .usage("Unknown command '\(name.quotedInMessage)'.\(hint) Commands: \(names.joined(separator: ", ")), help")
+        return .usage(
+            "Unknown command '\(name.quotedInMessage)'.\(hint) Commands: \(names.joined(separator: ", ")), help")
     }
 }

@@ -47,7 +47,11 @@ enum CSVFormat {
     /// A field, quoted as RFC 4180 asks when it holds a comma, a quote or a line break.
     static func field(_ text: String) -> String {
         // Looked for byte by byte: the four are ASCII, and a multi-byte character never holds an ASCII byte.
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") })
+        guard
+            text.utf8.contains(where: {
+                $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n")
+                    || $0 == UInt8(ascii: "\r")
+            })
         else { return text }
         return "\"" + String(text.flatMap { $0 == "\"" ? ["\"", "\""] : [$0] }) + "\""
     }

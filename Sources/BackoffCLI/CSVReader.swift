@@ -43,7 +43,13 @@ struct CSVReader {
                 line.append(character)
                 if character == "\"" {
                     if let next = iterator.next() {
-                        if next == "\"" { field.append("\""); line.append(next) } else { quoted = false; pending = next }
+                        if next == "\"" {
+                            field.append("\"")
+                            line.append(next)
+                        } else {
+                            quoted = false
+                            pending = next
+                        }
                     } else {
                         quoted = false
                     }
@@ -98,9 +104,13 @@ struct CSVReader {
     /// or a device (refused before any byte is read, so `/dev/zero` costs nothing), a file larger
     /// than ``fileLimit``, or bytes that are not UTF-8 text.
     init(file path: String, command: String, expected: String, journal: Bool = false) throws(CommandLineError) {
-        func refuse(_ reason: String) -> CommandLineError { .usage("'\(path)' \(reason): expected \(expected)", command: command) }
+        func refuse(_ reason: String) -> CommandLineError {
+            .usage("'\(path)' \(reason): expected \(expected)", command: command)
+        }
         var status = stat()
-        guard stat(path, &status) == 0 else { throw .usage("No such file '\(path)': expected \(expected)", command: command) }
+        guard stat(path, &status) == 0 else {
+            throw .usage("No such file '\(path)': expected \(expected)", command: command)
+        }
         switch status.st_mode & S_IFMT {
         case S_IFREG: break
         case S_IFDIR: throw refuse("is a directory")
@@ -112,10 +122,14 @@ struct CSVReader {
         } catch {
             switch error {
             case .unreadable: throw .failure("Cannot read '\(path)': \(String(cString: strerror(errno)))")
-            case .tooLarge: throw refuse("is larger than \(MemoryLimit.text(Double(Self.fileLimit))), more than a table can be read in")
+            case .tooLarge:
+                throw refuse(
+                    "is larger than \(MemoryLimit.text(Double(Self.fileLimit))), more than a table can be read in")
             }
         }
-        guard !data.contains(0), let text = String(data: data, encoding: .utf8) else { throw refuse("is not UTF-8 text") }
+        guard !data.contains(0), let text = String(data: data, encoding: .utf8) else {
+            throw refuse("is not UTF-8 text")
+        }
         self.init(text: text, journal: journal)
     }
 

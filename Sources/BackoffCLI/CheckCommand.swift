@@ -22,7 +22,8 @@ struct CheckCommand: DocumentedCommand {
         exits 1 on any failure or unmatched row, 0 otherwise.
         """
     static let baseline = Option<String?>.optional(
-        "baseline", "file", form: "a CSV file written by backoff", help: "Compare with this earlier table instead of the formulas.",
+        "baseline", "file", form: "a CSV file written by backoff",
+        help: "Compare with this earlier table instead of the formulas.",
         parse: Parsers.text)
     static let z = Option(
         "z", "number", kind: .number, default: "4", form: "a number > 0, e.g. 4", help: "Largest |z| that passes.",
@@ -33,7 +34,7 @@ struct CheckCommand: DocumentedCommand {
         parse: Parsers.form(ValueParser.number, where: { $0 >= 0 }))
     static let specs = [baseline.spec, z.spec, rel.spec]
     static let columns = [
-        ColumnDocumentation(name: "(report)", meaning: "not CSV: one line per failing comparison, then a summary line"),
+        ColumnDocumentation(name: "(report)", meaning: "not CSV: one line per failing comparison, then a summary line")
     ]
     static let example = "backoff check sweep.csv && backoff check sweep.csv --baseline last-release.csv --rel 0.05"
 
@@ -61,7 +62,8 @@ struct CheckCommand: DocumentedCommand {
             if tokens.contains(where: { $0.kind == .option(name: "help", attachedValue: nil) }) {
                 throw .help(HelpRenderer.help(for: Self.name))
             }
-            throw .usage("Missing the table to check: expected 'backoff check FILE [--baseline OLD.csv]'", command: Self.name)
+            throw .usage(
+                "Missing the table to check: expected 'backoff check FILE [--baseline OLD.csv]'", command: Self.name)
         }
         let options = try ParsedOptions(command: Self.name, specs: Self.specs, tokens: tokens.dropFirst())
         self.path = path
@@ -72,7 +74,9 @@ struct CheckCommand: DocumentedCommand {
 
     private static func read(_ path: String) throws(CommandLineError) -> CSVReader {
         let table = try CSVReader(file: path, command: name, expected: "a CSV table written by backoff")
-        guard !table.header.isEmpty else { throw .usage("'\(path)' is empty: expected a CSV table with a header", command: name) }
+        guard !table.header.isEmpty else {
+            throw .usage("'\(path)' is empty: expected a CSV table with a header", command: name)
+        }
         return table
     }
 
@@ -135,21 +139,32 @@ struct CheckCommand: DocumentedCommand {
                         if abs(written - value) > tolerance(value) {
                             report.failures.append(
                                 "FAIL \(label(row, record, table)): \(comparison.formula) \(CSVFormat.number(written)) disagrees with "
-                                    + "the closed form recomputed from the row's policy columns, \(CSVFormat.number(value))")
+                                    + "the closed form recomputed from the row's policy columns, \(CSVFormat.number(value))"
+                            )
                         }
                     }
                     formula = value
                 }
-                guard let expected = formula else { report.withoutFormula += 1; continue }
+                guard let expected = formula else {
+                    report.withoutFormula += 1
+                    continue
+                }
                 guard let observed = Double(record[table.column(comparison.measured)!]),
-                      let error = Double(record[table.column(comparison.standardError)!])
-                else { report.unreadable.append("row \(row + 1): \(comparison.measured) is not a number"); continue }
+                    let error = Double(record[table.column(comparison.standardError)!])
+                else {
+                    report.unreadable.append("row \(row + 1): \(comparison.measured) is not a number")
+                    continue
+                }
                 guard !(error < 0) else {  // a NaN error (no spread measured) is MeanCheck's to judge
-                    report.unreadable.append("row \(row + 1): \(comparison.standardError) is \(CSVFormat.number(error)), a standard error below 0")
+                    report.unreadable.append(
+                        "row \(row + 1): \(comparison.standardError) is \(CSVFormat.number(error)), a standard error below 0"
+                    )
                     continue
                 }
                 report.add(
-                    MeanCheck(observed: observed, expected: expected, standardError: error, limit: limit, exactTolerance: tolerance(expected)),
+                    MeanCheck(
+                        observed: observed, expected: expected, standardError: error, limit: limit,
+                        exactTolerance: tolerance(expected)),
                     column: comparison.measured, row: label(row, record, table), against: "formula")
             }
         }
@@ -169,7 +184,9 @@ struct CheckCommand: DocumentedCommand {
         guard let server = ServerSpec.model(serverText) else {
             throw RowPolicy.Problem(column: "server", value: serverText, reason: "which is not a server model")
         }
-        guard let clientsColumn = table.column("clients"), let bucketColumn = table.column("bucket_s") else { return nil }
+        guard let clientsColumn = table.column("clients"), let bucketColumn = table.column("bucket_s") else {
+            return nil
+        }
         let clientsText = record[clientsColumn]
         guard let clients = ValueParser.integer(clientsText), clients >= 1 else {
             throw RowPolicy.Problem(column: "clients", value: clientsText, reason: "not a whole number >= 1")
@@ -181,9 +198,11 @@ struct CheckCommand: DocumentedCommand {
         let scenario: Scenario
         do {
             scenario = try Scenario(
-                clients: clients, server: server, policy: policy, bucketWidth: .nanoseconds(Int64((seconds * 1e9).rounded())))
+                clients: clients, server: server, policy: policy,
+                bucketWidth: .nanoseconds(Int64((seconds * 1e9).rounded())))
         } catch {
-            throw RowPolicy.Problem(column: "server", value: serverText, reason: "which makes no valid scenario: \(error)")
+            throw RowPolicy.Problem(
+                column: "server", value: serverText, reason: "which makes no valid scenario: \(error)")
         }
         let form = scenario.closedForm
         return [
@@ -193,23 +212,31 @@ struct CheckCommand: DocumentedCommand {
         ]
     }
 
-    private func compare(_ table: CSVReader, with baseline: CSVReader, report: inout CheckReport) throws(CommandLineError) {
+    private func compare(_ table: CSVReader, with baseline: CSVReader, report: inout CheckReport)
+        throws(CommandLineError)
+    {
         // Rows match by their parameters, not by seed or point_id: a baseline from another seed
         // (or another release) measures the same points.
         let keys = table.header.filter {
-            (Self.parameterColumns.contains($0) || $0.hasPrefix("sweep_")) && !["seed", "point_id", "sweep_seed"].contains($0)
+            (Self.parameterColumns.contains($0) || $0.hasPrefix("sweep_"))
+                && !["seed", "point_id", "sweep_seed"].contains($0)
                 && baseline.column($0) != nil
         }
         guard !keys.isEmpty else {
-            throw .usage("'\(path)' and '\(baselinePath!)' share no parameter column to match rows by (e.g. jitter, point_id)", command: Self.name)
+            throw .usage(
+                "'\(path)' and '\(baselinePath!)' share no parameter column to match rows by (e.g. jitter, point_id)",
+                command: Self.name)
         }
-        func key(_ record: [String], _ file: CSVReader) -> String { keys.map { record[file.column($0)!] }.joined(separator: "\u{1F}") }
+        func key(_ record: [String], _ file: CSVReader) -> String {
+            keys.map { record[file.column($0)!] }.joined(separator: "\u{1F}")
+        }
         var old: [String: [String]] = [:]
         for record in baseline.records { old[key(record, baseline)] = record }
         var matched = Set<String>()
 
         let measured = table.header.filter {
-            !Self.parameterColumns.contains($0) && !$0.hasPrefix("sweep_") && !$0.hasPrefix("se_") && !$0.hasPrefix("formula_")
+            !Self.parameterColumns.contains($0) && !$0.hasPrefix("sweep_") && !$0.hasPrefix("se_")
+                && !$0.hasPrefix("formula_")
                 && $0 != "z_score" && baseline.column($0) != nil
         }
         for (row, record) in table.records.enumerated() {
@@ -221,19 +248,25 @@ struct CheckCommand: DocumentedCommand {
             }
             matched.insert(rowKey)
             for column in measured {
-                guard let new = Double(record[table.column(column)!]), let was = Double(previous[baseline.column(column)!]) else {
+                guard let new = Double(record[table.column(column)!]),
+                    let was = Double(previous[baseline.column(column)!])
+                else {
                     continue  // text or empty fields (e.g. a formula with no closed form) are not measurements
                 }
                 let errorColumn = Self.comparisons.first { $0.measured == column }?.standardError
                 if let errorColumn, let newError = table.column(errorColumn).flatMap({ Double(record[$0]) }),
-                   let oldError = baseline.column(errorColumn).flatMap({ Double(previous[$0]) }) {
+                    let oldError = baseline.column(errorColumn).flatMap({ Double(previous[$0]) })
+                {
                     guard newError >= 0 || newError.isNaN, oldError >= 0 || oldError.isNaN else {
-                        report.unreadable.append("\(label(row, record, table)): \(errorColumn) is below 0 in one of the tables")
+                        report.unreadable.append(
+                            "\(label(row, record, table)): \(errorColumn) is below 0 in one of the tables")
                         continue
                     }
                     let combined = (newError * newError + oldError * oldError).squareRoot()
                     report.add(
-                        MeanCheck(observed: new, expected: was, standardError: combined, limit: limit, exactTolerance: tolerance(was)),
+                        MeanCheck(
+                            observed: new, expected: was, standardError: combined, limit: limit,
+                            exactTolerance: tolerance(was)),
                         column: column, row: label(row, record, table), against: "baseline")
                 } else if let relative {
                     report.compared += 1
@@ -248,7 +281,8 @@ struct CheckCommand: DocumentedCommand {
             }
         }
         for (rowKey, _) in old where !matched.contains(rowKey) {
-            report.unmatched.append("baseline row (\(rowKey.split(separator: "\u{1F}").joined(separator: ", "))) has no match in '\(path)'")
+            report.unmatched.append(
+                "baseline row (\(rowKey.split(separator: "\u{1F}").joined(separator: ", "))) has no match in '\(path)'")
         }
     }
 
@@ -258,7 +292,8 @@ struct CheckCommand: DocumentedCommand {
     /// `row 3 (sweep_multiplier=2, jitter=full)`: the row and its parameters, for messages.
     private func label(_ row: Int, _ record: [String], _ table: CSVReader) -> String {
         let swept = table.header.filter { $0.hasPrefix("sweep_") }
-        let names = swept.isEmpty ? ["jitter", "clients", "server", "base_s", "multiplier", "cap_s", "max_attempts"] : swept
+        let names =
+            swept.isEmpty ? ["jitter", "clients", "server", "base_s", "multiplier", "cap_s", "max_attempts"] : swept
         let parts = names.compactMap { name in table.column(name).map { "\(name)=\(record[$0])" } }
         return "row \(row + 1) (\(parts.joined(separator: ", ")))"
     }
@@ -288,13 +323,17 @@ struct CheckReport {
     }
 
     func summary(limit: Double) -> String {
-        var text = "check: \(rows) rows, \(compared) comparisons, \(failures.count) failed (|z| > \(CSVFormat.number(limit)))"
+        var text =
+            "check: \(rows) rows, \(compared) comparisons, \(failures.count) failed (|z| > \(CSVFormat.number(limit)))"
         text += ", \(unmatched.count) unmatched"
         if withoutFormula > 0 { text += ", \(withoutFormula) without a formula (skipped)" }
         if recomputed > 0 { text += ", \(recomputed) formula values recomputed from the policy columns" }
-        if notRecomputed > 0 { text += ", \(notRecomputed) rows checked against their formula columns (not recomputable)" }
+        if notRecomputed > 0 {
+            text += ", \(notRecomputed) rows checked against their formula columns (not recomputable)"
+        }
         if !withoutStandardError.isEmpty {
-            text += "; not compared (no standard error; use --rel): \(withoutStandardError.sorted().joined(separator: ", "))"
+            text +=
+                "; not compared (no standard error; use --rel): \(withoutStandardError.sorted().joined(separator: ", "))"
         }
         let problems = unmatched + unreadable
         return (problems.isEmpty ? "" : problems.joined(separator: "\n") + "\n") + text + (passed ? ": PASS" : ": FAIL")

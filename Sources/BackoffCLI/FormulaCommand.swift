@@ -5,7 +5,8 @@ import RetrySimulation
 /// `backoff formula`: the closed forms of a policy, one row per jitter mode.
 struct FormulaCommand: BackoffCommand {
     static let name = "formula"
-    static let abstract = "Print the closed forms of a policy: mean and standard deviation of the total wait, its range, where the cap binds."
+    static let abstract =
+        "Print the closed forms of a policy: mean and standard deviation of the total wait, its range, where the cap binds."
     static let discussion = """
         The total wait is the sum of the waits of one request whose every attempt fails. none: Σ e_k; \
         full: Σ e_k / 2, variance Σ e_k² / 12; equal: 3 Σ e_k / 4, variance Σ e_k² / 48; proportional:F: Σ e_k, \
@@ -17,18 +18,23 @@ struct FormulaCommand: BackoffCommand {
     static let defaultJitter = "none,full,equal,decorrelated"
     static let waitBudget = Option<Duration?>.optional(
         "wait-budget", "duration", kind: .duration, form: OptionSpec.durationForm,
-        help: "Also report the most attempts whose expected total wait stays within this duration.", parse: Parsers.duration)
+        help: "Also report the most attempts whose expected total wait stays within this duration.",
+        parse: Parsers.duration)
     static let outage = Option<Duration?>.optional(
         "outage", "duration", kind: .duration, form: OptionSpec.durationForm,
         help: "Also report the expected load of --clients clients failing at t = 0 against an outage of this length.",
         parse: Parsers.duration)
     static let clients = Option(
-        "clients", "count", kind: .count, default: "1000", form: Parsers.countForm(ScenarioOptions.clientRange, example: 1000),
+        "clients", "count", kind: .count, default: "1000",
+        form: Parsers.countForm(ScenarioOptions.clientRange, example: 1000),
         help: "With --outage: the clients of the burst.", parse: Parsers.count(in: ScenarioOptions.clientRange))
     static let bucket = Option(
-        "bucket", "duration", kind: .duration, default: "10ms", form: "a duration greater than 0 with a unit, e.g. 10ms",
-        help: "With --outage: the width of a load bucket.", parse: Parsers.form(ValueParser.duration, where: { $0 > .zero }))
-    static let specs = PolicyOptions.specs(defaultJitter: defaultJitter) + [waitBudget.spec, outage.spec, clients.spec, bucket.spec]
+        "bucket", "duration", kind: .duration, default: "10ms",
+        form: "a duration greater than 0 with a unit, e.g. 10ms",
+        help: "With --outage: the width of a load bucket.",
+        parse: Parsers.form(ValueParser.duration, where: { $0 > .zero }))
+    static let specs =
+        PolicyOptions.specs(defaultJitter: defaultJitter) + [waitBudget.spec, outage.spec, clients.spec, bucket.spec]
         + [TableOptions.output.spec, MemoryLimit.option.spec]
     /// What one row is written from: a policy, with the budget and the outage when given.
     struct Row {
@@ -41,7 +47,10 @@ struct FormulaCommand: BackoffCommand {
         let range: ClosedRange<Double>
         let atCapFraction: Double?
 
-        init(policy: BackoffPolicy, waitBudget: Duration?, outage: (end: Duration, clients: Int, bucket: Duration)?, load: OutageLoad?) {
+        init(
+            policy: BackoffPolicy, waitBudget: Duration?, outage: (end: Duration, clients: Int, bucket: Duration)?,
+            load: OutageLoad?
+        ) {
             (self.policy, self.waitBudget, self.outage, self.load) = (policy, waitBudget, outage, load)
             let closedForm = policy.closedForm
             (moments, atCapFraction) = (closedForm?.moments, closedForm?.atCapFraction)
@@ -54,26 +63,43 @@ struct FormulaCommand: BackoffCommand {
     /// The columns of every row.
     static let policyTable: [Column<Row>] =
         [PolicyColumns.jitter { $0.policy }] + PolicyColumns.leading { $0.policy } + [
-            Column("mean_total_wait_s", "expected total wait E[W], seconds (empty: no closed form, i.e. --max-elapsed with jitter)") {
+            Column(
+                "mean_total_wait_s",
+                "expected total wait E[W], seconds (empty: no closed form, i.e. --max-elapsed with jitter)"
+            ) {
                 CSVFormat.number($0.moments?.mean)
             },
-            Column("sd_total_wait_s", "standard deviation of the total wait, seconds") { CSVFormat.number($0.moments?.standardDeviation) },
-            Column("min_total_wait_s", "smallest possible total wait, seconds") { CSVFormat.number($0.range.lowerBound) },
-            Column("max_total_wait_s", "largest possible total wait, seconds") { CSVFormat.number($0.range.upperBound) },
+            Column("sd_total_wait_s", "standard deviation of the total wait, seconds") {
+                CSVFormat.number($0.moments?.standardDeviation)
+            },
+            Column("min_total_wait_s", "smallest possible total wait, seconds") {
+                CSVFormat.number($0.range.lowerBound)
+            },
+            Column("max_total_wait_s", "largest possible total wait, seconds") {
+                CSVFormat.number($0.range.upperBound)
+            },
             Column("first_capped_retry", "first retry whose wait the cap can limit (empty: the cap never binds)") {
                 $0.policy.firstCappedRetry.map(String.init) ?? ""
             },
         ] + PolicyColumns.trailing { $0.policy } + [
             PolicyColumns.capMode { $0.policy },
-            Column("at_cap_fraction", "expected share of the n - 1 waits that equal the cap (empty: no closed form, or no retry)") {
+            Column(
+                "at_cap_fraction",
+                "expected share of the n - 1 waits that equal the cap (empty: no closed form, or no retry)"
+            ) {
                 CSVFormat.number($0.atCapFraction)
             },
         ]
 
     /// The columns `--wait-budget` adds.
     static let budgetTable: [Column<Row>] = [
-        Column("wait_budget_s", "with --wait-budget: the budget T, seconds") { $0.waitBudget.map(CSVFormat.seconds) ?? "" },
-        Column("max_attempts_within_budget", "with --wait-budget: the most attempts n with E[W(n)] <= T (inf: any n; empty: no closed form)") { row in
+        Column("wait_budget_s", "with --wait-budget: the budget T, seconds") {
+            $0.waitBudget.map(CSVFormat.seconds) ?? ""
+        },
+        Column(
+            "max_attempts_within_budget",
+            "with --wait-budget: the most attempts n with E[W(n)] <= T (inf: any n; empty: no closed form)"
+        ) { row in
             row.waitBudget.map {
                 switch row.policy.maxAttempts(expectedTotalWaitAtMost: $0) {
                 case .attempts(let n): String(n)
@@ -85,23 +111,35 @@ struct FormulaCommand: BackoffCommand {
     ]
 
     /// The columns `--outage` adds.
-    static let outageTable: [Column<Row>] = [
-        Column("outage_s", "with --outage: the outage T, seconds") { $0.outage.map { CSVFormat.seconds($0.end) } ?? "" },
-        Column("clients", "with --outage: the clients N of the burst") { $0.outage.map { String($0.clients) } ?? "" },
-        Column("bucket_s", "with --outage: the bucket width, seconds") { $0.outage.map { CSVFormat.seconds($0.bucket) } ?? "" },
-        Column("outage_attempts_per_client", "with --outage: expected attempts per client (empty for the decorrelated modes and polly-v2)") {
-            CSVFormat.number($0.load?.expectedAttempts)
-        },
-        Column("outage_mean_total_wait_s", "with --outage: expected total wait per client, seconds") {
-            CSVFormat.number($0.load?.expectedTotalWait)
-        },
-        Column("outage_success_fraction", "with --outage: probability that a client succeeds within its attempts") {
-            CSVFormat.number($0.load?.successProbability)
-        },
-    ] + LoadPeakColumns.columns(
-        prefix: "outage", attempts: "with --outage: expected attempts in the busiest bucket",
-        retries: "with --outage: expected retries in the busiest bucket", start: "with --outage: start of that bucket, seconds",
-        load: { $0.load }, clients: { $0.clients })
+    static let outageTable: [Column<Row>] =
+        [
+            Column("outage_s", "with --outage: the outage T, seconds") {
+                $0.outage.map { CSVFormat.seconds($0.end) } ?? ""
+            },
+            Column("clients", "with --outage: the clients N of the burst") {
+                $0.outage.map { String($0.clients) } ?? ""
+            },
+            Column("bucket_s", "with --outage: the bucket width, seconds") {
+                $0.outage.map { CSVFormat.seconds($0.bucket) } ?? ""
+            },
+            Column(
+                "outage_attempts_per_client",
+                "with --outage: expected attempts per client (empty for the decorrelated modes and polly-v2)"
+            ) {
+                CSVFormat.number($0.load?.expectedAttempts)
+            },
+            Column("outage_mean_total_wait_s", "with --outage: expected total wait per client, seconds") {
+                CSVFormat.number($0.load?.expectedTotalWait)
+            },
+            Column("outage_success_fraction", "with --outage: probability that a client succeeds within its attempts") {
+                CSVFormat.number($0.load?.successProbability)
+            },
+        ]
+        + LoadPeakColumns.columns(
+            prefix: "outage", attempts: "with --outage: expected attempts in the busiest bucket",
+            retries: "with --outage: expected retries in the busiest bucket",
+            start: "with --outage: start of that bucket, seconds",
+            load: { $0.load }, clients: { $0.clients })
 
     static var columns: [ColumnDocumentation] { (policyTable + budgetTable + outageTable).map(\.documentation) }
 
@@ -116,7 +154,11 @@ struct FormulaCommand: BackoffCommand {
     /// `--wait-budget` or the closed forms nothing that grows with a parameter.
     var memoryEstimate: MemoryEstimate {
         guard outage != nil else { return MemoryEstimate() }
-        return MemoryEstimate([.init(parameter: "--outage", what: "the convolution's 4 arrays of up to 4,194,304 cells", bytes: 4 * 4_194_304 * 8)])
+        return MemoryEstimate([
+            .init(
+                parameter: "--outage", what: "the convolution's 4 arrays of up to 4,194,304 cells",
+                bytes: 4 * 4_194_304 * 8)
+        ])
     }
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
@@ -131,8 +173,10 @@ struct FormulaCommand: BackoffCommand {
             let span = policy.policies.map { $0.totalWaitRange.upperBound * 1e9 }.max() ?? 0
             let buckets = span / bucket.nanoseconds + 1
             if buckets > OutageLoad.cellLimit {
-                throw options.invalid(Self.bucket, detail: "the expected load spans \(MemoryEstimate.count(buckets)) buckets of this "
-                    + "width (the longest total wait), more than \(MemoryEstimate.count(OutageLoad.cellLimit))")
+                throw options.invalid(
+                    Self.bucket,
+                    detail: "the expected load spans \(MemoryEstimate.count(buckets)) buckets of this "
+                        + "width (the longest total wait), more than \(MemoryEstimate.count(OutageLoad.cellLimit))")
             }
         } else {
             outage = nil
@@ -145,7 +189,9 @@ struct FormulaCommand: BackoffCommand {
     private let unused: [OptionSpec]
 
     /// The columns of this run: the policy's, then the budget's and the outage's when given.
-    var table: [Column<Row>] { Self.policyTable + (waitBudget == nil ? [] : Self.budgetTable) + (outage == nil ? [] : Self.outageTable) }
+    var table: [Column<Row>] {
+        Self.policyTable + (waitBudget == nil ? [] : Self.budgetTable) + (outage == nil ? [] : Self.outageTable)
+    }
 
     var header: [String] { table.header() }
 

@@ -27,7 +27,8 @@ enum HelpRenderer {
 
     static func help(for name: String) -> String {
         guard let command = Commands.named(name) else { return overview() }
-        var text = "\(command.abstract)\n\n\(command.discussion)\n\nUSAGE: backoff \(command.name) [options]\n\nOPTIONS:\n"
+        var text =
+            "\(command.abstract)\n\n\(command.discussion)\n\nUSAGE: backoff \(command.name) [options]\n\nOPTIONS:\n"
         let width = command.specs.map(\.usage.count).max() ?? 0
         for spec in command.specs {
             let defaultText = spec.defaultValue.map { " (default: \($0))" } ?? ""
@@ -49,7 +50,8 @@ extension HelpRenderer {
     /// the same declarations as the header and `help`.
     static func markdownColumns(of command: any DocumentedCommand.Type) -> String {
         "| column | meaning |\n|---|---|\n"
-            + command.columns.map { "| `\($0.name)` | \($0.meaning.replacingOccurrences(of: "|", with: "\\|")) |\n" }.joined()
+            + command.columns.map { "| `\($0.name)` | \($0.meaning.replacingOccurrences(of: "|", with: "\\|")) |\n" }
+            .joined()
     }
 }
 

@@ -10,9 +10,11 @@ import BackoffPolicies
 /// --throttle none | adaptive[:k=2][:window=120s]
 /// ```
 enum LimitSpec {
-    static let budgetForm = "none, token[:max=N][:ratio=R], aws-quota[:max=N][:cost=N][:timeout-cost=N], ratio[:percent=P][:reserve=N][:window=DURATION] "
+    static let budgetForm =
+        "none, token[:max=N][:ratio=R], aws-quota[:max=N][:cost=N][:timeout-cost=N], ratio[:percent=P][:reserve=N][:window=DURATION] "
         + "or concurrency[:percent=P][:min=N], e.g. token:max=10:ratio=0.1"
-    static let breakerForm = "none or on[:threshold=F][:min=N][:window=DURATION][:open=DURATION][:probes=N], e.g. on:threshold=0.5"
+    static let breakerForm =
+        "none or on[:threshold=F][:min=N][:window=DURATION][:open=DURATION][:probes=N], e.g. on:threshold=0.5"
     static let throttleForm = "none or adaptive[:k=K][:window=DURATION], e.g. adaptive:k=2"
 
     /// The `key=value` parameters of one spec, read once each: a value that is not of its kind,
@@ -29,9 +31,13 @@ enum LimitSpec {
             var values: [String: String] = [:]
             for piece in pieces.dropFirst() {
                 let pair = piece.split(separator: "=", maxSplits: 1).map(String.init)
-                guard pair.count == 2 else { throw InvalidValue("'\(piece.quotedInMessage)' is not a KEY=VALUE parameter") }
+                guard pair.count == 2 else {
+                    throw InvalidValue("'\(piece.quotedInMessage)' is not a KEY=VALUE parameter")
+                }
                 guard keys.contains(pair[0]) else {
-                    let taken = keys.isEmpty ? "'\(name)' takes no parameters" : "'\(name)' takes \(keys.joined(separator: ", "))"
+                    let taken =
+                        keys.isEmpty
+                        ? "'\(name)' takes no parameters" : "'\(name)' takes \(keys.joined(separator: ", "))"
                     throw InvalidValue("unknown parameter '\(pair[0].quotedInMessage)' (\(taken))")
                 }
                 guard values[pair[0]] == nil else { throw InvalidValue("the parameter '\(pair[0])' is given twice") }
@@ -43,11 +49,14 @@ enum LimitSpec {
         var isEmpty: Bool { values.isEmpty }
 
         /// A decimal parameter in `range` (`what` says what it is, e.g. "a fraction").
-        func number(_ key: String, _ fallback: Double, in range: ClosedRange<Double>, _ what: String) throws(InvalidValue) -> Double {
+        func number(_ key: String, _ fallback: Double, in range: ClosedRange<Double>, _ what: String)
+            throws(InvalidValue) -> Double
+        {
             guard let text = values[key] else { return fallback }
             guard let value = ValueParser.number(text), range.contains(value) else {
-                throw InvalidValue("'\(key)=\(text.quotedInMessage)': \(key) takes \(what) from \(CSVFormat.number(range.lowerBound)) to "
-                    + "\(CSVFormat.number(range.upperBound))")
+                throw InvalidValue(
+                    "'\(key)=\(text.quotedInMessage)': \(key) takes \(what) from \(CSVFormat.number(range.lowerBound)) to "
+                        + "\(CSVFormat.number(range.upperBound))")
             }
             return value
         }
@@ -56,7 +65,9 @@ enum LimitSpec {
         func count(_ key: String, _ fallback: Int, in range: ClosedRange<Int>) throws(InvalidValue) -> Int {
             guard let text = values[key] else { return fallback }
             guard let value = ValueParser.integer(text), range.contains(value) else {
-                throw InvalidValue("'\(key)=\(text.quotedInMessage)': \(key) takes a whole number from \(range.lowerBound) to \(range.upperBound)")
+                throw InvalidValue(
+                    "'\(key)=\(text.quotedInMessage)': \(key) takes a whole number from \(range.lowerBound) to \(range.upperBound)"
+                )
             }
             return value
         }
@@ -65,8 +76,9 @@ enum LimitSpec {
         func duration(_ key: String, _ fallback: Duration) throws(InvalidValue) -> Duration {
             guard let text = values[key] else { return fallback }
             guard let value = ValueParser.duration(text), value > .zero else {
-                throw InvalidValue("'\(key)=\(text.quotedInMessage)': \(key) takes a duration greater than 0 and at most "
-                    + "\(ValueParser.horizonText), e.g. 10s")
+                throw InvalidValue(
+                    "'\(key)=\(text.quotedInMessage)': \(key) takes a duration greater than 0 and at most "
+                        + "\(ValueParser.horizonText), e.g. 10s")
             }
             return value
         }
@@ -91,30 +103,39 @@ enum LimitSpec {
         case "token":
             let max = try parameters.number("max", 10, in: amountRange, "a number of tokens")
             let ratio = try parameters.number("ratio", 0.1, in: amountRange, "a number of tokens")
-            return .tokenBucket(try parameters.model { () throws(BudgetError) in try TokenBucketBudget(maxTokens: max, tokenRatio: ratio) })
+            return .tokenBucket(
+                try parameters.model { () throws(BudgetError) in
+                    try TokenBucketBudget(maxTokens: max, tokenRatio: ratio)
+                })
         case "aws-quota":
             let standard = RetryQuota.awsStandard
             let maximum = try parameters.count("max", standard.maximum, in: 1...countRange.upperBound)
             let cost = try parameters.count("cost", standard.retryCost, in: countRange)
             let timeoutCost = try parameters.count("timeout-cost", standard.timeoutRetryCost, in: countRange)
-            return .quota(try parameters.model { () throws(BudgetError) in
-                try RetryQuota(maximum: maximum, retryCost: cost, timeoutRetryCost: timeoutCost)
-            })
+            return .quota(
+                try parameters.model { () throws(BudgetError) in
+                    try RetryQuota(maximum: maximum, retryCost: cost, timeoutRetryCost: timeoutCost)
+                })
         case "ratio":
-            let percent = try parameters.number("percent", 0.1, in: 0...1, "a fraction (0.1 is 10 %, as Finagle's percentCanRetry)")
+            let percent = try parameters.number(
+                "percent", 0.1, in: 0...1, "a fraction (0.1 is 10 %, as Finagle's percentCanRetry)")
             let reserve = try parameters.number("reserve", 10, in: amountRange, "retries per second")
             let window = try parameters.duration("window", .seconds(10))
-            return .ratio(try parameters.model { () throws(BudgetError) in
-                try RatioBudget(percentCanRetry: percent, minRetriesPerSecond: reserve, window: window)
-            })
+            return .ratio(
+                try parameters.model { () throws(BudgetError) in
+                    try RatioBudget(percentCanRetry: percent, minRetriesPerSecond: reserve, window: window)
+                })
         case "concurrency":
-            let percent = try parameters.number("percent", 0.2, in: 0...1, "a fraction (0.2 is 20 %, as Envoy's budget_percent)")
+            let percent = try parameters.number(
+                "percent", 0.2, in: 0...1, "a fraction (0.2 is 20 %, as Envoy's budget_percent)")
             let min = try parameters.count("min", 3, in: countRange)
-            return .concurrency(try parameters.model { () throws(BudgetError) in
-                try ConcurrencyBudget(budgetPercent: percent, minRetryConcurrency: min)
-            })
+            return .concurrency(
+                try parameters.model { () throws(BudgetError) in
+                    try ConcurrencyBudget(budgetPercent: percent, minRetryConcurrency: min)
+                })
         default:
-            throw InvalidValue(unknownName(parameters.name, among: ["none", "token", "aws-quota", "ratio", "concurrency"]))
+            throw InvalidValue(
+                unknownName(parameters.name, among: ["none", "token", "aws-quota", "ratio", "concurrency"]))
         }
     }
 
@@ -143,7 +164,9 @@ enum LimitSpec {
             let open = try parameters.duration("open", .seconds(5))
             let probes = try parameters.count("probes", 3, in: 1...countRange.upperBound)
             return try parameters.model { () throws(BudgetError) in
-                try CircuitBreaker(failureThreshold: threshold, minimumRequests: minimum, window: window, openDuration: open, probes: probes)
+                try CircuitBreaker(
+                    failureThreshold: threshold, minimumRequests: minimum, window: window, openDuration: open,
+                    probes: probes)
             }
         default:
             throw InvalidValue(unknownName(parameters.name, among: ["none", "on"]))
@@ -174,11 +197,14 @@ enum LimitSpec {
         case .tokenBucket(let b): return "token:max=\(number(b.maxTokens)):ratio=\(number(b.tokenRatio))"
         case .quota(let q):
             let standard = RetryQuota.awsStandard
-            let parameters = [("max", q.maximum, standard.maximum), ("cost", q.retryCost, standard.retryCost),
-                              ("timeout-cost", q.timeoutRetryCost, standard.timeoutRetryCost)]
+            let parameters = [
+                ("max", q.maximum, standard.maximum), ("cost", q.retryCost, standard.retryCost),
+                ("timeout-cost", q.timeoutRetryCost, standard.timeoutRetryCost),
+            ]
             return (["aws-quota"] + parameters.filter { $0.1 != $0.2 }.map { "\($0.0)=\($0.1)" }).joined(separator: ":")
         case .ratio(let b):
-            return "ratio:percent=\(number(b.percentCanRetry)):reserve=\(number(b.minRetriesPerSecond)):window=\(b.window.unitText)"
+            return
+                "ratio:percent=\(number(b.percentCanRetry)):reserve=\(number(b.minRetriesPerSecond)):window=\(b.window.unitText)"
         case .concurrency(let b): return "concurrency:percent=\(number(b.budgetPercent)):min=\(b.minRetryConcurrency)"
         }
     }
@@ -193,10 +219,14 @@ enum LimitSpec {
     static func budget(_ text: String) -> RetryBudget?? { orNil { () throws(InvalidValue) in try parseBudget(text) } }
 
     /// `parseBreaker`, likewise.
-    static func breaker(_ text: String) -> CircuitBreaker?? { orNil { () throws(InvalidValue) in try parseBreaker(text) } }
+    static func breaker(_ text: String) -> CircuitBreaker?? {
+        orNil { () throws(InvalidValue) in try parseBreaker(text) }
+    }
 
     /// `parseThrottle`, likewise.
-    static func throttle(_ text: String) -> AdaptiveThrottle?? { orNil { () throws(InvalidValue) in try parseThrottle(text) } }
+    static func throttle(_ text: String) -> AdaptiveThrottle?? {
+        orNil { () throws(InvalidValue) in try parseThrottle(text) }
+    }
 
     private static func orNil<Value>(_ parse: () throws(InvalidValue) -> Value?) -> Value?? {
         do { return .some(try parse()) } catch { return nil }

@@ -10,9 +10,13 @@ enum LoadPeakColumns {
         load: @escaping @Sendable (Row) -> OutageLoad?, clients: @escaping @Sendable (Row) -> Double
     ) -> [Column<Row>] {
         [
-            Column("\(prefix)_peak_load", attempts) { row in CSVFormat.number(load(row).map { $0.peakAttempts.value * clients(row) }) },
+            Column("\(prefix)_peak_load", attempts) { row in
+                CSVFormat.number(load(row).map { $0.peakAttempts.value * clients(row) })
+            },
             Column("\(prefix)_peak_load_time_s", start) { CSVFormat.number(load($0)?.peakAttempts.start.seconds) },
-            Column("\(prefix)_peak_retry_load", retries) { row in CSVFormat.number(load(row).map { $0.peakRetries.value * clients(row) }) },
+            Column("\(prefix)_peak_retry_load", retries) { row in
+                CSVFormat.number(load(row).map { $0.peakRetries.value * clients(row) })
+            },
             Column("\(prefix)_peak_retry_time_s", start) { CSVFormat.number(load($0)?.peakRetries.start.seconds) },
         ]
     }

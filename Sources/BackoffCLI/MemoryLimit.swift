@@ -11,7 +11,8 @@ struct MemoryLimit {
     let origin: String
 
     static let option = Option<Double?>.optional(
-        "max-memory", "size", form: "a size of at least 1 B with a unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), e.g. 8GiB",
+        "max-memory", "size",
+        form: "a size of at least 1 B with a unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), e.g. 8GiB",
         help: "Refuse a run whose estimated memory exceeds this (default: half of the physical memory).",
         parse: Parsers.form(MemoryLimit.size))
 
@@ -42,7 +43,8 @@ struct MemoryLimit {
         ]
         for (unit, scale) in units where text.hasSuffix(unit) {
             // At least one whole byte (0.5B is no limit one can hold), and finite.
-            guard let number = ValueParser.number(String(text.dropLast(unit.count))), number * scale >= 1, (number * scale).isFinite
+            guard let number = ValueParser.number(String(text.dropLast(unit.count))), number * scale >= 1,
+                (number * scale).isFinite
             else { return nil }
             return number * scale
         }
@@ -53,7 +55,9 @@ struct MemoryLimit {
     static func text(_ bytes: Double) -> String {
         var value = bytes
         for unit in ["B", "KiB", "MiB", "GiB", "TiB", "PiB"] {
-            if value < 1024 || unit == "PiB" { return unit == "B" ? "\(Int(value)) B" : String(format: "%.1f %@", value, unit) }
+            if value < 1024 || unit == "PiB" {
+                return unit == "B" ? "\(Int(value)) B" : String(format: "%.1f %@", value, unit)
+            }
             value /= 1024
         }
         return "\(bytes) B"

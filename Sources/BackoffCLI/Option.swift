@@ -19,7 +19,9 @@ struct Option<Value: Sendable>: Sendable {
     /// The option as presets set it: `read` takes a preset's value for it (`nil` when the preset
     /// leaves it alone), and `text` writes that value as messages quote it. A command reading the
     /// option then takes the value given, else the preset's, else the default.
-    func setByPreset(_ read: @escaping @Sendable (Preset) -> Value?, text: @escaping @Sendable (Value) -> String) -> Option {
+    func setByPreset(_ read: @escaping @Sendable (Preset) -> Value?, text: @escaping @Sendable (Value) -> String)
+        -> Option
+    {
         var option = self
         option.fromPreset = read
         option.spec.presetText = { preset in read(preset).map(text) }
@@ -31,7 +33,8 @@ struct Option<Value: Sendable>: Sendable {
         _ name: String, _ placeholder: String, kind: OptionKind = .text, default defaultValue: String,
         form: String, help: String, parse: @escaping @Sendable (String) throws(InvalidValue) -> Value
     ) {
-        spec = OptionSpec(name: name, placeholder: placeholder, kind: kind, help: help, defaultValue: defaultValue, form: form)
+        spec = OptionSpec(
+            name: name, placeholder: placeholder, kind: kind, help: help, defaultValue: defaultValue, form: form)
         absent = nil
         self.parse = parse
     }
@@ -48,7 +51,8 @@ struct Option<Value: Sendable>: Sendable {
         parse: @escaping @Sendable (String) throws(InvalidValue) -> Wrapped
     ) -> Option<Wrapped?> where Value == Wrapped? {
         Option<Wrapped?>(
-            spec: OptionSpec(name: name, placeholder: placeholder, kind: kind, help: help, defaultValue: nil, form: form),
+            spec: OptionSpec(
+                name: name, placeholder: placeholder, kind: kind, help: help, defaultValue: nil, form: form),
             absent: nil, parse: { text throws(InvalidValue) in try parse(text) })
     }
 

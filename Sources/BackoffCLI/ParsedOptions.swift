@@ -34,7 +34,8 @@ struct ParsedOptions {
                 throw .usage("Unexpected argument '\(word.quotedInMessage)'", command: command)
             case .option(let name, let attached):
                 guard let spec = specs.first(where: { $0.name == name }) else {
-                    let hint = Suggestion.closest(to: name, among: specs.map(\.name)).map { " Did you mean '--\($0)'?" } ?? ""
+                    let hint =
+                        Suggestion.closest(to: name, among: specs.map(\.name)).map { " Did you mean '--\($0)'?" } ?? ""
                     throw .usage("Unknown option '--\(name.quotedInMessage)'.\(hint)", command: command)
                 }
                 guard values[name] == nil else {
@@ -97,7 +98,8 @@ struct ParsedOptions {
         } catch {
             switch error {
             case .unreadable: throw invalid(spec, path, detail: "the file cannot be read")
-            case .tooLarge: throw invalid(spec, path, detail: "the file is larger than 1 MiB, too large for a service config")
+            case .tooLarge:
+                throw invalid(spec, path, detail: "the file is larger than 1 MiB, too large for a service config")
             }
         }
         do {
@@ -115,7 +117,9 @@ struct ParsedOptions {
     var startOptionsLeftOut: [String] {
         guard let start else { return [] }
         return PolicyStart.settable.compactMap { option in
-            guard !specs.contains(where: { $0.name == option.name }), let text = option.presetText?(start.preset) else { return nil }
+            guard !specs.contains(where: { $0.name == option.name }), let text = option.presetText?(start.preset) else {
+                return nil
+            }
             return "'--\(option.name) \(text)' (from \(start.origin(of: option.name)))"
         }
     }
@@ -124,7 +128,8 @@ struct ParsedOptions {
     /// parsed from its default; `nil` for an optional option not given, `false` for a flag not given.
     func callAsFunction<Value>(_ option: Option<Value>) throws(CommandLineError) -> Value {
         if values[option.name] == nil, let start, let value = option.fromPreset?(start.preset) { return value }
-        guard let text = values[option.name] ?? option.spec.defaultValue else { return option.absent! }  // only optional options and flags lack a default
+        // Only optional options and flags lack a default.
+        guard let text = values[option.name] ?? option.spec.defaultValue else { return option.absent! }
         do {
             return try option.parse(text)
         } catch {
@@ -161,7 +166,8 @@ struct ParsedOptions {
     /// A value the user did not give says where it came from (the default, a preset, a service config).
     func invalid(_ spec: OptionSpec, detail: String? = nil) -> CommandLineError {
         let value = text(spec) ?? ""
-        return invalid(spec, shown: value.quotedInMessage + (origin(of: spec).map { "' (\($0))" } ?? "'"), detail: detail)
+        return invalid(
+            spec, shown: value.quotedInMessage + (origin(of: spec).map { "' (\($0))" } ?? "'"), detail: detail)
     }
 
     /// The usage error for `value` of the option declared by `spec`.

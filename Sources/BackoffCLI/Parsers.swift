@@ -14,7 +14,9 @@ enum Parsers {
     }
 
     /// A parser that also requires `isValid` of the value.
-    static func form<Value>(_ parse: @escaping @Sendable (String) -> Value?, where isValid: @escaping @Sendable (Value) -> Bool) -> Parser<Value> {
+    static func form<Value>(
+        _ parse: @escaping @Sendable (String) -> Value?, where isValid: @escaping @Sendable (Value) -> Bool
+    ) -> Parser<Value> {
         { text throws(InvalidValue) in
             guard let value = parse(text), isValid(value) else { throw InvalidValue() }
             return value
@@ -58,7 +60,8 @@ enum Parsers {
     }
 
     /// One of a type's raw values, with a suggestion for a near miss.
-    static func choice<Value: RawRepresentable & CaseIterable & Sendable>(_: Value.Type) -> Parser<Value> where Value.RawValue == String {
+    static func choice<Value: RawRepresentable & CaseIterable & Sendable>(_: Value.Type) -> Parser<Value>
+    where Value.RawValue == String {
         { text throws(InvalidValue) in
             if let value = Value(rawValue: text) { return value }
             let hint = Suggestion.closest(to: text, among: Value.allCases.map(\.rawValue))

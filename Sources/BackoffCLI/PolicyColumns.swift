@@ -6,7 +6,9 @@ enum PolicyColumns {
     static func leading<Source>(_ policy: @escaping @Sendable (Source) -> BackoffPolicy) -> [Column<Source>] {
         [
             Column("base_s", "base b, seconds") { CSVFormat.seconds(policy($0).base) },
-            Column("multiplier", "multiplier m (1 for schedules other than exponential)") { CSVFormat.number(policy($0).multiplier) },
+            Column("multiplier", "multiplier m (1 for schedules other than exponential)") {
+                CSVFormat.number(policy($0).multiplier)
+            },
             Column("cap_s", "cap c, seconds (inf: no cap)") { CSVFormat.seconds(policy($0).cap) },
             Column("max_attempts", "attempts per request n") { CSVFormat.integer(policy($0).maxAttempts) },
         ]
@@ -18,13 +20,17 @@ enum PolicyColumns {
             Column("decorrelated_factor", "r of decorrelated jitter (empty for other modes)") {
                 if case .decorrelated(let r) = policy($0).jitter { CSVFormat.number(r) } else { "" }
             },
-            Column("max_elapsed_s", "total-time limit, seconds (inf: none)") { CSVFormat.seconds(policy($0).maxElapsed) },
+            Column("max_elapsed_s", "total-time limit, seconds (inf: none)") {
+                CSVFormat.seconds(policy($0).maxElapsed)
+            },
         ]
     }
 
     /// `cap_mode`, the cap rule in force (every table ends with it, as the newest policy column).
     static func capMode<Source>(_ policy: @escaping @Sendable (Source) -> BackoffPolicy) -> Column<Source> {
-        Column("cap_mode", "where the cap applies: nominal (before the jitter) or clamp (min(cap, draw))") { policy($0).capMode.rawValue }
+        Column("cap_mode", "where the cap applies: nominal (before the jitter) or clamp (min(cap, draw))") {
+            policy($0).capMode.rawValue
+        }
     }
 
     static func jitter<Source>(_ policy: @escaping @Sendable (Source) -> BackoffPolicy) -> Column<Source> {

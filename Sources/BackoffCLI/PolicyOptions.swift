@@ -15,12 +15,13 @@ struct PolicyOptions {
         case exponential, constant, linear, immediate
 
         init(_ schedule: BackoffSchedule) {
-            self = switch schedule {
-            case .exponential: .exponential
-            case .constant: .constant
-            case .linear: .linear
-            case .immediate: .immediate
-            }
+            self =
+                switch schedule {
+                case .exponential: .exponential
+                case .constant: .constant
+                case .linear: .linear
+                case .immediate: .immediate
+                }
         }
     }
 
@@ -49,7 +50,8 @@ struct PolicyOptions {
         parse: Parsers.text)
     static let capMode = Option<CapMode?>.optional(
         "cap-mode", "mode", form: "nominal or clamp",
-        help: "Where the cap applies: nominal (cap the nominal wait, then jitter) or clamp (jitter, then min(cap, wait)). "
+        help:
+            "Where the cap applies: nominal (cap the nominal wait, then jitter) or clamp (jitter, then min(cap, wait)). "
             + "Default: each mode's rule (clamp for decorrelated and polly-v2, nominal for the others).",
         parse: Parsers.choice(CapMode.self)
     ).setByPreset({ .some($0.policy.capMode) }, text: { $0?.rawValue ?? "" })
@@ -71,9 +73,11 @@ struct PolicyOptions {
     static let increment = Option<Duration?>.optional(
         "increment", "duration", kind: .duration, form: OptionSpec.durationForm,
         help: "Increment d of the linear schedule (default: the base).", parse: Parsers.duration
-    ).setByPreset({ if case .linear(let d) = $0.policy.schedule { .some(d) } else { nil } }, text: { $0?.unitText ?? "" })
+    ).setByPreset(
+        { if case .linear(let d) = $0.policy.schedule { .some(d) } else { nil } }, text: { $0?.unitText ?? "" })
     static let cap = Option(
-        "cap", "duration", kind: .duration, default: "5s", form: "a duration at least the base, with a unit (e.g. 5s), or none",
+        "cap", "duration", kind: .duration, default: "5s",
+        form: "a duration at least the base, with a unit (e.g. 5s), or none",
         help: "Cap c on each wait, or none.", parse: Parsers.durationOrNone
     ).setByPreset({ .some($0.policy.cap) }, text: { $0?.unitText ?? "none" })
     static let maxAttempts = Option(
@@ -86,7 +90,9 @@ struct PolicyOptions {
         "max-retries", "count", kind: .count, form: Parsers.countForm(0...(attemptRange.upperBound - 1), example: 4),
         help: "Retries per request, the first attempt not counted (Combine's retry(n)); instead of --max-attempts.",
         parse: Parsers.count(in: 0...(attemptRange.upperBound - 1))
-    ).setByPreset({ if case .maxRetries(let r) = $0.policy.budget { .some(r) } else { nil } }, text: { $0.map(String.init) ?? "" })
+    ).setByPreset(
+        { if case .maxRetries(let r) = $0.policy.budget { .some(r) } else { nil } }, text: { $0.map(String.init) ?? "" }
+    )
     static let maxElapsed = Option<Duration??>.optional(
         "max-elapsed", "duration", kind: .duration, form: "a duration with a unit (e.g. 10s), or none",
         help: "Give up instead of retrying when the retry would start later than this after the first attempt.",
@@ -98,8 +104,11 @@ struct PolicyOptions {
     ).setByPreset({ $0.policy.jitter.decorrelatedFactor }, text: { CSVFormat.number($0) })
 
     static func specs(defaultJitter: String) -> [OptionSpec] {
-        [preset.spec, grpcServiceConfig.spec, grpcMethod.spec, jitter(default: defaultJitter).spec, schedule.spec, base.spec, multiplier.spec, increment.spec, cap.spec,
-         capMode.spec, maxAttempts.spec, maxRetries.spec, maxElapsed.spec, decorrelatedFactor.spec]
+        [
+            preset.spec, grpcServiceConfig.spec, grpcMethod.spec, jitter(default: defaultJitter).spec, schedule.spec,
+            base.spec, multiplier.spec, increment.spec, cap.spec,
+            capMode.spec, maxAttempts.spec, maxRetries.spec, maxElapsed.spec, decorrelatedFactor.spec,
+        ]
     }
 
     init(_ options: ParsedOptions, defaultJitter: String) throws(CommandLineError) {
@@ -113,13 +122,16 @@ struct PolicyOptions {
         }
         let capMode = try options(Self.capMode)
 
-        let (base, multiplier, increment) = (try options(Self.base), try options(Self.multiplier), try options(Self.increment))
-        let schedule: BackoffSchedule = switch try options(Self.schedule) {
-        case .exponential: .exponential(multiplier: multiplier)
-        case .constant: .constant
-        case .linear: .linear(increment: increment ?? base)
-        case .immediate: .immediate
-        }
+        let (base, multiplier, increment) = (
+            try options(Self.base), try options(Self.multiplier), try options(Self.increment)
+        )
+        let schedule: BackoffSchedule =
+            switch try options(Self.schedule) {
+            case .exponential: .exponential(multiplier: multiplier)
+            case .constant: .constant
+            case .linear: .linear(increment: increment ?? base)
+            case .immediate: .immediate
+            }
         // A given count replaces the start's, however the start counts (see PolicyStart).
         if options.isGiven(Self.maxAttempts) && options.isGiven(Self.maxRetries) {
             throw .usage(
@@ -136,12 +148,19 @@ struct PolicyOptions {
         }
         let (cap, maxElapsed) = (try options(Self.cap), try options(Self.maxElapsed) ?? nil)
         var unused: [(option: OptionSpec, reason: String)] = []
-        if case .exponential = schedule {} else { unused.append((Self.multiplier.spec, "the \(schedule.name) schedule does not use it")) }
-        if case .linear = schedule {} else { unused.append((Self.increment.spec, "the \(schedule.name) schedule does not use it")) }
+        if case .exponential = schedule {
+        } else {
+            unused.append((Self.multiplier.spec, "the \(schedule.name) schedule does not use it"))
+        }
+        if case .linear = schedule {
+        } else {
+            unused.append((Self.increment.spec, "the \(schedule.name) schedule does not use it"))
+        }
         if !jitters.contains(where: { $0.decorrelatedFactor != nil }) {
             unused.append((Self.decorrelatedFactor.spec, "no jitter mode is decorrelated"))
         }
-        warnings = unused.filter { options.givenText($0.option.name) != nil }
+        warnings =
+            unused.filter { options.givenText($0.option.name) != nil }
             .map { "'--\($0.option.name)' has no effect: \($0.reason); ignored" }
             + options.startOptionsLeftOut.map { "\($0) does not apply to '\(options.command)'; left out" }
             + (options.start?.remarks ?? [])
@@ -151,11 +170,13 @@ struct PolicyOptions {
         var policies: [BackoffPolicy] = []
         for jitter in jitters {
             // The start's cap rule stays with a jitter given only if that jitter takes it.
-            let capMode = options.isGiven(Self.capMode) ? capMode : capMode.flatMap { jitter.capModes.contains($0) ? $0 : nil }
+            let capMode =
+                options.isGiven(Self.capMode) ? capMode : capMode.flatMap { jitter.capModes.contains($0) ? $0 : nil }
             do {
-                policies.append(try BackoffPolicy(
-                    base: base, schedule: schedule, cap: cap, jitter: jitter, capMode: capMode, budget: budget,
-                    maxElapsed: maxElapsed))
+                policies.append(
+                    try BackoffPolicy(
+                        base: base, schedule: schedule, cap: cap, jitter: jitter, capMode: capMode, budget: budget,
+                        maxElapsed: maxElapsed))
             } catch {
                 throw Self.usageError(error, options: options)
             }
@@ -180,7 +201,8 @@ struct PolicyOptions {
     /// One jitter mode by name.
     static func parseJitter(_ name: String) throws(InvalidValue) -> Jitter {
         if let jitter = Jitter(name: name) { return jitter }
-        let (family, parameter) = name.firstIndex(of: ":").map { (String(name[..<$0]), String(name[name.index(after: $0)...])) }
+        let (family, parameter) =
+            name.firstIndex(of: ":").map { (String(name[..<$0]), String(name[name.index(after: $0)...])) }
             ?? (name, nil)
         switch (family, parameter) {
         case ("proportional", let text?):
@@ -198,7 +220,8 @@ struct PolicyOptions {
         case ("additive", nil):
             throw InvalidValue("additive jitter needs its spread D, a duration, e.g. additive:1s")
         default:
-            let hint = Suggestion.closest(to: family, among: Jitter.names.map { $0.split(separator: ":").first.map(String.init) ?? $0 })
+            let hint = Suggestion.closest(
+                to: family, among: Jitter.names.map { $0.split(separator: ":").first.map(String.init) ?? $0 })
             throw InvalidValue("unknown jitter '\(name)'" + (hint.map { " (did you mean '\($0)'?)" } ?? ""))
         }
     }
@@ -207,22 +230,26 @@ struct PolicyOptions {
     /// ranges the options' forms state need no more words.
     private static func usageError(_ error: PolicyError, options: ParsedOptions) -> CommandLineError {
         let budget = options.isSet(maxRetries) && !options.isGiven(maxAttempts) ? maxRetries.spec : maxAttempts.spec
-        let (spec, detail): (OptionSpec, String?) = switch error {
-        case .nonPositiveBase: (base.spec, nil)
-        case .multiplierBelowOne: (multiplier.spec, nil)
-        case .capBelowBase(let cap, let base):
-            // Blame the option the user gave: a base above the default cap is the base's fault.
-            options.isGiven(Self.base) && !options.isGiven(Self.cap)
-                ? (Self.base.spec, "the base must be at most the cap (\(cap.unitText), \(options.origin(of: Self.cap.spec) ?? "given"))")
-                : (Self.cap.spec, "the cap must be at least the base (\(base.unitText))")
-        case .noAttempts: (budget, nil)
-        case .waitsOverflow: (budget, "\(error)")
-        case .decorrelatedFactorNotAboveOne: (decorrelatedFactor.spec, nil)
-        case .proportionalFractionOutOfRange, .negativeAdditiveSpread: (jitter(default: "").spec, "\(error)")
-        case .capModeNotApplicable: (capMode.spec, "\(error)")
-        case .negativeIncrement: (increment.spec, "\(error)")
-        case .negativeMaxElapsed: (maxElapsed.spec, "\(error)")
-        }
+        let (spec, detail): (OptionSpec, String?) =
+            switch error {
+            case .nonPositiveBase: (base.spec, nil)
+            case .multiplierBelowOne: (multiplier.spec, nil)
+            case .capBelowBase(let cap, let base):
+                // Blame the option the user gave: a base above the default cap is the base's fault.
+                options.isGiven(Self.base) && !options.isGiven(Self.cap)
+                    ? (
+                        Self.base.spec,
+                        "the base must be at most the cap (\(cap.unitText), \(options.origin(of: Self.cap.spec) ?? "given"))"
+                    )
+                    : (Self.cap.spec, "the cap must be at least the base (\(base.unitText))")
+            case .noAttempts: (budget, nil)
+            case .waitsOverflow: (budget, "\(error)")
+            case .decorrelatedFactorNotAboveOne: (decorrelatedFactor.spec, nil)
+            case .proportionalFractionOutOfRange, .negativeAdditiveSpread: (jitter(default: "").spec, "\(error)")
+            case .capModeNotApplicable: (capMode.spec, "\(error)")
+            case .negativeIncrement: (increment.spec, "\(error)")
+            case .negativeMaxElapsed: (maxElapsed.spec, "\(error)")
+            }
         return options.invalid(spec, detail: detail)
     }
 }

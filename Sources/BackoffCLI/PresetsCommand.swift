@@ -3,7 +3,8 @@ import BackoffPolicies
 /// `backoff presets`: the policies libraries ship, one row each, with their closed forms.
 struct PresetsCommand: BackoffCommand {
     static let name = "presets"
-    static let abstract = "List the retry policies libraries ship (for --preset): parameters, cap rule, limits, budget and source."
+    static let abstract =
+        "List the retry policies libraries ship (for --preset): parameters, cap rule, limits, budget and source."
     static let discussion = """
         Each preset is the policy and limits that reproduce a library's default behaviour, read from the \
         library's source (column source); notes says where the model departs from the library. Any command \
@@ -29,31 +30,37 @@ struct PresetsCommand: BackoffCommand {
     ]
 
     private static let limits: [Column<Row>] = [
-            Column("max_elapsed_s", "total-time limit, seconds (inf: none)") { CSVFormat.seconds($0.policy.maxElapsed) },
-            Column("schedule", "exponential, constant, linear or immediate") { $0.policy.schedule.name },
-            Column("decorrelated_factor", "r of the decorrelated modes (empty for other modes)") {
-                CSVFormat.number($0.policy.jitter.decorrelatedFactor)
-            },
-            Column("budget", "the shared retry budget it brings to simulate (none: no budget)") {
-                $0.preset.budget.map(LimitSpec.text) ?? "none"
-            },
-            Column("retry_after", "its handling of a server's Retry-After in simulate") {
-                $0.preset.retryAfterHandling.rawValue
-            },
+        Column("max_elapsed_s", "total-time limit, seconds (inf: none)") { CSVFormat.seconds($0.policy.maxElapsed) },
+        Column("schedule", "exponential, constant, linear or immediate") { $0.policy.schedule.name },
+        Column("decorrelated_factor", "r of the decorrelated modes (empty for other modes)") {
+            CSVFormat.number($0.policy.jitter.decorrelatedFactor)
+        },
+        Column("budget", "the shared retry budget it brings to simulate (none: no budget)") {
+            $0.preset.budget.map(LimitSpec.text) ?? "none"
+        },
+        Column("retry_after", "its handling of a server's Retry-After in simulate") {
+            $0.preset.retryAfterHandling.rawValue
+        },
     ]
 
     private static let closedForms: [Column<Row>] = [
-            Column("first_wait_low_s", "lower end of the first wait's window, seconds") { CSVFormat.number($0.firstWindow.lowerBound / 1e9) },
-            Column("first_wait_high_s", "upper end of the first wait's window, seconds") { CSVFormat.number($0.firstWindow.upperBound / 1e9) },
-            Column("mean_total_wait_s", "closed-form E[W] when every attempt fails, seconds (empty: no closed form)") {
-                CSVFormat.number($0.closedForm?.moments.mean)
-            },
-            Column("sd_total_wait_s", "closed-form standard deviation of W, seconds") {
-                CSVFormat.number($0.closedForm?.moments.standardDeviation)
-            },
-            Column("at_cap_fraction", "closed-form expected share of waits at the cap") { CSVFormat.number($0.closedForm?.atCapFraction) },
-            Column("source", "the file or spec read, with its version") { $0.preset.source },
-            Column("notes", "where the library and the model part") { $0.preset.notes },
+        Column("first_wait_low_s", "lower end of the first wait's window, seconds") {
+            CSVFormat.number($0.firstWindow.lowerBound / 1e9)
+        },
+        Column("first_wait_high_s", "upper end of the first wait's window, seconds") {
+            CSVFormat.number($0.firstWindow.upperBound / 1e9)
+        },
+        Column("mean_total_wait_s", "closed-form E[W] when every attempt fails, seconds (empty: no closed form)") {
+            CSVFormat.number($0.closedForm?.moments.mean)
+        },
+        Column("sd_total_wait_s", "closed-form standard deviation of W, seconds") {
+            CSVFormat.number($0.closedForm?.moments.standardDeviation)
+        },
+        Column("at_cap_fraction", "closed-form expected share of waits at the cap") {
+            CSVFormat.number($0.closedForm?.atCapFraction)
+        },
+        Column("source", "the file or spec read, with its version") { $0.preset.source },
+        Column("notes", "where the library and the model part") { $0.preset.notes },
     ]
 
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }
@@ -70,9 +77,11 @@ struct PresetsCommand: BackoffCommand {
         var table = CSVTable(header: Self.table.header())
         for preset in Preset.all {
             let policy = preset.policy
-            table.append(Self.table.row(Row(
-                preset: preset, policy: policy, closedForm: policy.closedForm,
-                firstWindow: policy.waitWindow(after: BackoffState(policy: policy)))))
+            table.append(
+                Self.table.row(
+                    Row(
+                        preset: preset, policy: policy, closedForm: policy.closedForm,
+                        firstWindow: policy.waitWindow(after: BackoffState(policy: policy)))))
         }
         return table
     }

@@ -29,17 +29,23 @@ enum RowPolicy {
         do {
             jitter = try PolicyOptions.parseJitter(jitterText)
         } catch {
-            throw Problem(column: "jitter", value: jitterText, reason: "which is not a jitter mode (\(error.detail ?? "unknown"))")
+            throw Problem(
+                column: "jitter", value: jitterText, reason: "which is not a jitter mode (\(error.detail ?? "unknown"))"
+            )
         }
         if let text = value("decorrelated_factor"), !text.isEmpty {
-            guard let r = ValueParser.number(text) else { throw Problem(column: "decorrelated_factor", value: text, reason: "not a number") }
+            guard let r = ValueParser.number(text) else {
+                throw Problem(column: "decorrelated_factor", value: text, reason: "not a number")
+            }
             if case .decorrelated = jitter { jitter = .decorrelated(factor: r) }
             if case .decorrelatedMonotone = jitter { jitter = .decorrelatedMonotone(factor: r) }
         }
         let base = try seconds(value("base_s")!, column: "base_s")
         guard let base else { throw Problem(column: "base_s", value: "inf", reason: "but the base must be finite") }
         let cap = try seconds(value("cap_s")!, column: "cap_s")
-        let maxElapsed = try value("max_elapsed_s").flatMap { text throws(Problem) in try seconds(text, column: "max_elapsed_s") }
+        let maxElapsed = try value("max_elapsed_s").flatMap { text throws(Problem) in
+            try seconds(text, column: "max_elapsed_s")
+        }
         let attemptsText = value("max_attempts")!
         guard let attempts = ValueParser.integer(attemptsText) else {
             throw Problem(column: "max_attempts", value: attemptsText, reason: "not a whole number")
@@ -54,29 +60,35 @@ enum RowPolicy {
         case "constant": schedule = .constant
         case "immediate": schedule = .immediate
         case "linear": return nil  // its increment is in no column
-        case let other: throw Problem(column: "schedule", value: other, reason: "not a schedule (exponential, constant, linear, immediate)")
+        case let other:
+            throw Problem(
+                column: "schedule", value: other, reason: "not a schedule (exponential, constant, linear, immediate)")
         }
         var capMode: CapMode? = nil
         if let text = value("cap_mode"), !text.isEmpty {
-            guard let mode = CapMode(rawValue: text) else { throw Problem(column: "cap_mode", value: text, reason: "not nominal or clamp") }
+            guard let mode = CapMode(rawValue: text) else {
+                throw Problem(column: "cap_mode", value: text, reason: "not nominal or clamp")
+            }
             capMode = mode
         }
         do {
             return try BackoffPolicy(
-                base: base, schedule: schedule, cap: cap, jitter: jitter, capMode: capMode, budget: .maxAttempts(attempts),
+                base: base, schedule: schedule, cap: cap, jitter: jitter, capMode: capMode,
+                budget: .maxAttempts(attempts),
                 maxElapsed: maxElapsed)
         } catch {
-            let column: String = switch error {
-            case .nonPositiveBase: "base_s"
-            case .multiplierBelowOne: "multiplier"
-            case .capBelowBase: "cap_s"
-            case .noAttempts, .waitsOverflow: "max_attempts"
-            case .decorrelatedFactorNotAboveOne: "decorrelated_factor"
-            case .proportionalFractionOutOfRange, .negativeAdditiveSpread: "jitter"
-            case .capModeNotApplicable: "cap_mode"
-            case .negativeIncrement: "schedule"
-            case .negativeMaxElapsed: "max_elapsed_s"
-            }
+            let column: String =
+                switch error {
+                case .nonPositiveBase: "base_s"
+                case .multiplierBelowOne: "multiplier"
+                case .capBelowBase: "cap_s"
+                case .noAttempts, .waitsOverflow: "max_attempts"
+                case .decorrelatedFactorNotAboveOne: "decorrelated_factor"
+                case .proportionalFractionOutOfRange, .negativeAdditiveSpread: "jitter"
+                case .capModeNotApplicable: "cap_mode"
+                case .negativeIncrement: "schedule"
+                case .negativeMaxElapsed: "max_elapsed_s"
+                }
             throw Problem(column: column, value: value(column) ?? "", reason: "which makes no valid policy: \(error)")
         }
     }

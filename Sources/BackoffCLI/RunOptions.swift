@@ -11,7 +11,8 @@ struct RunOptions {
     let jobs: Int
 
     static let seedOption = Option(
-        "seed", "integer", kind: .count, default: String(defaultSeed), form: "a whole number from 0 to 18446744073709551615",
+        "seed", "integer", kind: .count, default: String(defaultSeed),
+        form: "a whole number from 0 to 18446744073709551615",
         help: "Root seed; each jitter mode's stream seed is derived from it (see README, Determinism).",
         parse: Parsers.form { ValueParser.isDigits($0) ? UInt64($0) : nil })
     static let generatorOption = Option(
@@ -19,7 +20,8 @@ struct RunOptions {
         help: "GSL generator: mt19937, taus2 or ranlxd2.", parse: Parsers.choice(GeneratorAlgorithm.self))
     static let jobsOption = Option<Int?>.optional(
         "jobs", "count", kind: .count, form: Parsers.countForm(jobsRange, example: 2),
-        help: "Threads (the output is identical for every value). Default: the number of cores.", parse: Parsers.count(in: jobsRange))
+        help: "Threads (the output is identical for every value). Default: the number of cores.",
+        parse: Parsers.count(in: jobsRange))
     /// Threads a run or a sweep may use.
     static let jobsRange = 1...1024
 

@@ -12,11 +12,14 @@ extension ScenarioOptions {
     static let clientRange = 1...Scenario.maximumClients
     static let server = Option(
         "server", "model", kind: .serverModel, default: "outage:2s", form: ServerSpec.form,
-        help: "Server model: always-fail, bernoulli:P, outage:DURATION, contention, capacity, or trace:FILE (an incident: "
+        help:
+            "Server model: always-fail, bernoulli:P, outage:DURATION, contention, capacity, or trace:FILE (an incident: "
             + "time_s,failure_probability[,retry_after_s], a step function).", parse: parseServer)
     static let serverRetryAfter = Option(
-        "server-retry-after", "duration", kind: .duration, default: "none", form: "a duration with a unit (e.g. 500ms), recovery, or none",
-        help: "Retry-After sent with bernoulli and outage failures: a duration, recovery (the time left in the outage), or none.",
+        "server-retry-after", "duration", kind: .duration, default: "none",
+        form: "a duration with a unit (e.g. 500ms), recovery, or none",
+        help:
+            "Retry-After sent with bernoulli and outage failures: a duration, recovery (the time left in the outage), or none.",
         parse: { text throws(InvalidValue) -> RetryAfter? in
             text == "recovery" ? .untilRecovery : try Parsers.durationOrNone(text).map { .fixed($0) }
         })
@@ -35,9 +38,11 @@ extension ScenarioOptions {
         help: "capacity: service time, fixed:D, exp:MEAN or lognormal:MEAN:SD.", parse: Parsers.form(serviceTime))
     static let queue = Option(
         "queue", "count", kind: .count, default: "100", form: Parsers.countForm(0...1_000_000_000, example: 100),
-        help: "capacity: attempts that may wait for a worker; more are rejected at once.", parse: Parsers.count(in: 0...1_000_000_000))
+        help: "capacity: attempts that may wait for a worker; more are rejected at once.",
+        parse: Parsers.count(in: 0...1_000_000_000))
     static let rejectRetryAfter = Option(
-        "reject-retry-after", "duration", kind: .duration, default: "none", form: "a duration with a unit (e.g. 1s), or none",
+        "reject-retry-after", "duration", kind: .duration, default: "none",
+        form: "a duration with a unit (e.g. 1s), or none",
         help: "capacity: Retry-After sent with a rejection, or none.", parse: Parsers.durationOrNone)
     static let degradeFrom = Option<Duration?>.optional(
         "degrade-from", "duration", kind: .duration, form: OptionSpec.durationForm,
@@ -47,14 +52,19 @@ extension ScenarioOptions {
         help: "capacity: end of the degradation window.", parse: Parsers.duration)
     static let degradeTo = Option(
         "degrade-to", "number", kind: .number, default: "0.25", form: "a number in (0, 1], e.g. 0.25",
-        help: "capacity: capacity during the window, as a fraction (service times are divided by it).", parse: Parsers.number)
+        help: "capacity: capacity during the window, as a fraction (service times are divided by it).",
+        parse: Parsers.number)
     static let capacityTrace = Option<StepFunction<Double>?>.optional(
-        "capacity-trace", "file", form: "a CSV file with the columns time_s,capacity_factor (factors > 0, times from 0 on)",
+        "capacity-trace", "file",
+        form: "a CSV file with the columns time_s,capacity_factor (factors > 0, times from 0 on)",
         help: "capacity: capacity over time from an incident, a CSV of time_s,capacity_factor (a step function; "
-            + "service times are divided by the factor); instead of --degrade-*.", parse: { path throws(InvalidValue) in try TraceFile.capacityProfile(path: path) })
+            + "service times are divided by the factor); instead of --degrade-*.",
+        parse: { path throws(InvalidValue) in try TraceFile.capacityProfile(path: path) })
     static let timeout = Option(
-        "timeout", "duration", kind: .duration, default: "none", form: "a duration greater than 0 (e.g. 200ms), or none",
-        help: "capacity: the client's per-attempt timeout (a timed-out attempt fails; the server still does the work), or none.",
+        "timeout", "duration", kind: .duration, default: "none",
+        form: "a duration greater than 0 (e.g. 200ms), or none",
+        help:
+            "capacity: the client's per-attempt timeout (a timed-out attempt fails; the server still does the work), or none.",
         parse: Parsers.durationOrNone)
     static let arrivals = Option(
         "arrivals", "process", default: "burst",
@@ -70,22 +80,26 @@ extension ScenarioOptions {
         parse: Parsers.number)
     static let retryAfter = Option(
         "retry-after", "mode", default: "ignore", form: "one of ignore, honor, max",
-        help: "Handling of server delays: ignore, honor (wait the server's delay), or max (the longer of it and the backoff).",
+        help:
+            "Handling of server delays: ignore, honor (wait the server's delay), or max (the longer of it and the backoff).",
         parse: Parsers.choice(RetryAfterHandling.self)
     ).setByPreset({ $0.retryAfterHandling == .ignore ? nil : $0.retryAfterHandling }, text: \.rawValue)
     static let retryTrigger = Option(
         "retry-trigger", "trigger", default: "timer", form: "timer, recovery or recovery:DURATION (e.g. recovery:50ms)",
-        help: "What starts a retry: timer (the backoff), or recovery[:DELAY] (the server's recovery signal plus U(0, DELAY)).",
+        help:
+            "What starts a retry: timer (the backoff), or recovery[:DELAY] (the server's recovery signal plus U(0, DELAY)).",
         parse: Parsers.form(parseTrigger))
     static let requestsPerClient = Option(
-        "requests-per-client", "count", kind: .count, default: "1", form: Parsers.countForm(1...1_000_000_000, example: 10),
+        "requests-per-client", "count", kind: .count, default: "1",
+        form: Parsers.countForm(1...1_000_000_000, example: 10),
         help: "Requests each client sends in sequence (a session).", parse: Parsers.count(in: 1...1_000_000_000))
     static let think = Option(
         "think", "duration", kind: .duration, default: "0ms", form: "a duration with a unit, e.g. 100ms",
         help: "Pause between the end of a request and the next one of the session.", parse: Parsers.duration)
     static let budget = Option(
         "budget", "budget", default: "none", form: LimitSpec.budgetForm,
-        help: "Retry budget shared by all clients: none, token (gRPC), aws-quota, ratio (Finagle) or concurrency (Envoy).",
+        help:
+            "Retry budget shared by all clients: none, token (gRPC), aws-quota, ratio (Finagle) or concurrency (Envoy).",
         parse: LimitSpec.parseBudget
     ).setByPreset({ $0.budget.map { .some($0) } }, text: { $0.map(LimitSpec.text) ?? "none" })
     static let breaker = Option(
@@ -96,17 +110,22 @@ extension ScenarioOptions {
         help: "Adaptive client-side throttling (SRE book): none or adaptive[:k=K].", parse: LimitSpec.parseThrottle)
     static let onGiveUp = Option(
         "on-give-up", "mode", default: "end-session", form: "end-session or continue",
-        help: "When a request exhausts its retries: end-session (its session stops for good) or continue (only it is lost).",
+        help:
+            "When a request exhausts its retries: end-session (its session stops for good) or continue (only it is lost).",
         parse: Parsers.choice(GiveUpBehavior.self))
     static let bucket = Option(
-        "bucket", "duration", kind: .duration, default: "10ms", form: "a duration greater than 0 with a unit, e.g. 10ms",
+        "bucket", "duration", kind: .duration, default: "10ms",
+        form: "a duration greater than 0 with a unit, e.g. 10ms",
         help: "Width of a load timeline bucket.", parse: Parsers.duration)
 
     /// The scenario options in help order (after the policy's, `--clients` first and `--bucket` last).
     static let specs: [OptionSpec] = [
-        server.spec, serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, service.spec, queue.spec, rejectRetryAfter.spec,
-        degradeFrom.spec, degradeUntil.spec, degradeTo.spec, capacityTrace.spec, timeout.spec, arrivals.spec, duration.spec, permanent.spec,
-        retryAfter.spec, retryTrigger.spec, requestsPerClient.spec, think.spec, budget.spec, breaker.spec, throttle.spec,
+        server.spec, serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, service.spec, queue.spec,
+        rejectRetryAfter.spec,
+        degradeFrom.spec, degradeUntil.spec, degradeTo.spec, capacityTrace.spec, timeout.spec, arrivals.spec,
+        duration.spec, permanent.spec,
+        retryAfter.spec, retryTrigger.spec, requestsPerClient.spec, think.spec, budget.spec, breaker.spec,
+        throttle.spec,
         onGiveUp.spec,
     ]
 
@@ -142,14 +161,19 @@ extension ScenarioOptions {
         if let model = ServerSpec.model(text) { return model }
         let name = String(text.prefix { $0 != ":" })
         guard !ServerSpec.names.contains(name) else { throw InvalidValue() }
-        throw InvalidValue(Suggestion.closest(to: name, among: ServerSpec.names).map { "unknown model '\(name)' (did you mean '\($0)'?)" })
+        throw InvalidValue(
+            Suggestion.closest(to: name, among: ServerSpec.names).map {
+                "unknown model '\(name)' (did you mean '\($0)'?)"
+            })
     }
 
     /// `timer`, `recovery` (the default notification delay) or `recovery:DURATION`.
     @Sendable private static func parseTrigger(_ text: String) -> RetryTrigger? {
         if text == "timer" { return .timer }
         if text == "recovery" { return .recovery(notificationDelay: defaultNotificationDelay) }
-        guard text.hasPrefix("recovery:"), let delay = ValueParser.duration(String(text.dropFirst(9))) else { return nil }
+        guard text.hasPrefix("recovery:"), let delay = ValueParser.duration(String(text.dropFirst(9))) else {
+            return nil
+        }
         return .recovery(notificationDelay: delay)
     }
 

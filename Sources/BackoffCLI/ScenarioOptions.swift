@@ -20,21 +20,29 @@ struct ScenarioOptions {
         var warnings: [String] = []
         // Every value given is parsed, whether or not it applies (then it is named in a warning):
         // a bad value is an error even where it would have no effect.
-        _ = (try options(Self.serverRetryAfter), try options(Self.hop), try options(Self.hopSD), try options(Self.workers),
-             try options(Self.service), try options(Self.queue), try options(Self.rejectRetryAfter), try options(Self.degradeFrom),
-             try options(Self.degradeUntil), try options(Self.degradeTo), try options(Self.capacityTrace), try options(Self.timeout),
-             try options(Self.duration))
+        _ = (
+            try options(Self.serverRetryAfter), try options(Self.hop), try options(Self.hopSD),
+            try options(Self.workers),
+            try options(Self.service), try options(Self.queue), try options(Self.rejectRetryAfter),
+            try options(Self.degradeFrom),
+            try options(Self.degradeUntil), try options(Self.degradeTo), try options(Self.capacityTrace),
+            try options(Self.timeout),
+            try options(Self.duration)
+        )
         let (server, applies) = try Self.server(options)
-        let serverName = ServerSpec.names.first { options.text(Self.server)!.hasPrefix($0) } ?? options.text(Self.server)!
+        let serverName =
+            ServerSpec.names.first { options.text(Self.server)!.hasPrefix($0) } ?? options.text(Self.server)!
         for spec in Self.serverOnly where options.givenText(spec.name) != nil && !applies.contains(spec.name) {
             warnings.append("'--\(spec.name)' does not apply to the \(serverName) server; ignored")
         }
-        let arrivals: Arrivals = switch try options(Self.arrivals) {
-        case .burst: .burst
-        case .uniform(let window): .uniform(window: window)
-        case .poisson(let rate): .poisson(ratePerSecond: rate, duration: try options(Self.duration))
-        }
-        if options.isGiven(Self.duration), case .poisson = arrivals {} else if options.isGiven(Self.duration) {
+        let arrivals: Arrivals =
+            switch try options(Self.arrivals) {
+            case .burst: .burst
+            case .uniform(let window): .uniform(window: window)
+            case .poisson(let rate): .poisson(ratePerSecond: rate, duration: try options(Self.duration))
+            }
+        if options.isGiven(Self.duration), case .poisson = arrivals {
+        } else if options.isGiven(Self.duration) {
             warnings.append("'--duration' applies to poisson arrivals only; ignored")
         }
         if case .poisson = arrivals, options.isGiven(Self.clients) {
@@ -42,22 +50,28 @@ struct ScenarioOptions {
         }
         let retryAfter = try options(Self.retryAfter)
         if retryAfter != .ignore && !server.sendsRetryAfter {
-            warnings.append("'--retry-after \(retryAfter.rawValue)' has no effect: this server sends no Retry-After "
-                + "(see --server-retry-after and --reject-retry-after)")
+            warnings.append(
+                "'--retry-after \(retryAfter.rawValue)' has no effect: this server sends no Retry-After "
+                    + "(see --server-retry-after and --reject-retry-after)")
         }
         let timeout = applies.contains(Self.timeout.name) ? try options(Self.timeout) : nil
-        let limits = RetryLimits(budget: try options(Self.budget), breaker: try options(Self.breaker), throttle: try options(Self.throttle))
+        let limits = RetryLimits(
+            budget: try options(Self.budget), breaker: try options(Self.breaker), throttle: try options(Self.throttle))
         let (clients, bucket) = (try options(Self.clients), try options(Self.bucket))
         let (permanent, trigger) = (try options(Self.permanent), try options(Self.retryTrigger))
-        let (requests, think, onGiveUp) = (try options(Self.requestsPerClient), try options(Self.think), try options(Self.onGiveUp))
+        let (requests, think, onGiveUp) = (
+            try options(Self.requestsPerClient), try options(Self.think), try options(Self.onGiveUp)
+        )
 
         var scenarios: [Scenario] = []
         for policy in policies {
             do {
-                scenarios.append(try Scenario(
-                    clients: clients, server: server, policy: policy, bucketWidth: bucket, arrivals: arrivals,
-                    permanentFraction: permanent, retryAfter: retryAfter, retryTrigger: trigger, requestsPerClient: requests,
-                    thinkTime: think, onGiveUp: onGiveUp, attemptTimeout: timeout, limits: limits))
+                scenarios.append(
+                    try Scenario(
+                        clients: clients, server: server, policy: policy, bucketWidth: bucket, arrivals: arrivals,
+                        permanentFraction: permanent, retryAfter: retryAfter, retryTrigger: trigger,
+                        requestsPerClient: requests,
+                        thinkTime: think, onGiveUp: onGiveUp, attemptTimeout: timeout, limits: limits))
             } catch {
                 throw Self.usageError(error, options: options)
             }
@@ -73,7 +87,9 @@ struct ScenarioOptions {
         case .alwaysFail:
             return (.alwaysFail, [])
         case .bernoulli(let p, _):
-            return (.bernoulli(failureProbability: p, retryAfter: try options(serverRetryAfter)), [serverRetryAfter.name])
+            return (
+                .bernoulli(failureProbability: p, retryAfter: try options(serverRetryAfter)), [serverRetryAfter.name]
+            )
         case .outage(let end, _):
             return (.outage(until: end, retryAfter: try options(serverRetryAfter)), [serverRetryAfter.name])
         case .contention:
@@ -82,7 +98,11 @@ struct ScenarioOptions {
         case .trace(let trace):
             return (.trace(trace), [])
         case .capacity:
-            let names = [workers, queue].map(\.name) + [service.name, rejectRetryAfter.name, degradeFrom.name, degradeUntil.name, degradeTo.name, capacityTrace.name, timeout.name]
+            let names =
+                [workers, queue].map(\.name) + [
+                    service.name, rejectRetryAfter.name, degradeFrom.name, degradeUntil.name, degradeTo.name,
+                    capacityTrace.name, timeout.name,
+                ]
             return (.capacity(try capacity(options)), Set(names))
         }
     }
@@ -97,7 +117,8 @@ struct ScenarioOptions {
         case (nil, nil):
             degradation = nil
         default:
-            throw .usage("A degradation window needs both '--degrade-from' and '--degrade-until'", command: options.command)
+            throw .usage(
+                "A degradation window needs both '--degrade-from' and '--degrade-until'", command: options.command)
         }
         return CapacityModel(
             workers: try options(workers), serviceTime: try options(service), queueLimit: try options(queue),
@@ -108,38 +129,46 @@ struct ScenarioOptions {
     /// The scenario's error, reported against the option it concerns, quoting the value given. The
     /// ranges the options' forms state need no more words.
     private static func usageError(_ error: SimulationError, options: ParsedOptions) -> CommandLineError {
-        let (spec, detail): (OptionSpec, String?) = switch error {
-        case .nonPositiveBucket: (bucket.spec, nil)
-        case .tooManyBuckets: (bucket.spec, "\(error)")
-        case .invalidFailureProbability, .negativeOutage: (server.spec, nil)
-        case .invalidTrace: (server.spec, "\(error)")
-        case .negativeRetryAfter: (serverRetryAfter.spec, "\(error)")
-        case .retryAfterNeedsRecovery: (serverRetryAfter.spec, "bernoulli failures have no recovery time")
-        case .invalidNetworkDelay: (hop.spec, "\(error)")
-        case .noWorkers: (workers.spec, nil)
-        case .negativeQueueLimit: (queue.spec, nil)
-        case .nonPositiveServiceTime, .invalidLognormalServiceTime: (service.spec, nil)
-        case .negativeRejectionRetryAfter: (rejectRetryAfter.spec, "\(error)")
-        case .degradationEndsBeforeStart:
-            (degradeUntil.spec, "the degradation window ends before it starts (--degrade-from \(options.text(degradeFrom) ?? ""))")
-        case .invalidDegradedCapacity: (degradeTo.spec, nil)
-        case .invalidCapacityFactor: (capacityTrace.spec, "\(error)")
-        case .degradationAndCapacityTrace: (capacityTrace.spec, "\(error) (--degrade-from \(options.text(degradeFrom) ?? ""))")
-        case .noClients: (clients.spec, nil)
-        case .tooManyClients, .noRuns: (clients.spec, "\(error)")
-        case .tooManyArrivals: (arrivals.spec, "\(error)")
-        case .beyondHorizon: (server.spec, "\(error)")  // thrown by a run, not by the scenario's checks
-        case .nonPositiveArrivalWindow, .invalidPoissonRate: (arrivals.spec, nil)
-        case .nonPositiveArrivalDuration: (duration.spec, nil)
-        case .negativeNotificationDelay: (retryTrigger.spec, "\(error)")
-        case .invalidPermanentFraction: (permanent.spec, nil)
-        case .permanentWithContention: (permanent.spec, "\(error)")
-        case .noRequests: (requestsPerClient.spec, nil)
-        case .negativeThinkTime: (think.spec, "\(error)")
-        case .nonPositiveTimeout, .timeoutWithoutQueue: (timeout.spec, nil)
-        case .recoveryTriggerWithoutRecovery:
-            (retryTrigger.spec, "the recovery trigger needs a server that recovers (outage, a trace that ends at probability 0, or capacity with --degrade-from/--degrade-until or a --capacity-trace back at 1)")
-        }
+        let (spec, detail): (OptionSpec, String?) =
+            switch error {
+            case .nonPositiveBucket: (bucket.spec, nil)
+            case .tooManyBuckets: (bucket.spec, "\(error)")
+            case .invalidFailureProbability, .negativeOutage: (server.spec, nil)
+            case .invalidTrace: (server.spec, "\(error)")
+            case .negativeRetryAfter: (serverRetryAfter.spec, "\(error)")
+            case .retryAfterNeedsRecovery: (serverRetryAfter.spec, "bernoulli failures have no recovery time")
+            case .invalidNetworkDelay: (hop.spec, "\(error)")
+            case .noWorkers: (workers.spec, nil)
+            case .negativeQueueLimit: (queue.spec, nil)
+            case .nonPositiveServiceTime, .invalidLognormalServiceTime: (service.spec, nil)
+            case .negativeRejectionRetryAfter: (rejectRetryAfter.spec, "\(error)")
+            case .degradationEndsBeforeStart:
+                (
+                    degradeUntil.spec,
+                    "the degradation window ends before it starts (--degrade-from \(options.text(degradeFrom) ?? ""))"
+                )
+            case .invalidDegradedCapacity: (degradeTo.spec, nil)
+            case .invalidCapacityFactor: (capacityTrace.spec, "\(error)")
+            case .degradationAndCapacityTrace:
+                (capacityTrace.spec, "\(error) (--degrade-from \(options.text(degradeFrom) ?? ""))")
+            case .noClients: (clients.spec, nil)
+            case .tooManyClients, .noRuns: (clients.spec, "\(error)")
+            case .tooManyArrivals: (arrivals.spec, "\(error)")
+            case .beyondHorizon: (server.spec, "\(error)")  // thrown by a run, not by the scenario's checks
+            case .nonPositiveArrivalWindow, .invalidPoissonRate: (arrivals.spec, nil)
+            case .nonPositiveArrivalDuration: (duration.spec, nil)
+            case .negativeNotificationDelay: (retryTrigger.spec, "\(error)")
+            case .invalidPermanentFraction: (permanent.spec, nil)
+            case .permanentWithContention: (permanent.spec, "\(error)")
+            case .noRequests: (requestsPerClient.spec, nil)
+            case .negativeThinkTime: (think.spec, "\(error)")
+            case .nonPositiveTimeout, .timeoutWithoutQueue: (timeout.spec, nil)
+            case .recoveryTriggerWithoutRecovery:
+                (
+                    retryTrigger.spec,
+                    "the recovery trigger needs a server that recovers (outage, a trace that ends at probability 0, or capacity with --degrade-from/--degrade-until or a --capacity-trace back at 1)"
+                )
+            }
         return options.invalid(spec, detail: detail)
     }
 }

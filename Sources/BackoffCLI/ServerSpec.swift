@@ -5,7 +5,8 @@ import RetrySimulation
 /// `trace:FILE`.
 /// The parameters of contention and capacity (and Retry-After) come from their own options.
 enum ServerSpec {
-    static let form = "always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), "
+    static let form =
+        "always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), "
         + "contention, capacity, or trace:FILE (a CSV of time_s,failure_probability)"
 
     /// The kind of model written as `text` (default parameters), or `nil` when it is not of the

@@ -4,17 +4,23 @@ import Stochastics
 extension SimulateCommand {
     /// The table's columns, in order; new columns go at the end.
     static let table: [Column<SimulateRow>] =
-        [PolicyColumns.jitter { $0.scenario.policy },
-         Column("clients", "clients N (sessions that arrived)") { String($0.report.clients) },
-         Column("server", "server model") { $0.server }]
+        [
+            PolicyColumns.jitter { $0.scenario.policy },
+            Column("clients", "clients N (sessions that arrived)") { String($0.report.clients) },
+            Column("server", "server model") { $0.server },
+        ]
         + PolicyColumns.leading { $0.scenario.policy }
         + [
             Column("seed", "root seed") { String($0.seed) },
-            Column("attempts_total", "attempts made by all clients (contention: writes, the 2015 study's calls)") { String($0.report.attempts) },
+            Column("attempts_total", "attempts made by all clients (contention: writes, the 2015 study's calls)") {
+                String($0.report.attempts)
+            },
             Column("attempts_per_client", "attempts_total / N") { CSVFormat.number($0.report.attemptsPerClient) },
             Column("successes", "requests that succeeded") { String($0.report.successes) },
             Column("give_ups", "requests that ran out of attempts (or time)") { String($0.report.giveUps) },
-            Column("mean_total_wait_s", "mean per-request total wait, seconds") { CSVFormat.number($0.report.totalWait.mean) },
+            Column("mean_total_wait_s", "mean per-request total wait, seconds") {
+                CSVFormat.number($0.report.totalWait.mean)
+            },
             Column("p99_total_wait_s", "99th percentile of the per-request total wait, seconds") {
                 CSVFormat.number($0.report.totalWait.quantile(0.99))
             },
@@ -54,13 +60,17 @@ extension SimulateCommand {
             Column("se_mean_total_wait_s", "standard error of mean_total_wait_s, seconds") {
                 CSVFormat.number($0.report.totalWait.standardError)
             },
-            Column("se_successes", "binomial standard error of successes, √(n p (1 - p)), n requests, p = successes / n") {
+            Column(
+                "se_successes", "binomial standard error of successes, √(n p (1 - p)), n requests, p = successes / n"
+            ) {
                 CSVFormat.number($0.report.successesStandardError)
             },
             Column("unique_requests", "requests sent (first attempts)") { String($0.report.uniqueRequests) },
             Column("work_amplification", "attempts per request sent") { CSVFormat.number($0.report.workAmplification) },
             Column("rejected", "attempts rejected at once by a full queue (capacity)") { String($0.report.rejected) },
-            Column("timeouts", "attempts the client stopped waiting for (capacity with --timeout)") { String($0.report.timeouts) },
+            Column("timeouts", "attempts the client stopped waiting for (capacity with --timeout)") {
+                String($0.report.timeouts)
+            },
             Column("wasted_work", "attempts served after their client had timed out") { String($0.report.wastedWork) },
             Column("permanent_failures", "requests ended by a permanent error at their first attempt") {
                 String($0.report.permanentFailures)
@@ -77,21 +87,31 @@ extension SimulateCommand {
                     + "first attempts per bucket (the Poisson rate times the bucket width, 0 after a burst), seconds "
                     + "(empty: no such end)"
             ) { $0.drainTime.map { CSVFormat.seconds(nanoseconds: $0) } ?? "" },
-            Column("goodput", "successful requests per second, until the last request ended") { CSVFormat.number($0.report.goodput) },
-            Column("last_completion_s", "when the last request ended, seconds from t = 0 (the 2015 study's completion time)") {
+            Column("goodput", "successful requests per second, until the last request ended") {
+                CSVFormat.number($0.report.goodput)
+            },
+            Column(
+                "last_completion_s",
+                "when the last request ended, seconds from t = 0 (the 2015 study's completion time)"
+            ) {
                 CSVFormat.number($0.report.lastCompletion)
             },
-            Column("peak_queue", "most attempts waiting in the capacity server's queue at once") { String($0.report.peakQueue) },
+            Column("peak_queue", "most attempts waiting in the capacity server's queue at once") {
+                String($0.report.peakQueue)
+            },
         ]
         + LoadPeakColumns.columns(
-            prefix: "formula", attempts: "closed-form expected attempts in the busiest bucket (outage, burst; empty otherwise)",
+            prefix: "formula",
+            attempts: "closed-form expected attempts in the busiest bucket (outage, burst; empty otherwise)",
             retries: "closed-form expected retries in the busiest bucket", start: "start of that bucket, seconds",
             load: { $0.load }, clients: { $0.clients })
         + [
             Column("retry_fraction", "retries (attempts after a request's first) as a fraction of all attempts") {
                 CSVFormat.number($0.report.retryFraction)
             },
-            Column("budget_denials", "retries the retry budget refused (each ended its request)") { String($0.report.budgetDenials) },
+            Column("budget_denials", "retries the retry budget refused (each ended its request)") {
+                String($0.report.budgetDenials)
+            },
             Column("local_rejections", "attempts the breaker or throttle refused to send (each ended its request)") {
                 String($0.report.localRejections)
             },
@@ -100,9 +120,12 @@ extension SimulateCommand {
                 "capacity with a degradation window: yes when goodput over 1 s reached 90 % of its pre-trigger level within "
                     + "10 s of the window's end, no otherwise (empty: no window)"
             ) { $0.recovery.recovered },
-            Column("recovery_time_s", "when it did, seconds after the window's end (empty: never, or no window)") { $0.recovery.time },
+            Column("recovery_time_s", "when it did, seconds after the window's end (empty: never, or no window)") {
+                $0.recovery.time
+            },
             PolicyColumns.capMode { $0.scenario.policy },
-            Column("at_cap_fraction", "measured share of the waits before retries that equal the cap (empty: no retry)") {
+            Column("at_cap_fraction", "measured share of the waits before retries that equal the cap (empty: no retry)")
+            {
                 CSVFormat.number($0.report.waits.atCapFraction)
             },
         ]

@@ -24,10 +24,14 @@ struct SimulateCommand: BackoffCommand {
     static let defaultJitter = "none,full,equal,decorrelated"
     static let timeline = Option<String?>.optional(
         "timeline", "file", form: "a file path",
-        help: "Also write the load per bucket to this file (jitter,bucket_start_s,attempts,retries,successes,failures,...).",
+        help:
+            "Also write the load per bucket to this file (jitter,bucket_start_s,attempts,retries,successes,failures,...).",
         parse: Parsers.text)
-    static let specs = PolicyOptions.specs(defaultJitter: defaultJitter) + [ScenarioOptions.clients.spec] + ScenarioOptions.specs
-        + [ScenarioOptions.bucket.spec, timeline.spec] + RunOptions.seedSpecs + [RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec]
+    static let specs =
+        PolicyOptions.specs(defaultJitter: defaultJitter) + [ScenarioOptions.clients.spec] + ScenarioOptions.specs
+        + [ScenarioOptions.bucket.spec, timeline.spec] + RunOptions.seedSpecs + [
+            RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec,
+        ]
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }
     static let example = "backoff simulate --clients 10000 --server outage:2s --max-attempts 8 --timeline load.csv"
 
@@ -48,7 +52,8 @@ struct SimulateCommand: BackoffCommand {
         warnings = policy.warnings + scenario.warnings
         timelinePath = try options(Self.timeline)
         outputPath = try options(TableOptions.output)
-        try AtomicFileWriter.checkDistinct(table: outputPath, side: (Self.timeline.name, timelinePath), command: Self.name)
+        try AtomicFileWriter.checkDistinct(
+            table: outputPath, side: (Self.timeline.name, timelinePath), command: Self.name)
     }
 
     /// The largest scenario's run, times the modes run at once (`--jobs`), and the `--timeline` text.
@@ -58,10 +63,16 @@ struct SimulateCommand: BackoffCommand {
         let together = min(randomness.jobs, scenarios.count)
         var estimate = largest.times(together, "\(together) modes at once")
         if timelinePath != nil, let scenario = scenarios.first {
-            let buckets = runs.map { $0.items.last?.bytes ?? 0 }.reduce(0, +) / 3 / Double(MemoryLayout<LoadTimeline.Bucket>.stride)
-            estimate = estimate + MemoryEstimate([.init(
-                parameter: "--timeline with --bucket \(scenario.bucketWidth.unitText)",
-                what: "\(MemoryEstimate.count(buckets)) timeline rows of about 100 bytes", bytes: buckets * 100)])
+            let buckets =
+                runs.map { $0.items.last?.bytes ?? 0 }.reduce(0, +) / 3
+                / Double(MemoryLayout<LoadTimeline.Bucket>.stride)
+            estimate =
+                estimate
+                + MemoryEstimate([
+                    .init(
+                        parameter: "--timeline with --bucket \(scenario.bucketWidth.unitText)",
+                        what: "\(MemoryEstimate.count(buckets)) timeline rows of about 100 bytes", bytes: buckets * 100)
+                ])
         }
         return estimate
     }
@@ -73,7 +84,8 @@ struct SimulateCommand: BackoffCommand {
         let expectedLoads: [OutageLoad?]
         do {
             // Each mode's run and its expected load (a convolution) side by side.
-            let results = try ParallelWork.map(2 * scenarios.count, jobs: randomness.jobs) { item -> (ScenarioReport?, OutageLoad?) in
+            let results = try ParallelWork.map(2 * scenarios.count, jobs: randomness.jobs) {
+                item -> (ScenarioReport?, OutageLoad?) in
                 let scenario = scenarios[item / 2]
                 guard item % 2 == 0 else { return (nil, scenario.expectedLoad) }
                 let seed = RandomStream.seed(root: rootSeed, jitter: scenario.policy.jitter)
@@ -87,7 +99,8 @@ struct SimulateCommand: BackoffCommand {
             switch error {
             case .tooManyBuckets:
                 let width = scenarios.first?.bucketWidth.unitText ?? ""
-                throw .usage("Invalid value '\(width)' for '\(ScenarioOptions.bucket.spec.usage)': \(error)", command: Self.name)
+                throw .usage(
+                    "Invalid value '\(width)' for '\(ScenarioOptions.bucket.spec.usage)': \(error)", command: Self.name)
             case .beyondHorizon, .tooManyClients:
                 throw .usage("\(error)", command: Self.name)
             default:
@@ -99,7 +112,9 @@ struct SimulateCommand: BackoffCommand {
 
         var table = CSVTable(header: Self.table.header())
         let rows = zip(zip(scenarios, reports), expectedLoads).map { pair, load in
-            SimulateRow(scenario: pair.0, report: pair.1, load: load, seed: randomness.seed, server: serverText, generator: generator)
+            SimulateRow(
+                scenario: pair.0, report: pair.1, load: load, seed: randomness.seed, server: serverText,
+                generator: generator)
         }
         for row in rows { table.append(Self.table.row(row)) }
 
@@ -111,7 +126,8 @@ struct SimulateCommand: BackoffCommand {
                 for index in 0..<timeline.bucketCount {
                     let expected = row.load.map { load in
                         index < load.attemptsPerBucket.count
-                            ? (load.attemptsPerBucket[index] * row.clients, load.retriesPerBucket[index] * row.clients) : (0, 0)
+                            ? (load.attemptsPerBucket[index] * row.clients, load.retriesPerBucket[index] * row.clients)
+                            : (0, 0)
                     }
                     let line = TimelineRow(
                         jitter: row.scenario.policy.jitter.name, start: timeline.bucketStart(index).seconds,

@@ -14,7 +14,10 @@ struct SimulateRow {
     /// With a capacity drop that ends: whether goodput came back, and when (read by two columns).
     let recovery: (recovered: String, time: String)
 
-    init(scenario: Scenario, report: ScenarioReport, load: OutageLoad?, seed: UInt64, server: String, generator: GeneratorAlgorithm) {
+    init(
+        scenario: Scenario, report: ScenarioReport, load: OutageLoad?, seed: UInt64, server: String,
+        generator: GeneratorAlgorithm
+    ) {
         self.scenario = scenario
         self.report = report
         self.load = load
@@ -30,11 +33,14 @@ struct SimulateRow {
     /// From the end of the trigger to the end of the last bucket above the steady load L + 3√L.
     var drainTime: Int64? {
         let steady = scenario.steadyFirstAttemptsPerBucket
-        return scenario.triggerEnd.map { report.timeline.drainTime(after: $0, threshold: steady + 3 * steady.squareRoot()) }
+        return scenario.triggerEnd.map {
+            report.timeline.drainTime(after: $0, threshold: steady + 3 * steady.squareRoot())
+        }
     }
 
     private static func recovery(_ scenario: Scenario, _ report: ScenarioReport) -> (recovered: String, time: String) {
-        guard case .capacity(let model) = scenario.server, let start = model.triggerStart, let end = model.recoveryTime else { return ("", "") }
+        guard case .capacity(let model) = scenario.server, let start = model.triggerStart, let end = model.recoveryTime
+        else { return ("", "") }
         let time = report.timeline.recoveryTime(triggerStart: start, triggerEnd: end)
         return (time == nil ? "no" : "yes", time.map { CSVFormat.seconds(nanoseconds: $0) } ?? "")
     }

@@ -1,5 +1,5 @@
-import Foundation
 import BackoffPolicies
+import Foundation
 
 /// One swept option and the values it takes, expanded from a list and/or ranges.
 ///
@@ -57,7 +57,9 @@ struct SweepAxis: Equatable {
         func invalid(_ reason: String) -> CommandLineError {
             .usage("Invalid list or range '\(text.quotedInMessage)' for '\(spec.usage)': \(reason)", command: command)
         }
-        guard let items = ValueParser.list(text) else { throw invalid("an item is empty; expected values separated by commas") }
+        guard let items = ValueParser.list(text) else {
+            throw invalid("an item is empty; expected values separated by commas")
+        }
         var values: [String] = []
         // Two values are the same point when they have the same canonical text, i.e. parse to the
         // same number (a duration's in nanoseconds): compared as numbers (see ``Key``), so a range
@@ -75,7 +77,8 @@ struct SweepAxis: Equatable {
             guard [.duration, .number, .count].contains(spec.kind) else {
                 throw invalid("--\(spec.name) takes a list, not a range")
             }
-            let expanded = try Self.expand(range: item, kind: spec.kind, limit: limit, after: values.count, invalid: invalid)
+            let expanded = try Self.expand(
+                range: item, kind: spec.kind, limit: limit, after: values.count, invalid: invalid)
             seen.reserveCapacity(seen.count + expanded.count)
             for (value, key) in expanded { try add(value, key) }
             guard values.count <= limit else { throw invalid("more than \(limit) values") }
@@ -99,7 +102,8 @@ struct SweepAxis: Equatable {
         case .duration, .count:
             if let whole = whole(value, kind: spec.kind) { return .whole(whole) }
         case .number:
-            if let number = ValueParser.number(value) { return .number(number == 0 ? 0 : number) }  // -0 and 0 are one point
+            // -0 and 0 are one point.
+            if let number = ValueParser.number(value) { return .number(number == 0 ? 0 : number) }
         case .serverModel, .flag, .text:
             break
         }
@@ -119,25 +123,38 @@ struct SweepAxis: Equatable {
     private static func expand(
         range: String, kind: OptionKind, limit: Int, after earlier: Int, invalid: (String) -> CommandLineError
     ) throws(CommandLineError) -> [(text: String, key: Key)] {
-        let form = kind == .duration ? "A..B:STEP or A..B*FACTOR, e.g. 10ms..100ms:10ms or 10ms..1s*10"
+        let form =
+            kind == .duration
+            ? "A..B:STEP or A..B*FACTOR, e.g. 10ms..100ms:10ms or 10ms..1s*10"
             : "A..B:STEP or A..B*FACTOR, e.g. 10..190:10 or 1..1000*10"
         let parts = range.components(separatedBy: "..")
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw invalid("expected \(form)") }
         let geometric = parts[1].contains("*")
         let tail = parts[1].split(separator: geometric ? "*" : ":", maxSplits: 1, omittingEmptySubsequences: false)
-        guard tail.count == 2, !tail[1].isEmpty else { throw invalid("a range needs a step (:STEP) or a factor (*FACTOR); expected \(form)") }
+        guard tail.count == 2, !tail[1].isEmpty else {
+            throw invalid("a range needs a step (:STEP) or a factor (*FACTOR); expected \(form)")
+        }
         let (startText, endText, stepText) = (parts[0], String(tail[0]), String(tail[1]))
         let room = limit - earlier
         func tooMany(_ counted: String) -> CommandLineError {
-            invalid(earlier == 0 ? "\(counted) values, more than \(limit)" : "\(counted) values after \(earlier), more than \(limit) in all")
+            invalid(
+                earlier == 0
+                    ? "\(counted) values, more than \(limit)"
+                    : "\(counted) values after \(earlier), more than \(limit) in all")
         }
 
         if kind == .number {
-            guard let start = ValueParser.number(startText), let end = ValueParser.number(endText) else { throw invalid("expected \(form)") }
-            guard start <= end else { throw invalid("the range runs backwards (\(startText) > \(endText)); expected A <= B in \(form)") }
+            guard let start = ValueParser.number(startText), let end = ValueParser.number(endText) else {
+                throw invalid("expected \(form)")
+            }
+            guard start <= end else {
+                throw invalid("the range runs backwards (\(startText) > \(endText)); expected A <= B in \(form)")
+            }
             var numbers: [Double] = []
             if geometric {
-                guard let factor = ValueParser.number(stepText), factor > 1 else { throw invalid("the factor must be a number > 1") }
+                guard let factor = ValueParser.number(stepText), factor > 1 else {
+                    throw invalid("the factor must be a number > 1")
+                }
                 guard start > 0 else { throw invalid("a geometric range must start above 0") }
                 var value = start
                 while value <= end * (1 + 1e-12) {
@@ -146,7 +163,9 @@ struct SweepAxis: Equatable {
                     value *= factor
                 }
             } else {
-                guard let step = ValueParser.number(stepText) else { throw invalid("the step must be a number, e.g. :0.5") }
+                guard let step = ValueParser.number(stepText) else {
+                    throw invalid("the step must be a number, e.g. :0.5")
+                }
                 guard step > 0 else { throw invalid("the step must be greater than 0") }
                 let count = ((end - start) / step * (1 + 1e-12)).rounded(.down) + 1
                 // Also false for an infinite count.
@@ -160,15 +179,24 @@ struct SweepAxis: Equatable {
             }
             let decimals = written.map { $0.split(separator: ".").dropFirst().first?.count ?? 0 }.max() ?? 0
             let scale = pow10(decimals)
-            return numbers.map { let value = ($0 * scale).rounded() / scale; return (CSVFormat.number(value), .number(value == 0 ? 0 : value)) }
+            return numbers.map {
+                let value = ($0 * scale).rounded() / scale
+                return (CSVFormat.number(value), .number(value == 0 ? 0 : value))
+            }
         }
 
         // Durations (in nanoseconds) and counts: whole numbers, at most 2^62 and Int.max.
-        guard let start = whole(startText, kind: kind), let end = whole(endText, kind: kind) else { throw invalid("expected \(form)") }
-        guard start <= end else { throw invalid("the range runs backwards (\(startText) > \(endText)); expected A <= B in \(form)") }
+        guard let start = whole(startText, kind: kind), let end = whole(endText, kind: kind) else {
+            throw invalid("expected \(form)")
+        }
+        guard start <= end else {
+            throw invalid("the range runs backwards (\(startText) > \(endText)); expected A <= B in \(form)")
+        }
         var wholes: [Int64] = []
         if geometric {
-            guard let factor = ValueParser.number(stepText), factor > 1 else { throw invalid("the factor must be a number > 1") }
+            guard let factor = ValueParser.number(stepText), factor > 1 else {
+                throw invalid("the factor must be a number > 1")
+            }
             guard start > 0 else { throw invalid("a geometric range must start above 0") }
             var value = Double(start)
             while value <= Double(end) * (1 + 1e-12) {

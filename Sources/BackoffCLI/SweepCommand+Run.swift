@@ -19,7 +19,8 @@ extension SweepCommand {
         if let outputPath, AtomicFileWriter.isSpecialFile(outputPath) {
             device = try AtomicFileWriter(path: outputPath)
         } else if let outputPath {
-            journal = try JournalFile(path: Self.journalPath(outputPath), header: headerLine, lines: points.compactMap { existing[$0] })
+            journal = try JournalFile(
+                path: Self.journalPath(outputPath), header: headerLine, lines: points.compactMap { existing[$0] })
         }
         func stream(_ line: String) {
             if let device { device.write(line) } else { standardOutput.write(line) }
@@ -87,7 +88,10 @@ extension SweepCommand {
             let idColumn = file.column("point_id")!
             var strangers = 0
             for (record, line) in zip(file.records, file.lines) {
-                guard let index = byIdentity[record[idColumn]] else { strangers += 1; continue }
+                guard let index = byIdentity[record[idColumn]] else {
+                    strangers += 1
+                    continue
+                }
                 rows[index] = line
             }
             guard strangers == 0 else {
@@ -102,7 +106,8 @@ extension SweepCommand {
     /// `--dry-run`: the points and their seeds.
     private func listPoints(standardOutput: inout some TextOutputStream) throws(CommandLineError) -> Int32 {
         let hasSeed = grid.specs.contains { $0.name == "seed" }
-        var table = CSVTable(header: ["point"] + grid.variedAxes.map(\.columnName) + (hasSeed ? ["seed"] : []) + ["point_id"])
+        var table = CSVTable(
+            header: ["point"] + grid.variedAxes.map(\.columnName) + (hasSeed ? ["seed"] : []) + ["point_id"])
         for index in points {
             table.append(
                 [String(index + 1)] + grid.variedColumns(at: index) + (grid.seed(at: index).map { [String($0)] } ?? [])

@@ -1,5 +1,5 @@
-import RetrySimulation
 import Foundation
+import RetrySimulation
 
 /// `backoff sweep <command>`: runs a command over the cartesian product of option lists and ranges,
 /// one row per point, in grid order, in parallel, sharded, resumable.
@@ -16,7 +16,9 @@ struct SweepCommand: DocumentedCommand {
         completes (a device or pipe such as /dev/null gets the rows as they come); after an interruption, the same \
         command with --resume FILE runs only the missing points.
         """
-    static var sweptCommands: [any BackoffCommand.Type] { [WaitsCommand.self, SimulateCommand.self, FormulaCommand.self] }
+    static var sweptCommands: [any BackoffCommand.Type] {
+        [WaitsCommand.self, SimulateCommand.self, FormulaCommand.self]
+    }
     /// Options of the swept command that a sweep does not pass on.
     static let unsweepable: Set<String> = [
         TableOptions.output.name, WaitsCommand.samples.name, SimulateCommand.timeline.name, RunOptions.jobsSpec.name,
@@ -25,7 +27,8 @@ struct SweepCommand: DocumentedCommand {
 
     static let jobs = Option<Int?>.optional(
         "jobs", "count", kind: .count, form: Parsers.countForm(RunOptions.jobsRange, example: 2),
-        help: "Points run at the same time. Default: the number of cores.", parse: Parsers.count(in: RunOptions.jobsRange))
+        help: "Points run at the same time. Default: the number of cores.",
+        parse: Parsers.count(in: RunOptions.jobsRange))
     /// The K-th of N slices.
     struct Shard: Sendable {
         let k: Int
@@ -35,8 +38,11 @@ struct SweepCommand: DocumentedCommand {
         "shard", "K/N", form: "K/N with 1 <= K <= N <= \(SweepAxis.pointLimit), e.g. 2/8",
         help: "Run only the K-th of N contiguous slices of the grid (1 <= K <= N).",
         parse: Parsers.form { text in
-            let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { ValueParser.integer(String($0)) }
-            guard parts.count == 2, let k = parts[0], let n = parts[1], (1...SweepAxis.pointLimit).contains(n), (1...n).contains(k)
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false).map {
+                ValueParser.integer(String($0))
+            }
+            guard parts.count == 2, let k = parts[0], let n = parts[1], (1...SweepAxis.pointLimit).contains(n),
+                (1...n).contains(k)
             else { return nil }
             return Shard(k: k, n: n)
         })
@@ -44,19 +50,26 @@ struct SweepCommand: DocumentedCommand {
         "resume", "file", form: "the --output file of an earlier run of the same sweep",
         help: "Complete the table in this file (and FILE.partial): run only the points it lacks, write it whole.",
         parse: Parsers.text)
-    static let progressFlag = Option<Bool>.flag("progress", help: "Report progress on stderr even when stderr is not a terminal.")
+    static let progressFlag = Option<Bool>.flag(
+        "progress", help: "Report progress on stderr even when stderr is not a terminal.")
     static let dryRunFlag = Option<Bool>.flag("dry-run", help: "List the points and their seeds without running them.")
     static let force = Option<Bool>.flag("force", help: "Allow a grid of more than 10,000,000 points.")
     static let output = Option<String?>.optional(
-        "output", "file", form: "a file path", help: "Write the table to this file (rows kept in FILE.partial until done).",
+        "output", "file", form: "a file path",
+        help: "Write the table to this file (rows kept in FILE.partial until done).",
         parse: Parsers.text)
-    static let specs = [jobs.spec, shard.spec, resume.spec, progressFlag.spec, dryRunFlag.spec, force.spec, output.spec,
-                        MemoryLimit.option.spec]
+    static let specs = [
+        jobs.spec, shard.spec, resume.spec, progressFlag.spec, dryRunFlag.spec, force.spec, output.spec,
+        MemoryLimit.option.spec,
+    ]
     static let columns = [
         ColumnDocumentation(
-            name: "sweep_<option>", meaning: "one column per varied option, in the order given (durations as sweep_<option>_s, in seconds)"),
-        ColumnDocumentation(name: "<command columns>", meaning: "the swept command's own columns, with the same names and units"),
-        ColumnDocumentation(name: "point_id", meaning: "16 hex digits identifying the point's parameters (used by --resume)"),
+            name: "sweep_<option>",
+            meaning: "one column per varied option, in the order given (durations as sweep_<option>_s, in seconds)"),
+        ColumnDocumentation(
+            name: "<command columns>", meaning: "the swept command's own columns, with the same names and units"),
+        ColumnDocumentation(
+            name: "point_id", meaning: "16 hex digits identifying the point's parameters (used by --resume)"),
     ]
     static let example = "backoff sweep waits --multiplier 1.5,2,3 --max-attempts 3..7:2 --jitter all --runs 10000"
 
@@ -80,11 +93,14 @@ struct SweepCommand: DocumentedCommand {
             if let first = tokens.first, first.kind == .option(name: "help", attachedValue: nil) {
                 throw .help(HelpRenderer.help(for: Self.name))
             }
-            throw .usage("Missing the command to sweep: expected one of \(names.joined(separator: ", "))", command: Self.name)
+            throw .usage(
+                "Missing the command to sweep: expected one of \(names.joined(separator: ", "))", command: Self.name)
         }
         guard let command = Self.sweptCommands.first(where: { $0.name == commandName }) else {
             let hint = Suggestion.closest(to: commandName, among: names).map { " Did you mean '\($0)'?" } ?? ""
-            throw .usage("Cannot sweep '\(commandName)'.\(hint) Expected one of \(names.joined(separator: ", "))", command: Self.name)
+            throw .usage(
+                "Cannot sweep '\(commandName)'.\(hint) Expected one of \(names.joined(separator: ", "))",
+                command: Self.name)
         }
         self = try Self.make(command, tokens: tokens.dropFirst(), terminal: standardErrorIsTerminal)
     }
@@ -103,16 +119,20 @@ struct SweepCommand: DocumentedCommand {
         let resumePath = try options(Self.resume)
         let output = try options(Self.output)
         if let resumePath, let output, output != resumePath {
-            throw .usage("'--resume \(resumePath)' completes that file; '--output' must name the same file or be left out", command: Self.name)
+            throw .usage(
+                "'--resume \(resumePath)' completes that file; '--output' must name the same file or be left out",
+                command: Self.name)
         }
         outputPath = resumePath ?? output
         resume = resumePath != nil
         if let resumePath, AtomicFileWriter.isSpecialFile(resumePath) {
-            throw .usage("'--resume \(resumePath)' is not a regular file; expected the --output file of an earlier run of the same sweep",
-                         command: Self.name)
+            throw .usage(
+                "'--resume \(resumePath)' is not a regular file; expected the --output file of an earlier run of the same sweep",
+                command: Self.name)
         }
         if let outputPath, !resume, !AtomicFileWriter.isSpecialFile(outputPath),
-           FileManager.default.fileExists(atPath: Self.journalPath(outputPath)) {
+            FileManager.default.fileExists(atPath: Self.journalPath(outputPath))
+        {
             throw .usage(
                 "'\(Self.journalPath(outputPath))' holds the rows of an interrupted sweep: add '--resume \(outputPath)' to complete it, or remove the file",
                 command: Self.name)
@@ -132,20 +152,27 @@ struct SweepCommand: DocumentedCommand {
         let sweptSpecs = Command.specs.filter { !unsweepable.contains($0.name) }
         for token in tokens {
             if case .option(let option, _) = token.kind, unsweepable.contains(option),
-               ![TableOptions.output.name, RunOptions.jobsSpec.name, MemoryLimit.option.name].contains(option) {
-                throw .usage("'--\(option)' is not available in a sweep: a sweep writes one table (use --output)", command: name)
+                ![TableOptions.output.name, RunOptions.jobsSpec.name, MemoryLimit.option.name].contains(option)
+            {
+                throw .usage(
+                    "'--\(option)' is not available in a sweep: a sweep writes one table (use --output)", command: name)
             }
         }
         let options = try ParsedOptions(
             command: name, specs: sweptSpecs + specs, tokens: tokens, helpTopic: name, fillingIn: false)
         var axes: [SweepAxis] = []
         for optionName in options.order where sweptSpecs.contains(where: { $0.name == optionName }) {
-            axes.append(try SweepAxis(spec: options.spec(optionName), text: options.givenText(optionName)!, command: name))
+            axes.append(
+                try SweepAxis(spec: options.spec(optionName), text: options.givenText(optionName)!, command: name))
         }
         // Jitter is always an axis (one mode per point): the command's default list, innermost, unless given
         // or set by a preset or service config (each point then runs with its own policy's one mode).
-        let policyGiven = [PolicyOptions.preset.name, PolicyOptions.grpcServiceConfig.name].contains { options.givenText($0) != nil }
-        if !axes.contains(where: { $0.spec.name == "jitter" }), !policyGiven, let jitter = sweptSpecs.first(where: { $0.name == "jitter" }) {
+        let policyGiven = [PolicyOptions.preset.name, PolicyOptions.grpcServiceConfig.name].contains {
+            options.givenText($0) != nil
+        }
+        if !axes.contains(where: { $0.spec.name == "jitter" }), !policyGiven,
+            let jitter = sweptSpecs.first(where: { $0.name == "jitter" })
+        {
             axes.append(try SweepAxis(spec: jitter, text: jitter.defaultValue!, command: name))
         }
         let grid = try SweepGrid(command: Command.name, specs: Command.specs, axes: axes)
@@ -158,7 +185,8 @@ struct SweepCommand: DocumentedCommand {
 
         @Sendable func instance(_ index: Int) throws(CommandLineError) -> Command {
             do {
-                let options = try ParsedOptions(command: Command.name, specs: Command.specs, given: grid.options(at: index))
+                let options = try ParsedOptions(
+                    command: Command.name, specs: Command.specs, given: grid.options(at: index))
                 return try Command(options)
             } catch {
                 guard case .usage(let message, _) = error else { throw error }
@@ -170,9 +198,12 @@ struct SweepCommand: DocumentedCommand {
         // The rows kept must fit before any point is built; then the largest point's memory, times
         // the points run at once, with them.
         let limit = try MemoryLimit(options)
-        let rows = MemoryEstimate([.init(
-            parameter: "the sweep's \(MemoryEstimate.count(Double(grid.pointCount))) points",
-            what: "a row of about 2 KB each, held until the table is written", bytes: Double(grid.pointCount) * 2048)])
+        let rows = MemoryEstimate([
+            .init(
+                parameter: "the sweep's \(MemoryEstimate.count(Double(grid.pointCount))) points",
+                what: "a row of about 2 KB each, held until the table is written", bytes: Double(grid.pointCount) * 2048
+            )
+        ])
         try limit.check(rows, command: name)
         var header: [String] = []
         var validated: [Command] = []
@@ -189,7 +220,8 @@ struct SweepCommand: DocumentedCommand {
         let together = min(try options(Self.jobs) ?? RunOptions.cores, max(1, grid.pointCount))
         try limit.check(largest.times(together, "\(together) points at once") + rows, command: name)
         let commands = validated
-        return try SweepCommand(grid: grid, header: header, options: options, terminal: terminal) { index throws(CommandLineError) in
+        return try SweepCommand(grid: grid, header: header, options: options, terminal: terminal) {
+            index throws(CommandLineError) in
             let table = try (keep ? commands[index] : instance(index)).run()
             return grid.variedColumns(at: index) + table.rows[0] + [grid.identity(at: index)]
         }

@@ -47,7 +47,9 @@ struct SweepGrid: Sendable {
         for axis in axes {
             let (product, overflow) = count.multipliedReportingOverflow(by: axis.values.count)
             guard !overflow else {
-                throw .usage("The grid has more than \(Int.max) points (the product of its axes' sizes): narrow the ranges", command: command)
+                throw .usage(
+                    "The grid has more than \(Int.max) points (the product of its axes' sizes): narrow the ranges",
+                    command: command)
             }
             count = product
         }
@@ -61,7 +63,9 @@ struct SweepGrid: Sendable {
             return (nil, spec.defaultValue.map { [line($0)] } ?? [], inSeed, inIdentity)
         }
         var strides = [Int](repeating: 1, count: axes.count)
-        for position in axes.indices.dropLast().reversed() { strides[position] = strides[position + 1] * axes[position + 1].values.count }
+        for position in axes.indices.dropLast().reversed() {
+            strides[position] = strides[position + 1] * axes[position + 1].values.count
+        }
         self.strides = strides
         seedAxis = axes.firstIndex { $0.spec.name == "seed" }
         defaultRoot = specs.first { $0.name == "seed" }.map { UInt64($0.defaultValue ?? "0") ?? 0 }
@@ -81,7 +85,9 @@ struct SweepGrid: Sendable {
 
     /// The canonical values of the varied axes at `index`, as the table's first columns show them.
     func variedColumns(at index: Int) -> [String] {
-        axes.indices.filter { axes[$0].values.count > 1 }.map { axes[$0].canonical(axes[$0].values[valueIndex($0, at: index)]) }
+        axes.indices.filter { axes[$0].values.count > 1 }.map {
+            axes[$0].canonical(axes[$0].values[valueIndex($0, at: index)])
+        }
     }
 
     /// The FNV-1a hash of `prefix` followed by `name=value` of the options at `index`, one per line
@@ -145,7 +151,9 @@ struct SweepGrid: Sendable {
     }
 
     /// One step of FNV-1a: `byte` hashed after the bytes hashed so far.
-    static func fnv1a64(byte: UInt8, continuing hash: UInt64) -> UInt64 { (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    static func fnv1a64(byte: UInt8, continuing hash: UInt64) -> UInt64 {
+        (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    }
 
     /// FNV-1a's 64-bit offset basis, the hash of no bytes.
     static let fnvOffsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325

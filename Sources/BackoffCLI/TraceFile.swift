@@ -31,8 +31,9 @@ enum TraceFile {
     static func trace(text: String, name: String) throws(InvalidValue) -> FailureTrace {
         let table = try table(text, columns: ["failure_probability"], optional: "retry_after_s")
         guard table.column("capacity_factor") == nil else {
-            throw InvalidValue("the trace has a capacity_factor column, which drives the capacity server: "
-                + "give the file to --server capacity --capacity-trace \(name)")
+            throw InvalidValue(
+                "the trace has a capacity_factor column, which drives the capacity server: "
+                    + "give the file to --server capacity --capacity-trace \(name)")
         }
         let (probabilityColumn, retryColumn) = (table.column("failure_probability")!, table.column("retry_after_s"))
         let steps = try steps(of: table) { row throws(InvalidValue) in
@@ -42,7 +43,8 @@ enum TraceFile {
             if let retryColumn, !row.text(retryColumn).isEmpty {
                 let delay = try row.number(retryColumn)
                 guard let nanoseconds = Self.nanoseconds(delay) else {
-                    throw row.invalid(retryColumn, "is not a delay from 0 to \(Self.longestSeconds) s (virtual time's horizon)")
+                    throw row.invalid(
+                        retryColumn, "is not a delay from 0 to \(Self.longestSeconds) s (virtual time's horizon)")
                 }
                 retryAfter = .nanoseconds(nanoseconds)
             }
@@ -61,7 +63,9 @@ enum TraceFile {
         let factorColumn = table.column("capacity_factor")!
         let steps = try steps(of: table) { row throws(InvalidValue) in
             let factor = try row.number(factorColumn)
-            guard factor > 0, factor <= 1e6 else { throw row.invalid(factorColumn, "is not a capacity factor in (0, 1e6]") }
+            guard factor > 0, factor <= 1e6 else {
+                throw row.invalid(factorColumn, "is not a capacity factor in (0, 1e6]")
+            }
             return factor
         }
         do {
@@ -82,19 +86,27 @@ enum TraceFile {
             case .tooLarge: throw InvalidValue("the trace file '\(path)' is larger than 64 MiB")
             }
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw InvalidValue("the trace file '\(path)' is not UTF-8 text") }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw InvalidValue("the trace file '\(path)' is not UTF-8 text")
+        }
         return text
     }
 
     /// `text` as a table with `time_s` and `columns` (`optional` may be there too).
     private static func table(_ text: String, columns: [String], optional: String?) throws(InvalidValue) -> CSVReader {
-        let expected = "expected the columns " + (["time_s"] + columns).joined(separator: ",") + (optional.map { " (and optionally \($0))" } ?? "")
+        let expected =
+            "expected the columns " + (["time_s"] + columns).joined(separator: ",")
+            + (optional.map { " (and optionally \($0))" } ?? "")
         let table = CSVReader(text: text)
-        guard !table.header.isEmpty, !table.records.isEmpty else { throw InvalidValue("the trace has no rows: \(expected)") }
+        guard !table.header.isEmpty, !table.records.isEmpty else {
+            throw InvalidValue("the trace has no rows: \(expected)")
+        }
         for column in ["time_s"] + columns where table.column(column) == nil {
             throw InvalidValue("the trace lacks the column \(column): \(expected)")
         }
-        if table.malformedRecords > 0 { throw InvalidValue("the trace has \(table.malformedRecords) rows of another width than its header") }
+        if table.malformedRecords > 0 {
+            throw InvalidValue("the trace has \(table.malformedRecords) rows of another width than its header")
+        }
         return table
     }
 
@@ -108,11 +120,17 @@ enum TraceFile {
             let row = Row(number: index + 2, record: record, header: table.header)  // the header is row 1
             let seconds = try row.number(timeColumn)
             guard let nanoseconds = Self.nanoseconds(seconds) else {
-                throw row.invalid(timeColumn, "is not a time from 0 to \(Self.longestSeconds) s (virtual time's horizon)")
+                throw row.invalid(
+                    timeColumn, "is not a time from 0 to \(Self.longestSeconds) s (virtual time's horizon)")
             }
-            if index == 0 && seconds != 0 { throw InvalidValue("row \(row.number), column time_s: the trace must start at 0, not \(row.text(timeColumn))") }
+            if index == 0 && seconds != 0 {
+                throw InvalidValue(
+                    "row \(row.number), column time_s: the trace must start at 0, not \(row.text(timeColumn))")
+            }
             let start = VirtualTime(nanoseconds: nanoseconds)
-            if let previous = steps.last, start < previous.start { throw row.invalid(timeColumn, "is before the previous row's time") }
+            if let previous = steps.last, start < previous.start {
+                throw row.invalid(timeColumn, "is before the previous row's time")
+            }
             steps.append(StepFunction.Step(start: start, value: try value(row)))
         }
         return steps
@@ -137,7 +155,9 @@ enum TraceFile {
         func text(_ column: Int) -> String { record[column] }
 
         func number(_ column: Int) throws(InvalidValue) -> Double {
-            guard let value = ValueParser.number(record[column]), value.isFinite else { throw invalid(column, "is not a number", quoted: true) }
+            guard let value = ValueParser.number(record[column]), value.isFinite else {
+                throw invalid(column, "is not a number", quoted: true)
+            }
             return value
         }
 

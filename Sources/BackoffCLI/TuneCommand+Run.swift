@@ -38,7 +38,9 @@ extension TuneCommand {
 
     /// Runs the search and writes the table; returns the exit status (0, or 1 when no candidate is
     /// feasible or the best one fails on a fresh seed).
-    func run(standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream) throws(CommandLineError) -> Int32 {
+    func run(standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream)
+        throws(CommandLineError) -> Int32
+    {
         let output = try outputPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         var evaluations: [Evaluation] = []
         var seen: [Candidate: Int] = [:]
@@ -48,11 +50,15 @@ extension TuneCommand {
         func evaluate(_ candidates: [Candidate], phase: String) throws(CommandLineError) -> [[String: String]] {
             // New candidates in the order given (no hashing order, so the table is the same every run).
             var unseen: [Candidate] = []
-            for candidate in candidates where seen[candidate] == nil && !unseen.contains(candidate) { unseen.append(candidate) }
+            for candidate in candidates where seen[candidate] == nil && !unseen.contains(candidate) {
+                unseen.append(candidate)
+            }
             let fresh = unseen
             let rows: [[String: String]]
             do {
-                rows = try ParallelWork.map(fresh.count, jobs: jobs) { index in try Self.simulate(base + Self.arguments(fresh[index])) }
+                rows = try ParallelWork.map(fresh.count, jobs: jobs) { index in
+                    try Self.simulate(base + Self.arguments(fresh[index]))
+                }
             } catch let error as CommandLineError {
                 throw error
             } catch {
@@ -60,7 +66,8 @@ extension TuneCommand {
             }
             for (candidate, row) in zip(fresh, rows) {
                 seen[candidate] = evaluations.count
-                evaluations.append(Evaluation(index: evaluations.count + 1, candidate: candidate, row: row, phase: phase))
+                evaluations.append(
+                    Evaluation(index: evaluations.count + 1, candidate: candidate, row: row, phase: phase))
             }
             return candidates.map { evaluations[seen[$0]!].row }
         }
@@ -76,7 +83,9 @@ extension TuneCommand {
             }
         }
         _ = try evaluate(design, phase: "design")
-        standardError.write("tune: design: \(evaluations.count) candidates, \(evaluations.filter { feasible($0.row) }.count) feasible\n")
+        standardError.write(
+            "tune: design: \(evaluations.count) candidates, \(evaluations.filter { feasible($0.row) }.count) feasible\n"
+        )
 
         // 2. The simplex from the three best design points (feasible ones first), over the continuous
         //    dimensions, the integer ones and the choices held.
@@ -90,7 +99,8 @@ extension TuneCommand {
                 var failure: CommandLineError?
                 do {
                     _ = try SimplexMinimizer.minimize(
-                        start: continuous.map { start.unit[$0] }, step: continuous.map { _ in 0.15 }, tolerance: 0.01, maxIterations: 30
+                        start: continuous.map { start.unit[$0] }, step: continuous.map { _ in 0.15 }, tolerance: 0.01,
+                        maxIterations: 30
                     ) { x in
                         var unit = start.unit
                         for (axis, index) in continuous.enumerated() { unit[index] = min(1, max(0, x[axis])) }
@@ -99,7 +109,8 @@ extension TuneCommand {
                             total + abs(x[pair.0] - unit[pair.1])
                         }
                         do {
-                            let row = try evaluate([Candidate(space: space, unit: unit, choices: start.choices)], phase: "refine")[0]
+                            let row = try evaluate(
+                                [Candidate(space: space, unit: unit, choices: start.choices)], phase: "refine")[0]
                             return penalized(row) + outside * (abs(penalized(row)) + 1)
                         } catch let error as CommandLineError {
                             failure = error
@@ -134,23 +145,27 @@ extension TuneCommand {
             let closest = constraints.indices.map { index in
                 (index, evaluations.map { violations($0.row)[index] }.min() ?? .infinity)
             }.min { $0.1 < $1.1 }
-            let message = closest.map { index, _ in
-                let constraint = constraints[index]
-                let values = evaluations.compactMap { $0.row[constraint.column].flatMap(Double.init) }
-                let nearest = constraint.atMost ? values.min() : values.max()
-                return "; the closest to holding is \(constraint.text) (best value \(nearest.map(CSVFormat.number) ?? "none"))"
-            } ?? ""
+            let message =
+                closest.map { index, _ in
+                    let constraint = constraints[index]
+                    let values = evaluations.compactMap { $0.row[constraint.column].flatMap(Double.init) }
+                    let nearest = constraint.atMost ? values.min() : values.max()
+                    return
+                        "; the closest to holding is \(constraint.text) (best value \(nearest.map(CSVFormat.number) ?? "none"))"
+                } ?? ""
             standardError.write("tune: no candidate satisfies every constraint\(message)\n")
             return 1
         }
         let freshSeed = SeedDerivation.streamSeed(root: seed, stream: 0xF4E5)
-        let check = try Self.simulate(scenarioArguments + Self.arguments(best.candidate) + ["--seed", String(freshSeed), "--jobs", "1"])
+        let check = try Self.simulate(
+            scenarioArguments + Self.arguments(best.candidate) + ["--seed", String(freshSeed), "--jobs", "1"])
         let holds = feasible(check)
         let report = constraints.map { "\($0.column) \(check[$0.column] ?? "") (\($0.text))" }.joined(separator: ", ")
         standardError.write(
             "tune: best: candidate \(best.index), \(objectiveColumn) \(best.row[objectiveColumn] ?? ""); on a fresh seed (\(freshSeed)) "
                 + "\(objectiveColumn) \(check[objectiveColumn] ?? "")"
-                + (constraints.isEmpty ? "\n" : ", and the constraints \(holds ? "still hold" : "DO NOT hold"): \(report)\n"))
+                + (constraints.isEmpty
+                    ? "\n" : ", and the constraints \(holds ? "still hold" : "DO NOT hold"): \(report)\n"))
         return holds ? 0 : 1
     }
 
@@ -158,16 +173,18 @@ extension TuneCommand {
     /// column (lower for <=, higher for >=) and better on one.
     func paretoSet(_ evaluations: [Evaluation]) -> Set<Int> {
         func values(_ evaluation: Evaluation) -> [Double] {
-            [score(evaluation.row)] + constraints.map { constraint in
-                let value = evaluation.row[constraint.column].flatMap(Double.init) ?? .infinity
-                return constraint.atMost ? value : -value
-            }
+            [score(evaluation.row)]
+                + constraints.map { constraint in
+                    let value = evaluation.row[constraint.column].flatMap(Double.init) ?? .infinity
+                    return constraint.atMost ? value : -value
+                }
         }
         let all = evaluations.map { ($0.index, values($0)) }
         var front = Set<Int>()
         for (index, mine) in all {
             let dominated = all.contains { other in
-                other.0 != index && zip(other.1, mine).allSatisfy { $0 <= $1 } && zip(other.1, mine).contains { $0 < $1 }
+                other.0 != index && zip(other.1, mine).allSatisfy { $0 <= $1 }
+                    && zip(other.1, mine).contains { $0 < $1 }
             }
             if !dominated { front.insert(index) }
         }
@@ -177,14 +194,19 @@ extension TuneCommand {
     /// The table: candidate and phase, the policy columns as simulate writes them, each searched
     /// option that is not one of them, the objective and the constrained columns, feasible and pareto.
     func table(_ evaluations: [Evaluation], pareto: Set<Int>) -> CSVTable {
-        let policyColumns = ["jitter", "base_s", "multiplier", "cap_s", "max_attempts", "schedule", "decorrelated_factor",
-                             "max_elapsed_s", "cap_mode"]
-        let covered: Set<String> = ["jitter", "base", "multiplier", "cap", "max-attempts", "max-retries", "schedule",
-                                    "decorrelated-factor", "max-elapsed", "cap-mode"]
+        let policyColumns = [
+            "jitter", "base_s", "multiplier", "cap_s", "max_attempts", "schedule", "decorrelated_factor",
+            "max_elapsed_s", "cap_mode",
+        ]
+        let covered: Set<String> = [
+            "jitter", "base", "multiplier", "cap", "max-attempts", "max-retries", "schedule",
+            "decorrelated-factor", "max-elapsed", "cap-mode",
+        ]
         let searched = space.names.filter { !covered.contains($0) }
         var measured: [String] = [objectiveColumn]
         for constraint in constraints where !measured.contains(constraint.column) { measured.append(constraint.column) }
-        var table = CSVTable(header: ["candidate", "phase"] + policyColumns + searched + measured + ["feasible", "pareto"])
+        var table = CSVTable(
+            header: ["candidate", "phase"] + policyColumns + searched + measured + ["feasible", "pareto"])
         for evaluation in evaluations {
             table.append(
                 [String(evaluation.index), evaluation.phase] + policyColumns.map { evaluation.row[$0] ?? "" }

@@ -1,6 +1,6 @@
-import RetrySimulation
 import Foundation
 import Parallelism
+import RetrySimulation
 import Stochastics
 
 /// `backoff tune`: the policy that does best on an objective column of `simulate` while its
@@ -30,7 +30,8 @@ struct TuneCommand: DocumentedCommand {
         help: "The simulate column to minimise (or maximise with --maximize).", parse: Parsers.text)
     static let maximize = Option<Bool>.flag("maximize", help: "Maximise the objective instead.")
     static let search = Option<String?>.optional(
-        "search", "space", form: TuneSearchSpace.form, help: "The policy options to search, and their ranges or choices.",
+        "search", "space", form: TuneSearchSpace.form,
+        help: "The policy options to search, and their ranges or choices.",
         parse: Parsers.text)
     static let design = Option(
         "design", "count", kind: .count, default: "16", form: Parsers.countForm(designRange, example: 16),
@@ -47,17 +48,28 @@ struct TuneCommand: DocumentedCommand {
         SimulateCommand.specs.filter { $0.name != SimulateCommand.timeline.name } + ownSpecs
     }
     static var columns: [ColumnDocumentation] {
-        [ColumnDocumentation(name: "(candidate columns)", meaning: "the policy columns, each searched choice, the objective and every constrained column, feasible, pareto, phase, candidate")]
+        [
+            ColumnDocumentation(
+                name: "(candidate columns)",
+                meaning:
+                    "the policy columns, each searched choice, the objective and every constrained column, feasible, pareto, phase, candidate"
+            )
+        ]
     }
-    static let example = "backoff tune --clients 2000 --server outage:2s --objective p99_total_wait_s "
+    static let example =
+        "backoff tune --clients 2000 --server outage:2s --objective p99_total_wait_s "
         + "--constraint 'peak_retry_load<=120' --constraint 'give_ups<=0' "
         + "--search 'base=10ms..1s,multiplier=1.5..4,max-attempts=3..12,jitter=full|equal|decorrelated'"
 
     /// Options tune sets for every candidate itself.
-    static let fixedOnly: Set<String> = ["seed", "jobs", "output", "max-memory", "generator", "clients", "server", "arrivals"]
+    static let fixedOnly: Set<String> = [
+        "seed", "jobs", "output", "max-memory", "generator", "clients", "server", "arrivals",
+    ]
     /// The policy options a search may vary.
-    static let searchable = ["base", "multiplier", "cap", "max-attempts", "max-retries", "jitter", "cap-mode", "increment",
-                             "decorrelated-factor", "schedule", "budget", "breaker", "throttle", "max-elapsed"]
+    static let searchable = [
+        "base", "multiplier", "cap", "max-attempts", "max-retries", "jitter", "cap-mode", "increment",
+        "decorrelated-factor", "schedule", "budget", "breaker", "throttle", "max-elapsed",
+    ]
     /// simulate columns that are not numbers.
     static let textColumns: Set<String> = ["jitter", "server", "schedule", "generator", "cap_mode", "recovered"]
 
@@ -99,17 +111,22 @@ struct TuneCommand: DocumentedCommand {
                 throw .usage("Missing value for '\(Self.constraintSpec.usage)'", command: Self.name)
             }
         }
-        let options = try ParsedOptions(command: Self.name, specs: Self.specs.filter { $0.name != Self.constraintSpec.name }, tokens: rest,
-                                        fillingIn: false)
+        let options = try ParsedOptions(
+            command: Self.name, specs: Self.specs.filter { $0.name != Self.constraintSpec.name }, tokens: rest,
+            fillingIn: false)
         guard let objective = try options(Self.objective) else {
-            throw .usage("Missing '--objective <column>': the simulate column to minimise, e.g. p99_total_wait_s", command: Self.name)
+            throw .usage(
+                "Missing '--objective <column>': the simulate column to minimise, e.g. p99_total_wait_s",
+                command: Self.name)
         }
         let numeric = Set(SimulateCommand.columns.map(\.name)).subtracting(Self.textColumns)
         func column(_ name: String, for spec: OptionSpec, _ value: String) throws(CommandLineError) -> String {
             guard numeric.contains(name) else {
-                let reason = Self.textColumns.contains(name)
+                let reason =
+                    Self.textColumns.contains(name)
                     ? "'\(name)' is not a numeric column"
-                    : "unknown column '\(name)'" + (Suggestion.closest(to: name, among: Array(numeric)).map { " (did you mean '\($0)'?)" } ?? "")
+                    : "unknown column '\(name)'"
+                        + (Suggestion.closest(to: name, among: Array(numeric)).map { " (did you mean '\($0)'?)" } ?? "")
                 throw options.invalid(spec, value, detail: reason)
             }
             return name
@@ -120,10 +137,13 @@ struct TuneCommand: DocumentedCommand {
         for text in constraintTexts {
             let atMost = text.contains("<=")
             let parts = text.components(separatedBy: atMost ? "<=" : ">=")
-            guard parts.count == 2, atMost || text.contains(">="), let bound = ValueParser.number(parts[1]), bound.isFinite else {
+            guard parts.count == 2, atMost || text.contains(">="), let bound = ValueParser.number(parts[1]),
+                bound.isFinite
+            else {
                 throw options.invalid(Self.constraintSpec, text, detail: nil)
             }
-            constraints.append(Constraint(column: try column(parts[0], for: Self.constraintSpec, text), atMost: atMost, bound: bound))
+            constraints.append(
+                Constraint(column: try column(parts[0], for: Self.constraintSpec, text), atMost: atMost, bound: bound))
         }
         self.constraints = constraints
         guard let searchText = try options(Self.search) else {
@@ -137,9 +157,12 @@ struct TuneCommand: DocumentedCommand {
         for name in space.names where options.givenText(name) != nil {
             throw .usage("'--\(name)' is both given and searched: give it, or search it", command: Self.name)
         }
-        if space.dimensions["jitter"] == nil, let jitter = options.givenText("jitter"), jitter.contains(",") || jitter == "all" {
-            throw .usage("'--jitter \(jitter)': tune runs one jitter mode per candidate; search several with --search 'jitter=a|b'",
-                         command: Self.name)
+        if space.dimensions["jitter"] == nil, let jitter = options.givenText("jitter"),
+            jitter.contains(",") || jitter == "all"
+        {
+            throw .usage(
+                "'--jitter \(jitter)': tune runs one jitter mode per candidate; search several with --search 'jitter=a|b'",
+                command: Self.name)
         }
         designPoints = try options(Self.design)
         let run = try RunOptions(options)
@@ -148,18 +171,23 @@ struct TuneCommand: DocumentedCommand {
         outputPath = try options(TableOptions.output)
         // The scenario: every simulate option given, as given (tune sets seed, jobs and output itself).
         var arguments: [String] = []
-        for name in options.order where SimulateCommand.specs.contains(where: { $0.name == name })
-            && !["seed", "jobs", "output"].contains(name) {
+        for name in options.order
+        where SimulateCommand.specs.contains(where: { $0.name == name })
+            && !["seed", "jobs", "output"].contains(name)
+        {
             arguments += options.spec(name).isFlag ? ["--\(name)"] : ["--\(name)", options.givenText(name)!]
         }
-        if space.dimensions["jitter"] == nil && options.givenText("jitter") == nil { arguments += ["--jitter", "full"] }
+        if space.dimensions["jitter"] == nil && options.givenText("jitter") == nil {
+            arguments += ["--jitter", "full"]
+        }
         scenarioArguments = arguments
         // Every candidate's simulate must parse: check every choice and both ends of every range (with
         // the others at their centres) before anything runs, then that something varies.
         var largest = MemoryEstimate()
         for choices in space.choiceCombinations {
             for unit in space.checkpoints {
-                let candidate = try Self.parse(arguments + Self.arguments(Candidate(space: space, unit: unit, choices: choices)))
+                let candidate = try Self.parse(
+                    arguments + Self.arguments(Candidate(space: space, unit: unit, choices: choices)))
                 if candidate.memoryEstimate.bytes > largest.bytes { largest = candidate.memoryEstimate }
             }
         }
@@ -173,8 +201,13 @@ struct TuneCommand: DocumentedCommand {
         let (points, together) = (designPoints, jobs)
         let rows = Double(points * space.choiceCombinations.count)
         let kept = MemoryEstimate.count(rows)
-        let estimate = largest.times(together, "\(together) candidates at once (--jobs)") + MemoryEstimate([.init(
-            parameter: "--design \(points)", what: "\(kept) candidates' rows kept, about 8 KB each", bytes: rows * 8192)])
+        let estimate =
+            largest.times(together, "\(together) candidates at once (--jobs)")
+            + MemoryEstimate([
+                .init(
+                    parameter: "--design \(points)", what: "\(kept) candidates' rows kept, about 8 KB each",
+                    bytes: rows * 8192)
+            ])
         try MemoryLimit(options).check(estimate, command: Self.name)
     }
 
@@ -204,7 +237,8 @@ struct TuneCommand: DocumentedCommand {
     /// The simulate command `arguments` make, validated (a usage error names the candidate's option).
     static func parse(_ arguments: [String]) throws(CommandLineError) -> SimulateCommand {
         do {
-            let options = try ParsedOptions(command: SimulateCommand.name, specs: SimulateCommand.specs, tokens: ArgumentLexer.tokens(arguments))
+            let options = try ParsedOptions(
+                command: SimulateCommand.name, specs: SimulateCommand.specs, tokens: ArgumentLexer.tokens(arguments))
             return try SimulateCommand(options)
         } catch {
             guard case .usage(let message, _) = error else { throw error }

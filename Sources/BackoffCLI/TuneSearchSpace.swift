@@ -15,7 +15,8 @@ struct TuneSearchSpace {
     let names: [String]
     let dimensions: [String: Dimension]
 
-    static let form = "comma-separated NAME=A..B (a range) or NAME=a|b|c (choices), e.g. "
+    static let form =
+        "comma-separated NAME=A..B (a range) or NAME=a|b|c (choices), e.g. "
         + "'base=10ms..1s,multiplier=1.5..4,max-attempts=3..12,jitter=full|equal|decorrelated'"
 
     /// Parses `text` against the options of `specs`.
@@ -29,7 +30,8 @@ struct TuneSearchSpace {
             }
             let (name, value) = (parts[0], parts[1])
             guard let spec = specs.first(where: { $0.name == name }), !TuneCommand.fixedOnly.contains(name) else {
-                let hint = Suggestion.closest(to: name, among: TuneCommand.searchable).map { " (did you mean '\($0)'?)" } ?? ""
+                let hint =
+                    Suggestion.closest(to: name, among: TuneCommand.searchable).map { " (did you mean '\($0)'?)" } ?? ""
                 throw InvalidValue("'\(name)' is not an option tune can search\(hint)")
             }
             guard dimensions[name] == nil else { throw InvalidValue("'\(name)' is searched twice") }
@@ -75,22 +77,30 @@ struct TuneSearchSpace {
             guard bounds.count == 2 else { throw InvalidValue("'\(spec.name)=\(value)': a range is A..B") }
             switch spec.kind {
             case .duration:
-                guard let low = ValueParser.duration(bounds[0]), let high = ValueParser.duration(bounds[1]), low > .zero, high >= low else {
-                    throw InvalidValue("'\(spec.name)=\(value)': expected DURATION..DURATION, 0 < A <= B, e.g. 10ms..1s")
+                guard let low = ValueParser.duration(bounds[0]), let high = ValueParser.duration(bounds[1]),
+                    low > .zero, high >= low
+                else {
+                    throw InvalidValue(
+                        "'\(spec.name)=\(value)': expected DURATION..DURATION, 0 < A <= B, e.g. 10ms..1s")
                 }
                 let (a, b) = (low.nanoseconds, high.nanoseconds)
                 return .continuous(low: a, high: b, logarithmic: b >= 10 * a, duration: true)
             case .number:
-                guard let low = ValueParser.number(bounds[0]), let high = ValueParser.number(bounds[1]), low.isFinite, high.isFinite,
-                      high >= low else {
+                guard let low = ValueParser.number(bounds[0]), let high = ValueParser.number(bounds[1]), low.isFinite,
+                    high.isFinite,
+                    high >= low
+                else {
                     throw InvalidValue("'\(spec.name)=\(value)': expected NUMBER..NUMBER with A <= B, e.g. 1.5..4")
                 }
                 return .continuous(low: low, high: high, logarithmic: false, duration: false)
             case .count:
                 // Up to 2^53, where a count is exact in a Double (a design point is placed in one).
                 guard let low = ValueParser.integer(bounds[0]), let high = ValueParser.integer(bounds[1]), high >= low,
-                      high <= Self.largestCount else {
-                    throw InvalidValue("'\(spec.name)=\(value)': expected COUNT..COUNT with 0 <= A <= B <= \(Self.largestCount), e.g. 3..12")
+                    high <= Self.largestCount
+                else {
+                    throw InvalidValue(
+                        "'\(spec.name)=\(value)': expected COUNT..COUNT with 0 <= A <= B <= \(Self.largestCount), e.g. 3..12"
+                    )
                 }
                 return .integer(low: low, high: high)
             case .flag, .text, .serverModel:
@@ -98,8 +108,12 @@ struct TuneSearchSpace {
             }
         }
         let choices = value.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-        guard !choices.contains(where: \.isEmpty) else { throw InvalidValue("'\(spec.name)=\(value)': an empty choice") }
-        guard Set(choices).count == choices.count else { throw InvalidValue("'\(spec.name)=\(value)': a choice is listed twice") }
+        guard !choices.contains(where: \.isEmpty) else {
+            throw InvalidValue("'\(spec.name)=\(value)': an empty choice")
+        }
+        guard Set(choices).count == choices.count else {
+            throw InvalidValue("'\(spec.name)=\(value)': a choice is listed twice")
+        }
         return .choices(choices)
     }
 

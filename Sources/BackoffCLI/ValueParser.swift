@@ -36,17 +36,32 @@ enum ValueParser {
                 return (0..<n).allSatisfy { bytes[count - n + $0] == suffix.utf8Start[$0] }
             }
             let unit: (length: Int, nanoseconds: Int64)
-            if ends("ns") { unit = (2, 1) } else if ends("us") { unit = (2, 1_000) } else if ends("µs") { unit = (3, 1_000) }
-            else if ends("ms") { unit = (2, 1_000_000) } else if ends("s") { unit = (1, 1_000_000_000) }
-            else if ends("m") { unit = (1, 60_000_000_000) } else if ends("h") { unit = (1, 3_600_000_000_000) }
-            else { return .malformed }
+            if ends("ns") {
+                unit = (2, 1)
+            } else if ends("us") {
+                unit = (2, 1_000)
+            } else if ends("µs") {
+                unit = (3, 1_000)
+            } else if ends("ms") {
+                unit = (2, 1_000_000)
+            } else if ends("s") {
+                unit = (1, 1_000_000_000)
+            } else if ends("m") {
+                unit = (1, 60_000_000_000)
+            } else if ends("h") {
+                unit = (1, 3_600_000_000_000)
+            } else {
+                return .malformed
+            }
             // The number: digits, then optionally a point and digits.
             let number = bytes[..<(count - unit.length)]
             let point = number.firstIndex(of: UInt8(ascii: "."))
             let whole = number[..<(point ?? number.endIndex)]
             let fraction = point.map { number[($0 + 1)...] } ?? number[number.endIndex...]
             let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-            guard !whole.isEmpty, whole.allSatisfy(isDigit), point == nil || (!fraction.isEmpty && fraction.allSatisfy(isDigit)) else {
+            guard !whole.isEmpty, whole.allSatisfy(isDigit),
+                point == nil || (!fraction.isEmpty && fraction.allSatisfy(isDigit))
+            else {
                 return .malformed
             }
             func value(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int64? {

@@ -5,7 +5,8 @@ import Stochastics
 /// `backoff waits`: the distribution of total waits over many runs, next to the closed forms.
 struct WaitsCommand: BackoffCommand {
     static let name = "waits"
-    static let abstract = "Simulate R requests whose every attempt fails and summarise their total waits beside the closed forms."
+    static let abstract =
+        "Simulate R requests whose every attempt fails and summarise their total waits beside the closed forms."
     static let discussion = """
         One row per jitter mode. z_score = (mean - formula mean) / standard error: |z| > 4 means the \
         simulation and the formula disagree beyond sampling error. Up to 16,777,216 runs the quantiles are \
@@ -17,9 +18,11 @@ struct WaitsCommand: BackoffCommand {
         help: "Independent requests per jitter mode.", parse: Parsers.count(in: runRange))
     static let runRange = 1...1_000_000_000_000
     static let samples = Option<String?>.optional(
-        "samples", "file", form: "a file path", help: "Also write every run's total wait to this file (columns jitter,run,total_wait_s).",
+        "samples", "file", form: "a file path",
+        help: "Also write every run's total wait to this file (columns jitter,run,total_wait_s).",
         parse: Parsers.text)
-    static let specs = PolicyOptions.specs(defaultJitter: defaultJitter) + [runs.spec, samples.spec] + RunOptions.seedSpecs
+    static let specs =
+        PolicyOptions.specs(defaultJitter: defaultJitter) + [runs.spec, samples.spec] + RunOptions.seedSpecs
         + [RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec]
     /// What one row is written from: one jitter mode's experiment.
     struct Row {
@@ -50,24 +53,35 @@ struct WaitsCommand: BackoffCommand {
             Column("runs", "simulated requests R") { String($0.runs) },
             Column("seed", "root seed (the mode's stream seed is derived from it)") { String($0.seed) },
             Column("mean_total_wait_s", "mean total wait, seconds") { CSVFormat.number($0.summary.mean) },
-            Column("sd_total_wait_s", "sample standard deviation of the total wait, seconds") { CSVFormat.number($0.summary.standardDeviation) },
-            Column("se_mean_total_wait_s", "standard error of the mean, sd / √R, seconds") { CSVFormat.number($0.summary.standardError) },
-            Column("p50_total_wait_s", "median total wait (quantiles: type 7), seconds") { CSVFormat.number($0.summary.quantile(0.5)) },
+            Column("sd_total_wait_s", "sample standard deviation of the total wait, seconds") {
+                CSVFormat.number($0.summary.standardDeviation)
+            },
+            Column("se_mean_total_wait_s", "standard error of the mean, sd / √R, seconds") {
+                CSVFormat.number($0.summary.standardError)
+            },
+            Column("p50_total_wait_s", "median total wait (quantiles: type 7), seconds") {
+                CSVFormat.number($0.summary.quantile(0.5))
+            },
             Column("p90_total_wait_s", "90th percentile, seconds") { CSVFormat.number($0.summary.quantile(0.9)) },
             Column("p99_total_wait_s", "99th percentile, seconds") { CSVFormat.number($0.summary.quantile(0.99)) },
             Column("max_total_wait_s", "largest total wait seen, seconds") { CSVFormat.number($0.summary.maximum) },
-            Column("formula_mean_total_wait_s", "closed-form E[W], seconds (empty: none, i.e. --max-elapsed with jitter)") {
+            Column(
+                "formula_mean_total_wait_s", "closed-form E[W], seconds (empty: none, i.e. --max-elapsed with jitter)"
+            ) {
                 CSVFormat.number($0.formula?.mean)
             },
-            Column("formula_sd_total_wait_s", "closed-form standard deviation, seconds") { CSVFormat.number($0.formula?.standardDeviation) },
+            Column("formula_sd_total_wait_s", "closed-form standard deviation, seconds") {
+                CSVFormat.number($0.formula?.standardDeviation)
+            },
             Column("z_score", "(mean - formula mean) / standard error: |z| > 4 means disagreement") { row in
-                CSVFormat.number(row.formula.map {
-                    // Waits are whole nanoseconds: each may differ from the formula by 0.5 ns.
-                    MeanCheck(
-                        observed: row.summary.mean, expected: $0.mean, standardError: row.summary.standardError,
-                        exactTolerance: Double(row.policy.maxAttempts) * 1e-9
-                    ).z
-                })
+                CSVFormat.number(
+                    row.formula.map {
+                        // Waits are whole nanoseconds: each may differ from the formula by 0.5 ns.
+                        MeanCheck(
+                            observed: row.summary.mean, expected: $0.mean, standardError: row.summary.standardError,
+                            exactTolerance: Double(row.policy.maxAttempts) * 1e-9
+                        ).z
+                    })
             },
             Column("min_total_wait_s", "smallest total wait seen, seconds") { CSVFormat.number($0.summary.minimum) },
             Column("quantiles", "exact, or estimated (P², above 16,777,216 runs, where memory stays constant)") {
@@ -79,7 +93,8 @@ struct WaitsCommand: BackoffCommand {
             Column("at_cap_fraction", "measured share of all waits drawn that equal the cap (empty: no wait drawn)") {
                 CSVFormat.number($0.waits.atCapFraction)
             },
-            Column("formula_at_cap_fraction", "closed-form expected share of waits at the cap (empty: no closed form)") {
+            Column("formula_at_cap_fraction", "closed-form expected share of waits at the cap (empty: no closed form)")
+            {
                 CSVFormat.number($0.formulaAtCap)
             },
         ]
@@ -113,7 +128,8 @@ struct WaitsCommand: BackoffCommand {
         }
         samplesPath = try options(Self.samples)
         outputPath = try options(TableOptions.output)
-        try AtomicFileWriter.checkDistinct(table: outputPath, side: (Self.samples.name, samplesPath), command: Self.name)
+        try AtomicFileWriter.checkDistinct(
+            table: outputPath, side: (Self.samples.name, samplesPath), command: Self.name)
     }
 
     private struct ModeResult: Sendable {
@@ -129,14 +145,20 @@ struct WaitsCommand: BackoffCommand {
         let modes = Double(experiments.count)
         let kept = Double(min(runs, WaitsExperiment.defaultExactQuantileLimit))
         let streaming = runs > WaitsExperiment.defaultExactQuantileLimit
-        let held = streaming ? Double(randomness.jobs * WaitsExperiment.chunkSize) : kept * min(modes, Double(randomness.jobs + 1))
-        var items: [MemoryEstimate.Item] = [.init(
-            parameter: "--runs \(runs)", what: "\(MemoryEstimate.count(held)) total waits held, 8 bytes each", bytes: held * 8)]
+        let held =
+            streaming
+            ? Double(randomness.jobs * WaitsExperiment.chunkSize) : kept * min(modes, Double(randomness.jobs + 1))
+        var items: [MemoryEstimate.Item] = [
+            .init(
+                parameter: "--runs \(runs)", what: "\(MemoryEstimate.count(held)) total waits held, 8 bytes each",
+                bytes: held * 8)
+        ]
         if samplesPath != nil {
-            items.append(.init(
-                parameter: "--samples with --runs \(runs)",
-                what: "\(MemoryEstimate.count(Double(runs) * modes)) samples held until written, 8 bytes each",
-                bytes: Double(runs) * modes * 8))
+            items.append(
+                .init(
+                    parameter: "--samples with --runs \(runs)",
+                    what: "\(MemoryEstimate.count(Double(runs) * modes)) samples held until written, 8 bytes each",
+                    bytes: Double(runs) * modes * 8))
         }
         return MemoryEstimate(items)
     }
@@ -155,7 +177,9 @@ struct WaitsCommand: BackoffCommand {
                 results = try zip(experiments, seeds).map { experiment, seed in
                     var samples: [Int64] = []
                     samples.reserveCapacity(experiment.runs)
-                    let outcome = try experiment.measure(seed: seed, algorithm: generator, jobs: jobs) { samples.append($0) }
+                    let outcome = try experiment.measure(seed: seed, algorithm: generator, jobs: jobs) {
+                        samples.append($0)
+                    }
                     return ModeResult(outcome: outcome, samples: samples)
                 }
             }
@@ -165,8 +189,11 @@ struct WaitsCommand: BackoffCommand {
 
         var table = CSVTable(header: Self.table.header())
         for (policy, result) in zip(policy.policies, results) {
-            table.append(Self.table.row(
-                Row(policy: policy, outcome: result.outcome, runs: runs, seed: randomness.seed, generator: randomness.generator)))
+            table.append(
+                Self.table.row(
+                    Row(
+                        policy: policy, outcome: result.outcome, runs: runs, seed: randomness.seed,
+                        generator: randomness.generator)))
         }
 
         if let samplesFile {

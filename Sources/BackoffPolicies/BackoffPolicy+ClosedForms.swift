@@ -24,7 +24,9 @@ extension BackoffPolicy {
     /// For an uncapped exponential schedule Σ e_k is the geometric series b (m^(n-1) - 1) / (m - 1).
     /// The immediate schedule waits zero, whatever the jitter.
     public var totalWaitMoments: TotalWaitMoments? {
-        closedFormTotals(countingCapped: false).map { TotalWaitMoments(mean: $0.mean / 1e9, variance: $0.variance / 1e18) }
+        closedFormTotals(countingCapped: false).map {
+            TotalWaitMoments(mean: $0.mean / 1e9, variance: $0.variance / 1e18)
+        }
     }
 
     /// E[W] in seconds; see ``totalWaitMoments``.
@@ -57,14 +59,17 @@ extension BackoffPolicy {
         if maxElapsed != nil {
             guard jitter == .disabled else { return nil }
             let total = nominalStartTimes.last ?? 0
-            let capped = nominalStartTimes.count > 1 ? (1..<nominalStartTimes.count).count { nominalWait(beforeRetry: $0) == _cap } : 0
+            let capped =
+                nominalStartTimes.count > 1
+                ? (1..<nominalStartTimes.count).count { nominalWait(beforeRetry: $0) == _cap } : 0
             return (total * 1e9, 0, Double(capped))
         }
         if retries == 0 { return (0, 0, 0) }
         switch jitter {
         case .decorrelated(let r):
             var moments = DecorrelatedMoments(
-                base: _base, cap: _cap, factor: r, chain: decorrelatedChain, retries: retries, countingCapped: countingCapped)
+                base: _base, cap: _cap, factor: r, chain: decorrelatedChain, retries: retries,
+                countingCapped: countingCapped)
             let last = moments.total(of: retries)
             return (last.moments.mean, last.moments.variance, last.capped)
         case .decorrelatedMonotone(let r):
@@ -72,7 +77,8 @@ extension BackoffPolicy {
             let first = _base == _cap ? 1.0 : 0
             guard retries > 1 else { return (_base, 0, first) }
             var moments = DecorrelatedMoments(
-                base: _base, cap: _cap, factor: r, chain: decorrelatedChain, retries: retries - 1, countingCapped: countingCapped)
+                base: _base, cap: _cap, factor: r, chain: decorrelatedChain, retries: retries - 1,
+                countingCapped: countingCapped)
             let last = moments.total(of: retries - 1)
             return (_base + last.moments.mean, last.moments.variance, first + last.capped)
         case .pollyV2:
@@ -118,7 +124,9 @@ extension BackoffPolicy {
 
     /// The decorrelated chain of this policy's mode and cap mode.
     var decorrelatedChain: DecorrelatedChain {
-        DecorrelatedChain(floorsAtBase: { if case .decorrelatedMonotone = jitter { false } else { true } }(), clamps: capMode == .clamp)
+        DecorrelatedChain(
+            floorsAtBase: { if case .decorrelatedMonotone = jitter { false } else { true } }(),
+            clamps: capMode == .clamp)
     }
 
     /// True when polly-v2's clamp to c can change one of the first `retries` waits.
@@ -152,11 +160,13 @@ extension BackoffPolicy {
         if maxElapsed != nil { return jitter == .disabled ? nominalStartTimes : nil }
         switch jitter {
         case .decorrelated(let r):
-            var moments = DecorrelatedMoments(base: _base, cap: _cap, factor: r, chain: decorrelatedChain, retries: retries)
+            var moments = DecorrelatedMoments(
+                base: _base, cap: _cap, factor: r, chain: decorrelatedChain, retries: retries)
             return [0] + (0..<retries).map { _ in moments.next()!.mean / 1e9 }
         case .decorrelatedMonotone(let r):
             guard retries > 0 else { return [0] }
-            var moments = DecorrelatedMoments(base: _base, cap: _cap, factor: r, chain: decorrelatedChain, retries: retries - 1)
+            var moments = DecorrelatedMoments(
+                base: _base, cap: _cap, factor: r, chain: decorrelatedChain, retries: retries - 1)
             return [0, _base / 1e9] + (0..<(retries - 1)).map { _ in (_base + moments.next()!.mean) / 1e9 }
         case .pollyV2:
             guard !pollyClampCanBind(retries: retries) else { return nil }
@@ -180,7 +190,9 @@ extension BackoffPolicy {
         case (.disabled, _): nominalWait(beforeRetry: k)
         case (.full, false): 0.5 * nominalWait(beforeRetry: k)
         case (.equal, false): 0.75 * nominalWait(beforeRetry: k)
-        default: JitterWindow(jitter)!.moments(nominal: windowNominal(beforeRetry: k), cap: _cap, clamp: _clampAt.isFinite).mean
+        default:
+            JitterWindow(jitter)!.moments(nominal: windowNominal(beforeRetry: k), cap: _cap, clamp: _clampAt.isFinite)
+                .mean
         }
     }
 

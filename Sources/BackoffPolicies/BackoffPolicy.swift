@@ -109,7 +109,10 @@ public struct BackoffPolicy: Hashable, Sendable {
             for k in 1...min(retries, 1024) {
                 let raw = Self.uncappedWait(schedule, base: _base, beforeRetry: k)
                 table.append(min(raw, _tableCap))
-                if raw >= _tableCap { reachesCap = true; break }
+                if raw >= _tableCap {
+                    reachesCap = true
+                    break
+                }
             }
         }
         _nominalWaits = table
@@ -117,15 +120,16 @@ public struct BackoffPolicy: Hashable, Sendable {
         _maxAttempts = budget.attempts
         _isImmediate = schedule == .immediate
         _decorrelatedFactor = jitter.decorrelatedFactor ?? 0
-        _draw = switch jitter {
-        case _ where schedule == .immediate: .immediate
-        case .disabled: .disabled
-        case .full: clamps ? .fullClamped : .full
-        case .equal: clamps ? .equalClamped : .equal
-        case .decorrelated: .decorrelated
-        case .decorrelatedMonotone, .pollyV2: .ownSchedule
-        case .proportional, .additive: .window
-        }
+        _draw =
+            switch jitter {
+            case _ where schedule == .immediate: .immediate
+            case .disabled: .disabled
+            case .full: clamps ? .fullClamped : .full
+            case .equal: clamps ? .equalClamped : .equal
+            case .decorrelated: .decorrelated
+            case .decorrelatedMonotone, .pollyV2: .ownSchedule
+            case .proportional, .additive: .window
+            }
 
         let longest = min(Self.longestPossibleTotalWait(self), _maxElapsed + _cap)
         guard longest <= Self.longestTotalWaitNanoseconds else {
@@ -177,7 +181,8 @@ public struct BackoffPolicy: Hashable, Sendable {
             return NominalWaitSums(schedule: .exponential(multiplier: r), base: b * r, cap: c, retries: retries).sum
         case .decorrelatedMonotone(let r):
             // b, then at most min(c, b r^k) for the k-th draw.
-            return b + NominalWaitSums(schedule: .exponential(multiplier: r), base: b * r, cap: c, retries: retries - 1).sum
+            return b
+                + NominalWaitSums(schedule: .exponential(multiplier: r), base: b * r, cap: c, retries: retries - 1).sum
         case .pollyV2:
             return min(PollyV2.scale(b) * PollyV2.g(Double(retries)), c * Double(retries))
         case .disabled, .full, .equal, .proportional, .additive:

@@ -79,18 +79,24 @@ extension BackoffPolicy {
         case .disabled:
             return Self.wholeNanoseconds(nominalWait(beforeRetry: state.attempts))
         case .full:
-            return Self.wholeNanoseconds(Self.fullJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform()))
+            return Self.wholeNanoseconds(
+                Self.fullJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform()))
         case .fullClamped:
-            return Self.wholeNanoseconds(min(_clampAt, Self.fullJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform())))
+            return Self.wholeNanoseconds(
+                min(_clampAt, Self.fullJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform())))
         case .equal:
-            return Self.wholeNanoseconds(Self.equalJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform()))
+            return Self.wholeNanoseconds(
+                Self.equalJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform()))
         case .equalClamped:
-            return Self.wholeNanoseconds(min(_clampAt, Self.equalJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform())))
+            return Self.wholeNanoseconds(
+                min(_clampAt, Self.equalJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform())))
         case .decorrelated:
-            state._previous = decorrelatedJitter(after: state._previous, factor: _decorrelatedFactor, random.nextUniform())
+            state._previous = decorrelatedJitter(
+                after: state._previous, factor: _decorrelatedFactor, random.nextUniform())
             return Self.wholeNanoseconds(state._previous)
         case .ownSchedule:
-            return Self.wholeNanoseconds(ownScheduleDraw(after: &state._previous, retry: state.attempts, using: &random))
+            return Self.wholeNanoseconds(
+                ownScheduleDraw(after: &state._previous, retry: state.attempts, using: &random))
         case .window:
             let draw = windowDraw(windowNominal(beforeRetry: state.attempts), random.nextUniform())
             return Self.wholeNanoseconds(min(_clampAt, draw))
@@ -109,7 +115,8 @@ extension BackoffPolicy {
 
     /// ``drawTotalWait(using:)``, counting the waits drawn and those equal to the cap into `tally`.
     @inlinable
-    public func drawTotalWait<Random: UniformSource>(using random: inout Random, tally: inout WaitTally) -> Nanoseconds {
+    public func drawTotalWait<Random: UniformSource>(using random: inout Random, tally: inout WaitTally) -> Nanoseconds
+    {
         let retries = maxAttempts - 1
         guard retries > 0, !_isImmediate else { return 0 }
         let capWait = roundedCap ?? -1
@@ -126,7 +133,8 @@ extension BackoffPolicy {
             for k in 1...retries where !add(Self.wholeNanoseconds(nominalWait(beforeRetry: k))) { break }
         case .decorrelated, .decorrelatedMonotone, .pollyV2:
             var previous = _initialPrevious
-            for k in 1...retries where !add(Self.wholeNanoseconds(ownScheduleDraw(after: &previous, retry: k, using: &random))) {
+            for k in 1...retries
+            where !add(Self.wholeNanoseconds(ownScheduleDraw(after: &previous, retry: k, using: &random))) {
                 break
             }
         case .full, .equal, .proportional, .additive:
@@ -160,7 +168,9 @@ extension BackoffPolicy {
         // The windows' nominal waits e_1 ... e_(n-1), up to 64 of them, in a stack buffer.
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: retries) { nominal in
             for k in 1...retries { nominal[k - 1] = windowNominal(beforeRetry: k) }
-            return drawTotalWaits(count, retries: retries, nominal: UnsafePointer(nominal.baseAddress!), capWait: capWait, using: &random, body)
+            return drawTotalWaits(
+                count, retries: retries, nominal: UnsafePointer(nominal.baseAddress!), capWait: capWait, using: &random,
+                body)
         }
     }
 
@@ -185,25 +195,36 @@ extension BackoffPolicy {
             atCap = capped
         case .full where _clampAt.isFinite:
             let c = _clampAt
-            atCap = Self.drawRuns(count, retries, nominal, capWait, &random, body) { e, u in min(c, Self.fullJitter(e, u)) }
+            atCap = Self.drawRuns(count, retries, nominal, capWait, &random, body) { e, u in
+                min(c, Self.fullJitter(e, u))
+            }
         case .full:
             atCap = Self.drawRuns(count, retries, nominal, capWait, &random, body, Self.fullJitter)
         case .equal where _clampAt.isFinite:
             let c = _clampAt
-            atCap = Self.drawRuns(count, retries, nominal, capWait, &random, body) { e, u in min(c, Self.equalJitter(e, u)) }
+            atCap = Self.drawRuns(count, retries, nominal, capWait, &random, body) { e, u in
+                min(c, Self.equalJitter(e, u))
+            }
         case .equal:
             atCap = Self.drawRuns(count, retries, nominal, capWait, &random, body, Self.equalJitter)
         case .proportional(let f):
             let c = _clampAt
-            atCap = Self.drawRuns(count, retries, nominal, capWait, &random, body) { e, u in min(c, Self.proportionalJitter(e, fraction: f, u)) }
+            atCap = Self.drawRuns(count, retries, nominal, capWait, &random, body) { e, u in
+                min(c, Self.proportionalJitter(e, fraction: f, u))
+            }
         case .additive:
             let (c, spread) = (_clampAt, _jitterSpread)
             atCap = Self.drawRuns(count, retries, nominal, capWait, &random, body) { e, u in min(c, e + spread * u) }
         case .decorrelated(let r):
             let (b, c) = (_base, _cap)
-            atCap = _clampAt.isFinite
-                ? Self.drawChains(count, retries, start: b, capWait, &random, body) { s, u in min(c, b + (r * s - b) * u) }
-                : Self.drawChains(count, retries, start: b, capWait, &random, body) { s, u in b + (min(c, r * s) - b) * u }
+            atCap =
+                _clampAt.isFinite
+                ? Self.drawChains(count, retries, start: b, capWait, &random, body) { s, u in
+                    min(c, b + (r * s - b) * u)
+                }
+                : Self.drawChains(count, retries, start: b, capWait, &random, body) { s, u in
+                    b + (min(c, r * s) - b) * u
+                }
         case .decorrelatedMonotone, .pollyV2:
             var capped = 0
             for run in 0..<count {
@@ -276,7 +297,8 @@ extension BackoffPolicy {
     /// Decorrelated jitter after s: min(c, U(b, r s)) under `clamp` (the 2015 post), U(b, min(c, r s))
     /// under `nominal` (Polly Contrib).
     @inlinable func decorrelatedJitter(after previous: Double, factor r: Double, _ u: Double) -> Double {
-        _clampAt.isFinite ? min(_cap, _base + (r * previous - _base) * u) : _base + (min(_cap, r * previous) - _base) * u
+        _clampAt.isFinite
+            ? min(_cap, _base + (r * previous - _base) * u) : _base + (min(_cap, r * previous) - _base) * u
     }
 
     /// Proportional jitter: U((1 - F) e, (1 + F) e).
@@ -304,7 +326,9 @@ extension BackoffPolicy {
     /// ```
     /// where c' is the cap under `clamp` and c'' under `nominal` (the other is infinite).
     @inlinable
-    func ownScheduleDraw<Random: UniformSource>(after previous: inout Double, retry k: Int, using random: inout Random) -> Double {
+    func ownScheduleDraw<Random: UniformSource>(after previous: inout Double, retry k: Int, using random: inout Random)
+        -> Double
+    {
         switch jitter {
         case .decorrelated(let r):
             previous = decorrelatedJitter(after: previous, factor: r, random.nextUniform())

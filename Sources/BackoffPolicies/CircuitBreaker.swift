@@ -11,7 +11,11 @@
 /// (The classic Hystrix/resilience4j design.) Properties, each tested: a closed breaker passes every
 /// request; an open one none; a half-open one at most `probes` until they are answered.
 public struct CircuitBreaker: Hashable, Sendable {
-    public enum State: Hashable, Sendable { case closed, open(until: Nanoseconds), halfOpen(sent: Int, succeeded: Int) }
+    public enum State: Hashable, Sendable {
+        case closed
+        case open(until: Nanoseconds)
+        case halfOpen(sent: Int, succeeded: Int)
+    }
 
     public let failureThreshold: Double
     public let minimumRequests: Int
@@ -30,7 +34,9 @@ public struct CircuitBreaker: Hashable, Sendable {
             throw .invalid("the breaker's failure threshold must lie in (0, 1], got \(failureThreshold)")
         }
         guard minimumRequests >= 1 else { throw .invalid("the breaker needs at least 1 request to open") }
-        guard window > .zero, openDuration > .zero else { throw .invalid("the breaker's window and open duration must be greater than 0") }
+        guard window > .zero, openDuration > .zero else {
+            throw .invalid("the breaker's window and open duration must be greater than 0")
+        }
         guard probes >= 1 else { throw .invalid("the breaker needs at least 1 probe when half-open") }
         self.failureThreshold = failureThreshold
         self.minimumRequests = minimumRequests

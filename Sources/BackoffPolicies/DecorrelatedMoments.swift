@@ -92,24 +92,30 @@ struct DecorrelatedMoments: IteratorProtocol {
         var step = 0
         while step < count {
             let next = nextWithCapped()
-            let now = (mean: next.moments.mean - last.moments.mean, variance: next.moments.variance - last.moments.variance,
-                       capped: next.capped - last.capped)
+            let now = (
+                mean: next.moments.mean - last.moments.mean, variance: next.moments.variance - last.moments.variance,
+                capped: next.capped - last.capped
+            )
             // Settled: the increment changed by at most 1e-12 of itself, or of the total it adds to
             // (an increment that decays to 0 in rounding noise, as an absorbed chain's variance does).
             func settled(_ a: Double, _ b: Double, total: Double) -> Bool {
                 abs(a - b) <= max(1e-12 * max(abs(a), abs(b)), 1e-12 * abs(total), 1e-300)
             }
-            steady = settled(now.mean, increments.mean, total: next.moments.mean)
-                && settled(now.variance, increments.variance, total: next.moments.variance)
-                && settled(now.capped, increments.capped, total: next.capped) ? steady + 1 : 0
+            steady =
+                settled(now.mean, increments.mean, total: next.moments.mean)
+                    && settled(now.variance, increments.variance, total: next.moments.variance)
+                    && settled(now.capped, increments.capped, total: next.capped) ? steady + 1 : 0
             increments = now
             last = next
             step += 1
             if step >= 32 && steady >= 8 {
                 let rest = Double(count - step)
-                return (TotalWaitMoments(mean: last.moments.mean + rest * increments.mean,
-                                         variance: last.moments.variance + rest * increments.variance),
-                        last.capped + rest * increments.capped)
+                return (
+                    TotalWaitMoments(
+                        mean: last.moments.mean + rest * increments.mean,
+                        variance: last.moments.variance + rest * increments.variance),
+                    last.capped + rest * increments.capped
+                )
             }
         }
         return last
@@ -124,7 +130,8 @@ struct DecorrelatedMoments: IteratorProtocol {
 
         case .polynomial(let t0, let t1, let q0, let q1, let q2):
             // E[Y|x] = a1 + b1 x, E[Y²|x] = a2 + b2 x + c2 x²
-            let (a1, b1, a2, b2, c2) = chain.floorsAtBase
+            let (a1, b1, a2, b2, c2) =
+                chain.floorsAtBase
                 ? (b / 2, r / 2, b * b / 3, b * r / 3, r * r / 3)
                 : (0, (1 + r) / 2, 0, 0, (1 + r + r * r) / 3)
             // T' = K[t0 + (1 + t1) y];  E[S'^2] = K[(1 + 2 t1 + q2) y² + (2 t0 + q1) y + q0]
@@ -191,7 +198,10 @@ struct DecorrelatedKernel {
 
     var zeros: [Double] { [Double](repeating: 0, count: nodes.count) }
 
-    init(base b: Double, cap c: Double, factor r: Double, chain: DecorrelatedChain, panels panelBudget: Int, points p: Int) {
+    init(
+        base b: Double, cap c: Double, factor r: Double, chain: DecorrelatedChain, panels panelBudget: Int,
+        points p: Int
+    ) {
         let rule = GaussLegendre(points: p)
         // Panel edges: b, c, and the kinks c/r^j (the first few: later ones are smoother than the rule sees).
         var edges = [b, c]

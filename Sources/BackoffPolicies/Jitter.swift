@@ -42,8 +42,10 @@ public enum Jitter: Hashable, Sendable {
 
     /// The command-line names, in documented order; `proportional` and `additive` take a parameter
     /// after a colon.
-    public static let names = ["none", "full", "equal", "proportional:F", "additive:D", "decorrelated",
-                               "decorrelated-monotone", "polly-v2"]
+    public static let names = [
+        "none", "full", "equal", "proportional:F", "additive:D", "decorrelated",
+        "decorrelated-monotone", "polly-v2",
+    ]
 
     /// The command-line and CSV name: `none`, `full`, `equal`, `proportional:0.5`, `additive:1s`,
     /// `decorrelated`, `decorrelated-monotone` or `polly-v2`.

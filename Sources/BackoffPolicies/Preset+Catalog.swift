@@ -13,11 +13,13 @@ extension Preset {
         name: "aws-sdk-standard", library: "AWS SDKs, standard retry mode (botocore)",
         policy: policy("aws-sdk-standard") { () throws(PolicyError) in
             try BackoffPolicy(
-                base: .seconds(1), schedule: .exponential(multiplier: 2), cap: .seconds(20), jitter: .full, capMode: .nominal,
+                base: .seconds(1), schedule: .exponential(multiplier: 2), cap: .seconds(20), jitter: .full,
+                capMode: .nominal,
                 budget: .maxAttempts(3))
         },
         budget: .quota(.awsStandard),
-        source: "boto/botocore botocore/retries/standard.py (ExponentialBackoff, retry mode 2.0) and quota.py, commit 0719e795",
+        source:
+            "boto/botocore botocore/retries/standard.py (ExponentialBackoff, retry mode 2.0) and quota.py, commit 0719e795",
         notes: "rand * min(2^(attempt-1), 20 s): the cap is inside the window; the retry quota (500, 5 per retry, 10 "
             + "after a timeout) is shared by all simulated clients, as by the requests of one SDK client")
 
@@ -26,7 +28,8 @@ extension Preset {
         name: "aws-sdk-swift", library: "aws-sdk-swift (smithy-swift SmithyRetries)",
         policy: policy("aws-sdk-swift") { () throws(PolicyError) in
             try BackoffPolicy(
-                base: .seconds(1), schedule: .exponential(multiplier: 2), cap: .seconds(20), jitter: .full, capMode: .clamp,
+                base: .seconds(1), schedule: .exponential(multiplier: 2), cap: .seconds(20), jitter: .full,
+                capMode: .clamp,
                 budget: .maxRetries(2))
         },
         budget: .quota(.awsStandard),
@@ -39,7 +42,8 @@ extension Preset {
         name: "grpc-connection", library: "gRPC connection backoff",
         policy: policy("grpc-connection") { () throws(PolicyError) in
             try BackoffPolicy(
-                base: .seconds(1), schedule: .exponential(multiplier: 1.6), cap: .seconds(120), jitter: .proportional(fraction: 0.2),
+                base: .seconds(1), schedule: .exponential(multiplier: 1.6), cap: .seconds(120),
+                jitter: .proportional(fraction: 0.2),
                 capMode: .nominal, budget: .maxAttempts(100))
         },
         source: "grpc/grpc doc/connection-backoff.md, commit 27598d5f",
@@ -50,9 +54,11 @@ extension Preset {
     public static let pollyV8Default = Preset(
         name: "polly-v8-default", library: "Polly v8 (Polly.Core) RetryStrategyOptions defaults",
         policy: policy("polly-v8-default") { () throws(PolicyError) in
-            try BackoffPolicy(base: .seconds(2), schedule: .constant, cap: nil, jitter: .disabled, budget: .maxRetries(3))
+            try BackoffPolicy(
+                base: .seconds(2), schedule: .constant, cap: nil, jitter: .disabled, budget: .maxRetries(3))
         },
-        source: "App-vNext/Polly src/Polly.Core/Retry/RetryStrategyOptions.TResult.cs and RetryHelper.cs, commit 156a9bbe",
+        source:
+            "App-vNext/Polly src/Polly.Core/Retry/RetryStrategyOptions.TResult.cs and RetryHelper.cs, commit 156a9bbe",
         notes: "BackoffType Constant, Delay 2 s, 3 retries, UseJitter false, no MaxDelay")
 
     /// Polly v8 with BackoffType Exponential and UseJitter: DecorrelatedJitterBackoffV2.
@@ -72,9 +78,11 @@ extension Preset {
                 base: .milliseconds(10), cap: .milliseconds(100), jitter: .decorrelated(factor: 3), capMode: .nominal,
                 budget: .maxRetries(5))
         },
-        source: "Polly-Contrib/Polly.Contrib.WaitAndRetry src/Polly.Contrib.WaitAndRetry/Backoff.AwsDecorrelatedJitter.cs, "
+        source:
+            "Polly-Contrib/Polly.Contrib.WaitAndRetry src/Polly.Contrib.WaitAndRetry/Backoff.AwsDecorrelatedJitter.cs, "
             + "commit 24cb116a",
-        notes: "U(min, min(max, 3 prev)): the cap inside the draw; the function has no defaults, these are its README's")
+        notes: "U(min, min(max, 3 prev)): the cap inside the draw; the function has no defaults, these are its README's"
+    )
 
     /// Envoy's router retries: one retry of U(0, 25 ms), at most 3 retries in flight per cluster.
     public static let envoyDefault = Preset(
@@ -88,7 +96,8 @@ extension Preset {
         source: "envoyproxy/envoy source/common/common/backoff_strategy.cc (commit 18a4509c) and "
             + "source/common/router/retry_state_impl.cc (commit 00d9abb7)",
         notes: "random % ((2^k - 1) 25 ms), min 250 ms: exact at the default single retry; with more retries Envoy's "
-            + "windows (2^k - 1) b are wider than b 2^(k-1) here; the cluster's max_retries (3 retries in flight) is the budget")
+            + "windows (2^k - 1) b are wider than b 2^(k-1) here; the cluster's max_retries (3 retries in flight) is the budget"
+    )
 
     /// cenkalti/backoff's ExponentialBackOff defaults.
     public static let cenkaltiDefault = Preset(
@@ -96,18 +105,21 @@ extension Preset {
         policy: policy("cenkalti-default") { () throws(PolicyError) in
             try BackoffPolicy(
                 base: .milliseconds(500), schedule: .exponential(multiplier: 1.5), cap: .seconds(60),
-                jitter: .proportional(fraction: 0.5), capMode: .nominal, budget: .maxAttempts(100), maxElapsed: .seconds(15 * 60))
+                jitter: .proportional(fraction: 0.5), capMode: .nominal, budget: .maxAttempts(100),
+                maxElapsed: .seconds(15 * 60))
         },
         source: "cenkalti/backoff exponential.go, commit 07049b92",
         notes: "MaxInterval caps the interval before the jitter; attempts are unlimited (100 here, not reached within "
-            + "15 min); the library stops when the time before the wait passes 15 min, here a retry must start within it")
+            + "15 min); the library stops when the time before the wait passes 15 min, here a retry must start within it"
+    )
 
     /// resilience4j's IntervalFunction.ofExponentialRandomBackoff() with RetryConfig's 3 attempts.
     public static let resilience4jExponentialRandom = Preset(
         name: "resilience4j-exponential-random", library: "resilience4j IntervalFunction.ofExponentialRandomBackoff()",
         policy: policy("resilience4j-exponential-random") { () throws(PolicyError) in
             try BackoffPolicy(
-                base: .milliseconds(500), schedule: .exponential(multiplier: 1.5), cap: nil, jitter: .proportional(fraction: 0.5),
+                base: .milliseconds(500), schedule: .exponential(multiplier: 1.5), cap: nil,
+                jitter: .proportional(fraction: 0.5),
                 capMode: .clamp, budget: .maxAttempts(3))
         },
         source: "resilience4j/resilience4j resilience4j-core/.../core/IntervalFunction.java, commit 010b8d2b; "
@@ -120,7 +132,8 @@ extension Preset {
         name: "alamofire-default", library: "Alamofire RetryPolicy",
         policy: policy("alamofire-default") { () throws(PolicyError) in
             try BackoffPolicy(
-                base: .milliseconds(500), schedule: .exponential(multiplier: 2), cap: nil, jitter: .disabled, budget: .maxRetries(2))
+                base: .milliseconds(500), schedule: .exponential(multiplier: 2), cap: nil, jitter: .disabled,
+                budget: .maxRetries(2))
         },
         source: "Alamofire/Alamofire Source/Features/RetryPolicy.swift, commit 43222536",
         notes: "0.5 s x 2^retryCount, no jitter, no cap; only idempotent methods and listed status codes are retried")
@@ -130,7 +143,8 @@ extension Preset {
         name: "swift-retry-default", library: "fumoboy007/swift-retry RetryConfiguration defaults",
         policy: policy("swift-retry-default") { () throws(PolicyError) in
             try BackoffPolicy(
-                base: .seconds(1), schedule: .exponential(multiplier: 2), cap: .seconds(20), jitter: .full, capMode: .nominal,
+                base: .seconds(1), schedule: .exponential(multiplier: 2), cap: .seconds(20), jitter: .full,
+                capMode: .nominal,
                 budget: .maxAttempts(3))
         },
         source: "fumoboy007/swift-retry Sources/Retry/Backoff/Algorithms/FullJitterExponentialBackoff.swift "
@@ -142,7 +156,8 @@ extension Preset {
         name: "soto-default", library: "soto-core RetryPolicyFactory.default (jitter)",
         policy: policy("soto-default") { () throws(PolicyError) in
             try BackoffPolicy(
-                base: .seconds(1), schedule: .exponential(multiplier: 2), cap: nil, jitter: .equal, budget: .maxRetries(4))
+                base: .seconds(1), schedule: .exponential(multiplier: 2), cap: nil, jitter: .equal,
+                budget: .maxRetries(4))
         },
         retryAfterHandling: .honor,
         source: "soto-project/soto-core Sources/SotoCore/RetryPolicy.swift, commit 00902b60",

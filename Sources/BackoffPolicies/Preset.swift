@@ -32,7 +32,8 @@ public struct Preset: Hashable, Sendable, Identifiable {
 
     public init(
         name: String, library: String, policy: BackoffPolicy, budget: RetryBudget? = nil,
-        retryAfterHandling: RetryAfterHandling = .ignore, source: String, evidence: Evidence = .sourceRead, notes: String
+        retryAfterHandling: RetryAfterHandling = .ignore, source: String, evidence: Evidence = .sourceRead,
+        notes: String
     ) {
         self.name = name
         self.library = library

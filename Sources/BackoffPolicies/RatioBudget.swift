@@ -16,7 +16,9 @@ public struct RatioBudget: Hashable, Sendable {
     private var requests: SlidingCount
     private var retries: SlidingCount
 
-    public init(percentCanRetry: Double, minRetriesPerSecond: Double = 10, window: Duration = .seconds(10), slots: Int = 10) throws(BudgetError) {
+    public init(
+        percentCanRetry: Double, minRetriesPerSecond: Double = 10, window: Duration = .seconds(10), slots: Int = 10
+    ) throws(BudgetError) {
         guard percentCanRetry.isFinite, (0...1).contains(percentCanRetry) else {
             throw .invalid("the retry ratio must lie in [0, 1], got \(percentCanRetry)")
         }

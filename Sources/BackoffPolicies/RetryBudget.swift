@@ -34,7 +34,9 @@ public enum RetryBudget: Hashable, Sendable {
 
     /// Asks for a retry. - Returns: the retry's cost (0 for budgets that do not charge one), or `nil`
     /// when the budget denies it.
-    public mutating func acquireRetry(at now: Nanoseconds, afterTimeout: Bool, activeRequests: Int, activeRetries: Int) -> Int? {
+    public mutating func acquireRetry(at now: Nanoseconds, afterTimeout: Bool, activeRequests: Int, activeRetries: Int)
+        -> Int?
+    {
         switch self {
         case .tokenBucket(let bucket):
             return bucket.allowsRetry ? 0 : nil

@@ -19,7 +19,9 @@ public struct TokenBucketBudget: Hashable, Sendable {
     public static let grpcExample = TokenBucketBudget(validMaxTokens: 10, tokenRatio: 0.1)
 
     public init(maxTokens: Double, tokenRatio: Double) throws(BudgetError) {
-        guard maxTokens.isFinite, maxTokens > 0 else { throw .invalid("the token bucket's max must be greater than 0, got \(maxTokens)") }
+        guard maxTokens.isFinite, maxTokens > 0 else {
+            throw .invalid("the token bucket's max must be greater than 0, got \(maxTokens)")
+        }
         guard tokenRatio.isFinite, tokenRatio > 0, tokenRatio <= maxTokens else {
             throw .invalid("the token ratio must lie in (0, max], got \(tokenRatio)")
         }

@@ -245,15 +245,18 @@ public struct EventQueue<Payload> {
     @inlinable
     func _checkInvariants() {
         #if EVENT_QUEUE_CHECKS
-        for index in 1..<max(1, _storage.count) where !(_rootTaken && index <= 2) {
-            precondition(!_storage[index].precedes(_storage[(index - 1) / 2]), "heap invariant broken at \(index)")
-        }
-        for lane in _lanes where lane.count > 1 {
-            for offset in 1..<lane.count {
-                let (earlier, later) = (lane.ring[(lane.head + offset - 1) & (lane.ring.count - 1)]!, lane.ring[(lane.head + offset) & (lane.ring.count - 1)]!)
-                precondition(earlier.precedes(later), "lane out of order at \(offset)")
+            for index in 1..<max(1, _storage.count) where !(_rootTaken && index <= 2) {
+                precondition(!_storage[index].precedes(_storage[(index - 1) / 2]), "heap invariant broken at \(index)")
             }
-        }
+            for lane in _lanes where lane.count > 1 {
+                for offset in 1..<lane.count {
+                    let (earlier, later) = (
+                        lane.ring[(lane.head + offset - 1) & (lane.ring.count - 1)]!,
+                        lane.ring[(lane.head + offset) & (lane.ring.count - 1)]!
+                    )
+                    precondition(earlier.precedes(later), "lane out of order at \(offset)")
+                }
+            }
         #endif
     }
 }

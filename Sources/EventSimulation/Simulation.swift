@@ -20,13 +20,16 @@ public struct Simulation<Event> {
     public var pendingCount: Int { _queue.count }
 
     /// Reserves room for `capacity` pending events, in the heap or in lane `lane`. - Complexity: O(capacity).
-    public mutating func reserveCapacity(_ capacity: Int, lane: Int? = nil) { _queue.reserveCapacity(capacity, lane: lane) }
+    public mutating func reserveCapacity(_ capacity: Int, lane: Int? = nil) {
+        _queue.reserveCapacity(capacity, lane: lane)
+    }
 
     /// Schedules `event` at the absolute instant `time`, which must not be in the past.
     /// - Complexity: O(log n) for n pending events.
     @inlinable
     public mutating func schedule(_ event: Event, at time: VirtualTime, priority: Int = 0) {
-        precondition(time >= now, "cannot schedule an event at \(time.nanoseconds) ns, before now (\(now.nanoseconds) ns)")
+        precondition(
+            time >= now, "cannot schedule an event at \(time.nanoseconds) ns, before now (\(now.nanoseconds) ns)")
         _queue.insert(event, at: time, priority: priority)
     }
 
@@ -35,7 +38,8 @@ public struct Simulation<Event> {
     /// events scheduled in key order.
     @inlinable
     public mutating func schedule(_ event: Event, at time: VirtualTime, priority: Int = 0, lane: Int) {
-        precondition(time >= now, "cannot schedule an event at \(time.nanoseconds) ns, before now (\(now.nanoseconds) ns)")
+        precondition(
+            time >= now, "cannot schedule an event at \(time.nanoseconds) ns, before now (\(now.nanoseconds) ns)")
         _queue.insert(event, at: time, priority: priority, lane: lane)
     }
 

@@ -36,7 +36,9 @@ struct CapacityServer: SimulatedServer {
         rejectionRetryAfter = capacity.rejectionRetryAfter?.wholeNanoseconds
     }
 
-    mutating func receive<Gate: RetryGate>(client index: Int, attempt: Int64, isRetry: Bool, in run: inout ScenarioRun<Self, Gate>) {
+    mutating func receive<Gate: RetryGate>(
+        client index: Int, attempt: Int64, isRetry: Bool, in run: inout ScenarioRun<Self, Gate>
+    ) {
         let now = run.now
         run.countAttempt(isRetry: isRetry, at: now)
         if busyWorkers < model.workers {
@@ -55,7 +57,8 @@ struct CapacityServer: SimulatedServer {
         run.scheduleTimeout(index, attempt: attempt)
     }
 
-    mutating func handle<Gate: RetryGate>(_ event: ScenarioEvent, number: UInt32, in run: inout ScenarioRun<Self, Gate>) {
+    mutating func handle<Gate: RetryGate>(_ event: ScenarioEvent, number: UInt32, in run: inout ScenarioRun<Self, Gate>)
+    {
         let (index, attempt) = (event.client, Int64(event.value))
         let now = run.now
         busyWorkers -= 1
@@ -72,13 +75,16 @@ struct CapacityServer: SimulatedServer {
         }
     }
 
-    private mutating func startService<Gate: RetryGate>(client: Int32, attempt: Int64, in run: inout ScenarioRun<Self, Gate>) {
+    private mutating func startService<Gate: RetryGate>(
+        client: Int32, attempt: Int64, in run: inout ScenarioRun<Self, Gate>
+    ) {
         busyWorkers += 1
         var duration: Double
         switch model.serviceTime {
         case .deterministic: duration = service.fixed
         case .exponential: duration = run.streams.exponential(Int(client), mean: service.exponentialMean)
-        case .lognormal: duration = run.streams.lognormal(Int(client), mu: service.lognormal.mu, sigma: service.lognormal.sigma)
+        case .lognormal:
+            duration = run.streams.lognormal(Int(client), mu: service.lognormal.mu, sigma: service.lognormal.sigma)
         }
         if let window = model.degradation, run.now >= window.start, run.now < window.end {
             duration /= window.fraction
@@ -88,7 +94,8 @@ struct CapacityServer: SimulatedServer {
         // At most the horizon (a capacity factor of 1e-300 makes a time of 10^300 ns): the run then
         // stops at the horizon with an error instead of trapping in the conversion.
         let bounded = duration < Self.longestService ? duration : Self.longestService
-        run.schedule(.server(Event.serviceDone.rawValue), Int(client), value: attempt, after: max(1, Int64(bounded + 0.5)))
+        run.schedule(
+            .server(Event.serviceDone.rawValue), Int(client), value: attempt, after: max(1, Int64(bounded + 0.5)))
     }
 
     /// The longest service time, in nanoseconds: virtual time's horizon.

@@ -33,7 +33,8 @@ struct ContentionServer: SimulatedServer {
         run.schedule(.server(Event.read.rawValue), client, after: hop(client, run.streams))
     }
 
-    mutating func handle<Gate: RetryGate>(_ event: ScenarioEvent, number: UInt32, in run: inout ScenarioRun<Self, Gate>) {
+    mutating func handle<Gate: RetryGate>(_ event: ScenarioEvent, number: UInt32, in run: inout ScenarioRun<Self, Gate>)
+    {
         let index = event.client
         switch Event(rawValue: number)! {
         case .read:
@@ -47,7 +48,9 @@ struct ContentionServer: SimulatedServer {
             let now = run.now
             // The write is the attempt, answered as it arrives: one bucket lookup counts both.
             run.counters.attempts += 1
-            run.timeline.recordAttempt(at: now, isRetry: run.clients[index].backoff.attempts > 1, answeredAtOnce: success ? .success : .failure)
+            run.timeline.recordAttempt(
+                at: now, isRetry: run.clients[index].backoff.attempts > 1, answeredAtOnce: success ? .success : .failure
+            )
             // The client learns the outcome one hop later and acts then; its next attempt's read
             // leaves at once, one hop from the server.
             let replied = now + hop(index, run.streams)
@@ -55,7 +58,9 @@ struct ContentionServer: SimulatedServer {
             let answer: ClientAnswer = success ? .success : .failure(serverDelay: nil)
             if let next = run.carryOut(answer, for: &run.clients[index], index, at: replied, using: &random) {
                 _ = run.beginAttempt(&run.clients[index], at: next, using: &random)
-                run.simulation.schedule(ScenarioEvent(kind: .server(Event.read.rawValue), client: index), at: next + hop(index, run.streams))
+                run.simulation.schedule(
+                    ScenarioEvent(kind: .server(Event.read.rawValue), client: index), at: next + hop(index, run.streams)
+                )
             }
         }
     }

@@ -29,7 +29,9 @@ public struct FailureTrace: Hashable, Sendable {
     /// [0, 1] and Retry-After delays not negative (the command line checks them row by row first).
     public init(steps: [Step], name: String) throws(SimulationError) {
         for step in steps {
-            guard (0...1).contains(step.value.failureProbability) else { throw .invalidFailureProbability(step.value.failureProbability) }
+            guard (0...1).contains(step.value.failureProbability) else {
+                throw .invalidFailureProbability(step.value.failureProbability)
+            }
             if let delay = step.value.retryAfter, delay < .zero { throw .negativeRetryAfter }
         }
         levels = try StepFunction(steps: steps)

@@ -45,19 +45,24 @@ struct InstantServer: SimulatedServer {
         run.counters.attempts += 1
         let permanent = client.isPermanent
         run.timeline.recordAttempt(at: time, isRetry: isRetry, answeredAtOnce: permanent ? .failure : outcome.outcome)
-        return permanent ? .permanentError : outcome.outcome == .success ? .success : .failure(serverDelay: outcome.retryAfter)
+        return permanent
+            ? .permanentError : outcome.outcome == .success ? .success : .failure(serverDelay: outcome.retryAfter)
     }
 
     /// The outcome of an attempt at `time`, and the Retry-After of a failure.
     @inline(__always)
-    func outcome<Random: UniformSource>(at time: VirtualTime, using random: inout Random) -> (outcome: AttemptOutcome, retryAfter: Int64?) {
+    func outcome<Random: UniformSource>(at time: VirtualTime, using random: inout Random) -> (
+        outcome: AttemptOutcome, retryAfter: Int64?
+    ) {
         if let end = outageEnd {
             return time < end ? (.failure, delay(recovery: end, at: time)) : (.success, nil)
         }
         if let trace {
             // A step of probability 0 or 1 draws nothing, so a 1-then-0 trace is `outage:T` exactly.
             let level = trace.level(at: time)
-            let fails = level.failureProbability >= 1 || (level.failureProbability > 0 && random.nextUniform() < level.failureProbability)
+            let fails =
+                level.failureProbability >= 1
+                || (level.failureProbability > 0 && random.nextUniform() < level.failureProbability)
             return fails ? (.failure, level.retryAfter?.wholeNanoseconds) : (.success, nil)
         }
         guard let p = failureProbability else { return (.failure, nil) }  // always-fail draws nothing

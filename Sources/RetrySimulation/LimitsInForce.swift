@@ -52,9 +52,11 @@ struct LimitsInForce: RetryGate {
             granted = 0
             return true
         }
-        guard let cost = limits.budget!.acquireRetry(
-            at: time, afterTimeout: afterTimeout, activeRequests: activeRequests, activeRetries: activeRetries
-        ) else { return false }
+        guard
+            let cost = limits.budget!.acquireRetry(
+                at: time, afterTimeout: afterTimeout, activeRequests: activeRequests, activeRetries: activeRetries
+            )
+        else { return false }
         granted = cost
         return true
     }

@@ -29,8 +29,9 @@ struct LoadRecorder {
 
     /// What was recorded, as a timeline.
     var timeline: LoadTimeline {
-        LoadTimeline(bucketWidth: bucketWidth, limit: limit, buckets: Array(UnsafeBufferPointer(start: buckets, count: count)),
-                     overflowed: overflowed)
+        LoadTimeline(
+            bucketWidth: bucketWidth, limit: limit, buckets: Array(UnsafeBufferPointer(start: buckets, count: count)),
+            overflowed: overflowed)
     }
 
     /// The bucket of `time`, grown into existence; `nil` (and ``overflowed`` set) past the limit.

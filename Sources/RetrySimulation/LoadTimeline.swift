@@ -77,7 +77,9 @@ public struct LoadTimeline: Hashable, Sendable {
     /// (A herd that comes back after a quiet gap counts: the gap is not the end of the backlog.)
     public func drainTime(after end: VirtualTime, threshold: Double) -> Nanoseconds {
         let first = Int(end.nanoseconds / bucketWidth)
-        guard let last = buckets.indices.last(where: { $0 >= first && Double(buckets[$0].attempts) > threshold }) else { return 0 }
+        guard let last = buckets.indices.last(where: { $0 >= first && Double(buckets[$0].attempts) > threshold }) else {
+            return 0
+        }
         return max(0, Int64(last + 1) * bucketWidth - end.nanoseconds)
     }
 
@@ -85,8 +87,10 @@ public struct LoadTimeline: Hashable, Sendable {
     /// `window`-long span, starting at or after `end`, whose successes per second reach `fraction` of
     /// those of [0, `start`) (the level before the trigger). `nil` when no span within `horizon` after
     /// `end` does, or when nothing succeeded before the trigger.
-    public func recoveryTime(triggerStart start: VirtualTime, triggerEnd end: VirtualTime, fraction: Double = 0.9,
-                             window: Int64 = 1_000_000_000, horizon: Int64 = 10_000_000_000) -> Int64? {
+    public func recoveryTime(
+        triggerStart start: VirtualTime, triggerEnd end: VirtualTime, fraction: Double = 0.9,
+        window: Int64 = 1_000_000_000, horizon: Int64 = 10_000_000_000
+    ) -> Int64? {
         let before = Int(start.nanoseconds / bucketWidth)
         guard before > 0 else { return nil }
         let successes = self.successes

@@ -13,7 +13,8 @@ public struct MemoryEstimate: Sendable {
         private let describeWhat: @Sendable () -> String
 
         public init(
-            parameter: @autoclosure @escaping @Sendable () -> String, what: @autoclosure @escaping @Sendable () -> String,
+            parameter: @autoclosure @escaping @Sendable () -> String,
+            what: @autoclosure @escaping @Sendable () -> String,
             bytes: Double
         ) {
             (describeParameter, describeWhat, self.bytes) = (parameter, what, bytes)
@@ -33,7 +34,10 @@ public struct MemoryEstimate: Sendable {
     /// Every item multiplied by `factor` (runs held at once), described as such.
     public func times(_ factor: Int, _ reason: String) -> MemoryEstimate {
         guard factor > 1 else { return self }
-        return MemoryEstimate(items.map { item in Item(parameter: item.parameter, what: "\(item.what), \(reason)", bytes: item.bytes * Double(factor)) })
+        return MemoryEstimate(
+            items.map { item in
+                Item(parameter: item.parameter, what: "\(item.what), \(reason)", bytes: item.bytes * Double(factor))
+            })
     }
 
     public static func + (left: MemoryEstimate, right: MemoryEstimate) -> MemoryEstimate {

@@ -8,7 +8,9 @@ struct NoLimits: RetryGate {
     }
 
     @inline(__always) mutating func requestStarted(at time: Int64) {}
-    @inline(__always) mutating func admitsAttempt<Random: UniformSource>(at time: Int64, using uniform: inout Random) -> Bool { true }
+    @inline(__always) mutating func admitsAttempt<Random: UniformSource>(at time: Int64, using uniform: inout Random)
+        -> Bool
+    { true }
     @inline(__always) mutating func recordAnswer(success: Bool, client: Int, wasRetry: Bool, at time: Int64) {}
     @inline(__always) mutating func grantsRetry(client: Int, afterTimeout: Bool, at time: Int64) -> Bool { true }
     @inline(__always) mutating func retryScheduled(client: Int) {}

@@ -84,11 +84,13 @@ public struct OutageLoad: Sendable {
             expectedAttempts += stillFailing
             expectedWait += ((1 - wait.atCap) * (wait.low + wait.high) / 2 + wait.atCap * wait.high) * stillFailing
             law = Self.convolve(
-                restricted, cellsFrom: Int((wait.low / cell).rounded()), to: Int((wait.high / cell).rounded()), fromPoint: step == 0)
+                restricted, cellsFrom: Int((wait.low / cell).rounded()), to: Int((wait.high / cell).rounded()),
+                fromPoint: step == 0)
             if wait.atCap > 0 {
                 // Clamped: the uniform part U(low, c) with its mass, and an atom at c (= high).
                 let atom = Self.convolve(
-                    restricted, cellsFrom: Int((wait.high / cell).rounded()), to: Int((wait.high / cell).rounded()), fromPoint: step == 0)
+                    restricted, cellsFrom: Int((wait.high / cell).rounded()), to: Int((wait.high / cell).rounded()),
+                    fromPoint: step == 0)
                 for i in law.indices { law[i] = (1 - wait.atCap) * law[i] + wait.atCap * atom[i] }
             }
             for i in 0..<cells {

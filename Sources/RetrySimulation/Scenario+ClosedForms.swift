@@ -20,7 +20,9 @@ extension Scenario {
     }
 
     /// ``closedForm``, given the scenario's ``expectedLoad`` (computed once by a caller that needs both).
-    public func closedForm(expectedLoad: OutageLoad?) -> (attemptsPerClient: Double, meanTotalWait: Double, successFraction: Double)? {
+    public func closedForm(expectedLoad: OutageLoad?) -> (
+        attemptsPerClient: Double, meanTotalWait: Double, successFraction: Double
+    )? {
         guard isPlainHerd, let starts = policy.expectedStartTimes else { return nil }
         // With maxElapsed (no jitter), `starts` already stops at the last retry within the limit.
         let n = starts.count

@@ -31,26 +31,33 @@ extension Scenario {
         }
         // The timeline spans the arrivals, each client's requests (their waits, think times and
         // timeouts) and the server's trigger; it grows bucket by bucket up to its limit.
-        let arrivalSpan: Double = switch arrivals {
-        case .burst: 0
-        case .uniform(let window): window.nanoseconds
-        case .poisson(_, let duration): duration.nanoseconds
-        }
-        let perRequest = policy.totalWaitRange.upperBound * 1e9 + thinkTime.nanoseconds
+        let arrivalSpan: Double =
+            switch arrivals {
+            case .burst: 0
+            case .uniform(let window): window.nanoseconds
+            case .poisson(_, let duration): duration.nanoseconds
+            }
+        let perRequest =
+            policy.totalWaitRange.upperBound * 1e9 + thinkTime.nanoseconds
             + Double(policy.maxAttempts) * (attemptTimeout?.nanoseconds ?? 0)
         let horizon = arrivalSpan + Double(requestsPerClient) * perRequest + Double(triggerEnd?.nanoseconds ?? 0)
         let buckets = min(Double(Self.maximumBuckets), horizon / bucketWidth.nanoseconds + 1)
         let bucketBytes = Double(MemoryLayout<LoadTimeline.Bucket>.stride)
         return MemoryEstimate([
-            .init(parameter: sessionParameter, what: "\(sessionText), \(Int(Self.bytesPerClient)) bytes each",
-                  bytes: sessions * Self.bytesPerClient),
-            .init(parameter: "--requests-per-client \(requestsPerClient)",
-                  what: "\(MemoryEstimate.count(sessions)) clients x \(MemoryEstimate.count(Double(requestsPerClient))) requests, 8 bytes each",
-                  bytes: sessions * Double(requestsPerClient) * 8),
+            .init(
+                parameter: sessionParameter, what: "\(sessionText), \(Int(Self.bytesPerClient)) bytes each",
+                bytes: sessions * Self.bytesPerClient),
+            .init(
+                parameter: "--requests-per-client \(requestsPerClient)",
+                what:
+                    "\(MemoryEstimate.count(sessions)) clients x \(MemoryEstimate.count(Double(requestsPerClient))) requests, 8 bytes each",
+                bytes: sessions * Double(requestsPerClient) * 8),
             // Grown by doubling, then copied once into the report: up to three times the buckets.
-            .init(parameter: "--bucket \(bucketWidth.unitText)",
-                  what: "\(MemoryEstimate.count(buckets)) load buckets, \(Int(bucketBytes)) bytes each (held up to 3 times while grown)",
-                  bytes: 3 * buckets * bucketBytes),
+            .init(
+                parameter: "--bucket \(bucketWidth.unitText)",
+                what:
+                    "\(MemoryEstimate.count(buckets)) load buckets, \(Int(bucketBytes)) bytes each (held up to 3 times while grown)",
+                bytes: 3 * buckets * bucketBytes),
         ])
     }
 }

@@ -9,23 +9,32 @@ extension Scenario {
     /// of several policies face the very same clients), or with `seed`.
     /// - Throws: ``SimulationError/tooManyBuckets(needed:limit:)`` when the run outlasts the load
     ///   timeline's limit; a GSL allocation failure.
-    public func run(seed: UInt64, arrivalSeed: UInt64? = nil, algorithm: GeneratorAlgorithm = .standard) throws -> ScenarioReport {
-        try run(seed: seed, arrivalSeed: arrivalSeed, algorithm: algorithm, path: ScenarioPath.applicable(to: self).last!)
+    public func run(seed: UInt64, arrivalSeed: UInt64? = nil, algorithm: GeneratorAlgorithm = .standard) throws
+        -> ScenarioReport
+    {
+        try run(
+            seed: seed, arrivalSeed: arrivalSeed, algorithm: algorithm, path: ScenarioPath.applicable(to: self).last!)
     }
 
     /// Runs along `path`, one of ``ScenarioPath/applicable(to:)`` (tests compare them).
-    func run(seed: UInt64, arrivalSeed: UInt64?, algorithm: GeneratorAlgorithm, path: ScenarioPath) throws -> ScenarioReport {
-        precondition(ScenarioPath.applicable(to: self).contains(path), "the path \(path) does not apply to this scenario")
+    func run(seed: UInt64, arrivalSeed: UInt64?, algorithm: GeneratorAlgorithm, path: ScenarioPath) throws
+        -> ScenarioReport
+    {
+        precondition(
+            ScenarioPath.applicable(to: self).contains(path), "the path \(path) does not apply to this scenario")
         let starts = try arrivalTimes(seed: arrivalSeed ?? seed, algorithm: algorithm)
         guard starts.count < ScenarioEvent.maximumClients else { throw SimulationError.tooManyClients(starts.count) }
         switch (path, server) {
         case (.plainHerd, _):
-            var run = ScenarioRun<InstantServer, NoLimits>(scenario: self, starts: starts, seed: seed, eventOrdered: false)
+            var run = ScenarioRun<InstantServer, NoLimits>(
+                scenario: self, starts: starts, seed: seed, eventOrdered: false)
             return try run.runPlainHerd(starts)
         case (.clientByClient, _):
-            var run = ScenarioRun<InstantServer, NoLimits>(scenario: self, starts: starts, seed: seed, eventOrdered: false)
+            var run = ScenarioRun<InstantServer, NoLimits>(
+                scenario: self, starts: starts, seed: seed, eventOrdered: false)
             return try run.runClientByClient(starts)
-        case (.eventOrdered, .alwaysFail), (.eventOrdered, .bernoulli), (.eventOrdered, .outage), (.eventOrdered, .trace):
+        case (.eventOrdered, .alwaysFail), (.eventOrdered, .bernoulli), (.eventOrdered, .outage),
+            (.eventOrdered, .trace):
             return try runEventOrdered(InstantServer.self, starts: starts, seed: seed)
         case (.eventOrdered, .contention):
             return try runEventOrdered(ContentionServer.self, starts: starts, seed: seed)
@@ -35,7 +44,9 @@ extension Scenario {
     }
 
     /// An event-ordered run with `Server`, compiled apart with and without shared limits.
-    private func runEventOrdered<Server: SimulatedServer>(_: Server.Type, starts: [Int64], seed: UInt64) throws -> ScenarioReport {
+    private func runEventOrdered<Server: SimulatedServer>(_: Server.Type, starts: [Int64], seed: UInt64) throws
+        -> ScenarioReport
+    {
         if limits.isEmpty {
             var run = ScenarioRun<Server, NoLimits>(scenario: self, starts: starts, seed: seed, eventOrdered: true)
             return try run.runEventOrdered(starts)
@@ -52,7 +63,8 @@ extension Scenario {
             return [Int64](repeating: 0, count: clients)
         case .uniform(let window):
             let random = try RandomGenerator(algorithm: algorithm, seed: seed)
-            let width = Double(window.wholeNanoseconds)  // converted once: a Duration's components cost an Int128 product
+            // Converted once: a Duration's components cost an Int128 product.
+            let width = Double(window.wholeNanoseconds)
             return (0..<clients).map { _ in Int64((random.uniform() * width).rounded(.down)) }.sorted()
         case .poisson(let rate, let duration):
             let random = try RandomGenerator(algorithm: algorithm, seed: seed)

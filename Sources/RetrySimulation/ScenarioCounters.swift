@@ -68,11 +68,15 @@ struct ScenarioCounters {
         return ScenarioReport(
             clients: sessions, attempts: attempts,
             attemptsStandardError: sessions > 1 ? (max(0, variance) / n).squareRoot() : .nan,
-            uniqueRequests: uniqueRequests, successes: successes, giveUps: giveUps, permanentFailures: permanentFailures,
+            uniqueRequests: uniqueRequests, successes: successes, giveUps: giveUps,
+            permanentFailures: permanentFailures,
             requestsLost: requestsLost, deadSessions: deadSessions, rejected: rejected, timeouts: timeouts,
-            wastedWork: wastedWork, peakQueue: peakQueue, budgetDenials: budgetDenials, localRejections: localRejections,
+            wastedWork: wastedWork, peakQueue: peakQueue, budgetDenials: budgetDenials,
+            localRejections: localRejections,
             totalWait: endedRequests == 0 ? Summary([.nan]) : Summary(ended, quantiles: [0.5, 0.99]),
-            meanCompletion: endedRequests == 0 ? .nan : (Double(requestDurationWraps) * 0x1p64 + Double(requestDurations)) / Double(endedRequests) / 1e9,
+            meanCompletion: endedRequests == 0
+                ? .nan
+                : (Double(requestDurationWraps) * 0x1p64 + Double(requestDurations)) / Double(endedRequests) / 1e9,
             lastCompletion: Double(lastCompletion) / 1e9,
             waits: waits, timeline: timeline)
     }

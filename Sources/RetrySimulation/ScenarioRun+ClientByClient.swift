@@ -43,13 +43,16 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
             attempt: while true {
                 let success = server.outcome(at: time, using: &random).outcome == .success
                 counters.attempts += 1
-                timeline.recordAttempt(at: time, isRetry: backoff.attempts > 1, answeredAtOnce: success ? .success : .failure)
+                timeline.recordAttempt(
+                    at: time, isRetry: backoff.attempts > 1, answeredAtOnce: success ? .success : .failure)
                 if success {
                     counters.successes += 1
                     break attempt
                 }
                 let elapsed = time.nanoseconds - startTime
-                switch policy.decide(after: &backoff, elapsed: elapsed, serverDelay: nil, handling: .ignore, using: &random) {
+                switch policy.decide(
+                    after: &backoff, elapsed: elapsed, serverDelay: nil, handling: .ignore, using: &random)
+                {
                 case .retry(let wait):
                     counters.retryWaits(wait, capWait: capWait)
                     time = time + wait

@@ -62,7 +62,8 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         }
         simulation.reserveCapacity(starts.count, lane: Self.arrivalLane)
         for (index, start) in starts.enumerated() {
-            simulation.schedule(ScenarioEvent(kind: .send, client: index), at: VirtualTime(nanoseconds: start), lane: Self.arrivalLane)
+            simulation.schedule(
+                ScenarioEvent(kind: .send, client: index), at: VirtualTime(nanoseconds: start), lane: Self.arrivalLane)
         }
         var server = Server(scenario.server)
         while let event = simulation.step() {
@@ -81,7 +82,8 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
     mutating func finish() throws(SimulationError) -> ScenarioReport {
         defer { timeline.deallocate() }
         if timeline.overflowed {
-            throw .tooManyBuckets(needed: Double(counters.lastCompletion / scenario.bucketNanoseconds + 1), limit: timeline.limit)
+            throw .tooManyBuckets(
+                needed: Double(counters.lastCompletion / scenario.bucketNanoseconds + 1), limit: timeline.limit)
         }
         return counters.report(timeline: timeline.timeline)
     }
@@ -124,7 +126,9 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
     /// Schedules the client's timeout for its attempt `attempt`, when the scenario has one.
     mutating func scheduleTimeout(_ index: Int, attempt: Int64) {
         guard let timeout = scenario.timeoutNanoseconds else { return }
-        simulation.schedule(ScenarioEvent(kind: .timeout, client: index, value: attempt), after: timeout, priority: 1, lane: Self.timeoutLane)
+        simulation.schedule(
+            ScenarioEvent(kind: .timeout, client: index, value: attempt), after: timeout, priority: 1,
+            lane: Self.timeoutLane)
     }
 
     /// The client stops waiting for its attempt `attempt`, unless it was answered already.
@@ -160,10 +164,13 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         let waited = client.backoff.totalWait
         let request = scenario.requestsPerClient - client.requestsLeft
         if answer != .rejectedLocally {
-            gate.recordAnswer(success: answer == .success, client: index, wasRetry: client.backoff.attempts > 1, at: time.nanoseconds)
+            gate.recordAnswer(
+                success: answer == .success, client: index, wasRetry: client.backoff.attempts > 1, at: time.nanoseconds)
         }
         var action = client.answered(answer, at: time, policy: policy, behaviour: behaviour, using: &random)
-        if case .retry = action, !gate.grantsRetry(client: index, afterTimeout: answer == .timeout, at: time.nanoseconds) {
+        if case .retry = action,
+            !gate.grantsRetry(client: index, afterTimeout: answer == .timeout, at: time.nanoseconds)
+        {
             action = client.refuseRetry(at: time, behaviour: behaviour)
         }
         switch action {
@@ -179,7 +186,9 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
                 if outcome == .gaveUp { counters.giveUps += 1 }
                 if outcome == .deniedByBudget { counters.budgetDenials += 1 }
                 counters.requestsLost += 1 + unsent
-                if next == nil && scenario.onGiveUp == .endSession && scenario.requestsPerClient > 1 { counters.deadSessions += 1 }
+                if next == nil && scenario.onGiveUp == .endSession && scenario.requestsPerClient > 1 {
+                    counters.deadSessions += 1
+                }
             }
             gate.requestEnded(client: index)
             counters.requestEnded(

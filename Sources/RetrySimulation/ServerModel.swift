@@ -50,11 +50,15 @@ public enum ServerModel: Hashable, Sendable {
             if let delay = model.rejectionRetryAfter, delay < .zero { throw .negativeRejectionRetryAfter }
             if let window = model.degradation {
                 guard window.end > window.start, window.start >= .zero else { throw .degradationEndsBeforeStart }
-                guard window.fraction > 0 && window.fraction <= 1 else { throw .invalidDegradedCapacity(window.fraction) }
+                guard window.fraction > 0 && window.fraction <= 1 else {
+                    throw .invalidDegradedCapacity(window.fraction)
+                }
             }
             if let profile = model.capacityProfile {
                 guard model.degradation == nil else { throw .degradationAndCapacityTrace }
-                if let bad = profile.steps.first(where: { !($0.value > 0 && $0.value.isFinite) }) { throw .invalidCapacityFactor(bad.value) }
+                if let bad = profile.steps.first(where: { !($0.value > 0 && $0.value.isFinite) }) {
+                    throw .invalidCapacityFactor(bad.value)
+                }
             }
         }
     }

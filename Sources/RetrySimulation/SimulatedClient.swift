@@ -35,7 +35,9 @@ public struct SimulatedClient: Hashable, Sendable {
     /// The client starts an attempt at `now` (the first of a new request after a `next` instant,
     /// or a retry). `permanent` is asked once per request, at its first attempt.
     /// - Returns: the attempt's number and whether it is a retry.
-    public mutating func beginAttempt(at now: VirtualTime, policy: BackoffPolicy, permanent: () -> Bool) -> (id: Int64, isRetry: Bool) {
+    public mutating func beginAttempt(at now: VirtualTime, policy: BackoffPolicy, permanent: () -> Bool) -> (
+        id: Int64, isRetry: Bool
+    ) {
         if startsRequest {
             startsRequest = false
             backoff = BackoffState(policy: policy)
@@ -75,12 +77,18 @@ public struct SimulatedClient: Hashable, Sendable {
             var delay: Int64? = nil
             if case .failure(let serverDelay) = answer { delay = serverDelay }
             var handling = behaviour.retryAfter
-            if case .recovery(let notification) = behaviour.retryTrigger, let recovery = behaviour.recoveryTime, now < recovery {
-                delay = recovery.nanoseconds - now.nanoseconds + Int64((random.nextUniform() * notification.nanoseconds).rounded(.down))
+            if case .recovery(let notification) = behaviour.retryTrigger, let recovery = behaviour.recoveryTime,
+                now < recovery
+            {
+                delay =
+                    recovery.nanoseconds - now.nanoseconds
+                    + Int64((random.nextUniform() * notification.nanoseconds).rounded(.down))
                 handling = .honor
             }
             let elapsed = now.nanoseconds - requestStart.nanoseconds
-            switch policy.decide(after: &backoff, elapsed: elapsed, serverDelay: delay, handling: handling, using: &random) {
+            switch policy.decide(
+                after: &backoff, elapsed: elapsed, serverDelay: delay, handling: handling, using: &random)
+            {
             case .retry(let wait):
                 return .retry(at: now + wait)
             case .giveUp:
@@ -95,7 +103,9 @@ public struct SimulatedClient: Hashable, Sendable {
         endRequest(.deniedByBudget, at: now, behaviour: behaviour)
     }
 
-    private mutating func endRequest(_ outcome: RequestOutcome, at now: VirtualTime, behaviour: ClientBehaviour) -> ClientAction {
+    private mutating func endRequest(_ outcome: RequestOutcome, at now: VirtualTime, behaviour: ClientBehaviour)
+        -> ClientAction
+    {
         _requestsLeft -= 1
         var unsent = 0
         if (outcome == .gaveUp || outcome == .deniedByBudget) && behaviour.onGiveUp == .endSession {

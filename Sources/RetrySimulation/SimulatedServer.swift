@@ -10,7 +10,8 @@ protocol SimulatedServer {
 
     /// An attempt of client `client` (its number `attempt`, a retry or not) reaches the server at
     /// `run.now`; the driver has begun it and let it past the shared limits.
-    mutating func receive<Gate: RetryGate>(client: Int, attempt: Int64, isRetry: Bool, in run: inout ScenarioRun<Self, Gate>)
+    mutating func receive<Gate: RetryGate>(
+        client: Int, attempt: Int64, isRetry: Bool, in run: inout ScenarioRun<Self, Gate>)
 
     /// One of the server's own events (kind `.server(number)`), at `run.now`.
     mutating func handle<Gate: RetryGate>(_ event: ScenarioEvent, number: UInt32, in run: inout ScenarioRun<Self, Gate>)

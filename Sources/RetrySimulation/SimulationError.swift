@@ -83,5 +83,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     }
 
     /// `value` as a whole number, or in Swift's shortest form when it is beyond `Int64`.
-    private static func whole(_ value: Double) -> String { Int64(exactly: value.rounded()).map(String.init) ?? "\(value)" }
+    private static func whole(_ value: Double) -> String {
+        Int64(exactly: value.rounded()).map(String.init) ?? "\(value)"
+    }
 }

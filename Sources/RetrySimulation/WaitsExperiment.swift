@@ -21,7 +21,9 @@ public struct WaitsExperiment: Sendable {
     /// Runs per chunk (per random stream): 2^20.
     public static let chunkSize = 1 << 20
 
-    public init(policy: BackoffPolicy, runs: Int, exactQuantileLimit: Int = defaultExactQuantileLimit) throws(SimulationError) {
+    public init(policy: BackoffPolicy, runs: Int, exactQuantileLimit: Int = defaultExactQuantileLimit)
+        throws(SimulationError)
+    {
         guard runs >= 1 else { throw .noRuns(runs) }
         self.policy = policy
         self.runs = runs
@@ -84,7 +86,9 @@ public struct WaitsExperiment: Sendable {
         var tally = WaitTally()
         for batch in stride(from: 0, to: chunks, by: max(1, jobs)) {
             let count = min(max(1, jobs), chunks - batch)
-            for chunk in try ParallelWork.map(count, jobs: jobs, { try experiment.chunk(batch + $0, seed: seed, algorithm: algorithm) }) {
+            for chunk in try ParallelWork.map(
+                count, jobs: jobs, { try experiment.chunk(batch + $0, seed: seed, algorithm: algorithm) })
+            {
                 for total in chunk.totals { try body(total) }
                 tally = tally + chunk.tally
             }
@@ -93,7 +97,8 @@ public struct WaitsExperiment: Sendable {
     }
 
     /// The total waits of chunk `index`, in nanoseconds, and their waits' tally.
-    func chunk(_ index: Int, seed: UInt64, algorithm: GeneratorAlgorithm) throws -> (totals: [Int64], tally: WaitTally) {
+    func chunk(_ index: Int, seed: UInt64, algorithm: GeneratorAlgorithm) throws -> (totals: [Int64], tally: WaitTally)
+    {
         let count = min(Self.chunkSize, runs - index * Self.chunkSize)
         var tally = WaitTally()
         let totals = try [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -108,7 +113,9 @@ public struct WaitsExperiment: Sendable {
     /// `streamSeed(seed, index)`; mt19937 and taus2 are stepped inline (``MersenneTwister``,
     /// ``Taus2``: bit-identical to GSL's), other algorithms through GSL.
     @inline(__always)
-    func draw(chunk index: Int, seed: UInt64, algorithm: GeneratorAlgorithm, _ body: (Int, Int64) -> Void) throws -> WaitTally {
+    func draw(chunk index: Int, seed: UInt64, algorithm: GeneratorAlgorithm, _ body: (Int, Int64) -> Void) throws
+        -> WaitTally
+    {
         let streamSeed = SeedDerivation.streamSeed(root: seed, stream: UInt64(index))
         let count = min(Self.chunkSize, runs - index * Self.chunkSize)
         switch algorithm {
@@ -144,8 +151,10 @@ public struct WaitsExperiment: Sendable {
             let e = experiments[$0]
             return e.runs <= e.exactQuantileLimit && e.policy.jitter != .disabled && e.policy.schedule != .immediate
         }
-        let summaries = try WaitsPipeline(pooled.map { experiments[$0] }, seeds: pooled.map { seeds[$0] }, algorithm: algorithm)
-            .run(jobs: jobs)
+        let summaries = try WaitsPipeline(
+            pooled.map { experiments[$0] }, seeds: pooled.map { seeds[$0] }, algorithm: algorithm
+        )
+        .run(jobs: jobs)
         var results: [WaitsOutcome] = []
         for index in experiments.indices {
             if let position = pooled.firstIndex(of: index) {
@@ -162,9 +171,13 @@ public struct WaitsExperiment: Sendable {
 
     /// Writes chunk `index`'s total waits, in seconds, into its own slice of `slices`; returns the
     /// waits' tally.
-    func fill(chunk index: Int, seed: UInt64, algorithm: GeneratorAlgorithm, into slices: DisjointSlices) throws -> WaitTally {
+    func fill(chunk index: Int, seed: UInt64, algorithm: GeneratorAlgorithm, into slices: DisjointSlices) throws
+        -> WaitTally
+    {
         let start = index * Self.chunkSize
-        return try draw(chunk: index, seed: seed, algorithm: algorithm) { run, total in slices.base[start + run] = Double(total) / 1e9 }
+        return try draw(chunk: index, seed: seed, algorithm: algorithm) { run, total in
+            slices.base[start + run] = Double(total) / 1e9
+        }
     }
 
     /// One run: the total wait in nanoseconds.

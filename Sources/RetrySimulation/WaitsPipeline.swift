@@ -31,7 +31,9 @@ final class WaitsPipeline: Sendable {
         self.seeds = seeds
         self.algorithm = algorithm
         tasks = experiments.indices.flatMap { index in
-            (0..<experiments[index].chunkCount).map { Task.fill(experiment: index, chunk: $0) } + [.summarize(experiment: index)]
+            (0..<experiments[index].chunkCount).map { Task.fill(experiment: index, chunk: $0) } + [
+                .summarize(experiment: index)
+            ]
         }
         buffers = Mutex([DisjointSlices?](repeating: nil, count: experiments.count))
         chunksDone = experiments.map { _ in DispatchSemaphore(value: 0) }
@@ -44,7 +46,8 @@ final class WaitsPipeline: Sendable {
             case .fill(let experiment, let chunk):
                 defer { self.chunksDone[experiment].signal() }
                 let tally = try self.experiments[experiment].fill(
-                    chunk: chunk, seed: self.seeds[experiment], algorithm: self.algorithm, into: self.buffer(experiment))
+                    chunk: chunk, seed: self.seeds[experiment], algorithm: self.algorithm, into: self.buffer(experiment)
+                )
                 return (nil, tally)
             case .summarize(let experiment):
                 // Its chunks were all taken before it, by threads that are running them now.
@@ -84,6 +87,9 @@ final class WaitsPipeline: Sendable {
     }
 
     deinit {
-        buffers.withLock { $0.forEach { $0?.base.deallocate() } }  // after a failed chunk
+        // After a failed chunk, some buffers were never handed over.
+        buffers.withLock { buffers in
+            for buffer in buffers { buffer?.base.deallocate() }
+        }
     }
 }

@@ -54,8 +54,11 @@ public struct Retrier<C: Clock>: Sendable where C.Duration == Duration {
         onEvent: ((RetryEvent) -> Void)? = nil,
         operation: () async throws -> Value
     ) async throws -> Value {
-        try await loop(isolation: isolation, using: &random, classify: classify, onEvent: onEvent, record: nil, operation: operation)
-            .get()
+        try await loop(
+            isolation: isolation, using: &random, classify: classify, onEvent: onEvent, record: nil,
+            operation: operation
+        )
+        .get()
     }
 
     /// Runs `operation` as ``run(isolation:using:classify:onEvent:operation:)`` does, but never
@@ -92,7 +95,10 @@ public struct Retrier<C: Clock>: Sendable where C.Duration == Duration {
             let attempt = steps.attempt
             let start = steps.elapsed
             if let refusal = steps.admit(using: &random) {
-                record?(AttemptRecord(attempt: attempt, start: start, waitBefore: wait, outcome: .rejectedLocally, decision: .stop(.rejectedLocally)))
+                record?(
+                    AttemptRecord(
+                        attempt: attempt, start: start, waitBefore: wait, outcome: .rejectedLocally,
+                        decision: .stop(.rejectedLocally)))
                 onEvent?(.stopped(attempt: attempt, reason: .rejectedLocally, error: refusal.lastError))
                 return .failure(refusal)
             }
@@ -100,7 +106,9 @@ public struct Retrier<C: Clock>: Sendable where C.Duration == Duration {
             do {
                 let value = try await operation()
                 steps.succeeded()
-                record?(AttemptRecord(attempt: attempt, start: start, waitBefore: wait, outcome: .succeeded, decision: .succeeded))
+                record?(
+                    AttemptRecord(
+                        attempt: attempt, start: start, waitBefore: wait, outcome: .succeeded, decision: .succeeded))
                 onEvent?(.succeeded(attempt: attempt))
                 return .success(value)
             } catch let cancelled as CancellationError {
@@ -110,10 +118,16 @@ public struct Retrier<C: Clock>: Sendable where C.Duration == Duration {
             }
             switch steps.decide(after: error, classify: classify, using: &random, onEvent: onEvent) {
             case .stop(let stop):
-                record?(AttemptRecord(attempt: attempt, start: start, waitBefore: wait, outcome: .failed(error), decision: .stop(stop.reason)))
+                record?(
+                    AttemptRecord(
+                        attempt: attempt, start: start, waitBefore: wait, outcome: .failed(error),
+                        decision: .stop(stop.reason)))
                 return .failure(stop)
             case .retry(let next):
-                record?(AttemptRecord(attempt: attempt, start: start, waitBefore: wait, outcome: .failed(error), decision: .retry(after: next)))
+                record?(
+                    AttemptRecord(
+                        attempt: attempt, start: start, waitBefore: wait, outcome: .failed(error),
+                        decision: .retry(after: next)))
                 wait = next
                 do {
                     try await clock.sleep(until: clock.now.advanced(by: next), tolerance: nil)
@@ -128,10 +142,12 @@ public struct Retrier<C: Clock>: Sendable where C.Duration == Duration {
 extension Retrier where C == ContinuousClock {
     /// A retrier that waits in real time.
     public init(
-        policy: BackoffPolicy, budget: SharedRetryBudget<ContinuousClock>? = nil, breaker: SharedCircuitBreaker<ContinuousClock>? = nil,
+        policy: BackoffPolicy, budget: SharedRetryBudget<ContinuousClock>? = nil,
+        breaker: SharedCircuitBreaker<ContinuousClock>? = nil,
         throttle: SharedAdaptiveThrottle<ContinuousClock>? = nil, retryAfterHandling: RetryAfterHandling = .honor
     ) {
-        self.init(policy: policy, clock: ContinuousClock(), budget: budget, breaker: breaker, throttle: throttle,
-                  retryAfterHandling: retryAfterHandling)
+        self.init(
+            policy: policy, clock: ContinuousClock(), budget: budget, breaker: breaker, throttle: throttle,
+            retryAfterHandling: retryAfterHandling)
     }
 }

@@ -28,7 +28,8 @@ public enum RetryAfterHeader {
 
     /// The delay the header asks for, at most ``longestDelaySeconds``. `now` is the current time in
     /// seconds since 1970 (UTC), used for dates.
-    public static func delay(_ value: String, now: Double = Date().timeIntervalSince1970) throws(Malformed) -> Duration {
+    public static func delay(_ value: String, now: Double = Date().timeIntervalSince1970) throws(Malformed) -> Duration
+    {
         if !value.isEmpty, value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
             guard let seconds = Int64(value) else { throw Malformed(value: value) }
             return .seconds(min(seconds, longestDelaySeconds))
@@ -46,23 +47,29 @@ public enum RetryAfterHeader {
     static func httpDate(_ text: String) -> Int64? {
         let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         // IMF-fixdate: "Sun," "06" "Nov" "1994" "08:49:37" "GMT"
-        if words.count == 6, words[0].hasSuffix(","), shortDays.contains(String(words[0].dropLast())), words[5] == "GMT",
-           words[1].count == 2, words[3].count == 4,
-           let day = Int(words[1]), let month = months.firstIndex(of: words[2]), let year = Int(words[3]) {
+        if words.count == 6, words[0].hasSuffix(","), shortDays.contains(String(words[0].dropLast())),
+            words[5] == "GMT",
+            words[1].count == 2, words[3].count == 4,
+            let day = Int(words[1]), let month = months.firstIndex(of: words[2]), let year = Int(words[3])
+        {
             return epoch(year: year, month: month + 1, day: day, time: words[4])
         }
         // rfc850-date: "Sunday," "06-Nov-94" "08:49:37" "GMT"
-        if words.count == 4, words[0].hasSuffix(","), longDays.contains(String(words[0].dropLast())), words[3] == "GMT" {
+        if words.count == 4, words[0].hasSuffix(","), longDays.contains(String(words[0].dropLast())), words[3] == "GMT"
+        {
             let parts = words[1].split(separator: "-", omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 3, parts[0].count == 2, parts[2].count == 2, let day = Int(parts[0]),
-                  let month = months.firstIndex(of: parts[1]), let short = Int(parts[2]) else { return nil }
+                let month = months.firstIndex(of: parts[1]), let short = Int(parts[2])
+            else { return nil }
             return epoch(year: short < 70 ? 2000 + short : 1900 + short, month: month + 1, day: day, time: words[2])
         }
         // asctime-date: "Sun" "Nov" ("6" after two spaces, or "16") "08:49:37" "1994"
         let compact = words.filter { !$0.isEmpty }
         if compact.count == 5, shortDays.contains(compact[0]), let month = months.firstIndex(of: compact[1]),
-           let day = Int(compact[2]), compact[2].count <= 2, compact[4].count == 4, let year = Int(compact[4]),
-           text == "\(compact[0]) \(compact[1]) \(compact[2].count == 1 ? " " : "")\(compact[2]) \(compact[3]) \(compact[4])" {
+            let day = Int(compact[2]), compact[2].count <= 2, compact[4].count == 4, let year = Int(compact[4]),
+            text
+                == "\(compact[0]) \(compact[1]) \(compact[2].count == 1 ? " " : "")\(compact[2]) \(compact[3]) \(compact[4])"
+        {
             return epoch(year: year, month: month + 1, day: day, time: compact[3])
         }
         return nil
@@ -71,9 +78,10 @@ public enum RetryAfterHeader {
     /// Seconds since 1970 of a UTC date and `HH:MM:SS`, or `nil` when out of range.
     private static func epoch(year: Int, month: Int, day: Int, time: String) -> Int64? {
         let clock = time.split(separator: ":", omittingEmptySubsequences: false)
-        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }), let hour = Int(clock[0]), let minute = Int(clock[1]),
-              let second = Int(clock[2]), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }), let hour = Int(clock[0]),
+            let minute = Int(clock[1]),
+            let second = Int(clock[2]), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
         else { return nil }
         // Days from 1970-01-01 in the proleptic Gregorian calendar (Hinnant's days_from_civil).
         let y = month <= 2 ? year - 1 : year

@@ -76,7 +76,8 @@ struct RetrySteps<C: Clock> where C.Duration == Duration {
         }
         let elapsed = elapsed.wholeNanoseconds
         switch retrier.policy.decide(
-            after: &state, elapsed: elapsed, serverDelay: serverDelay, handling: retrier.retryAfterHandling, using: &random)
+            after: &state, elapsed: elapsed, serverDelay: serverDelay, handling: retrier.retryAfterHandling,
+            using: &random)
         {
         case .giveUp(let reason):
             let stop: StopReason = reason == .attemptsExhausted ? .attemptsExhausted : .timeLimit

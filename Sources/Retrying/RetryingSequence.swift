@@ -23,7 +23,8 @@ extension Retrier {
 }
 
 /// The sequence of ``Retrier/retrying(using:classify:onEvent:subscribe:)``.
-public struct RetryingSequence<Base: AsyncSequence, C: Clock, Random: UniformSource>: AsyncSequence where C.Duration == Duration {
+public struct RetryingSequence<Base: AsyncSequence, C: Clock, Random: UniformSource>: AsyncSequence
+where C.Duration == Duration {
     public typealias Element = Base.Element
 
     let retrier: Retrier<C>
@@ -56,7 +57,8 @@ public struct RetryingSequence<Base: AsyncSequence, C: Clock, Random: UniformSou
                 if current == nil {
                     if let refusal = steps!.admit(using: &random) {
                         finish()
-                        sequence.onEvent?(.stopped(attempt: steps?.attempt ?? 0, reason: .rejectedLocally, error: refusal.lastError))
+                        sequence.onEvent?(
+                            .stopped(attempt: steps?.attempt ?? 0, reason: .rejectedLocally, error: refusal.lastError))
                         throw refusal
                     }
                     current = sequence.subscribe().makeAsyncIterator()
@@ -75,7 +77,9 @@ public struct RetryingSequence<Base: AsyncSequence, C: Clock, Random: UniformSou
                     error = failure
                 }
                 current = nil
-                switch steps!.decide(after: error, classify: sequence.classify, using: &random, onEvent: sequence.onEvent) {
+                switch steps!.decide(
+                    after: error, classify: sequence.classify, using: &random, onEvent: sequence.onEvent)
+                {
                 case .stop(let stop):
                     finish()
                     throw stop

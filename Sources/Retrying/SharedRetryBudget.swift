@@ -47,7 +47,8 @@ public final class SharedRetryBudget<C: Clock>: Sendable where C.Duration == Dur
     func acquireRetry(afterTimeout: Bool, firstRetry: Bool) -> Int? {
         state.withLock { state, now in
             let cost = state.budget.acquireRetry(
-                at: now, afterTimeout: afterTimeout, activeRequests: state.activeRequests, activeRetries: state.activeRetries)
+                at: now, afterTimeout: afterTimeout, activeRequests: state.activeRequests,
+                activeRetries: state.activeRetries)
             if cost != nil && firstRetry { state.activeRetries += 1 }
             return cost
         }

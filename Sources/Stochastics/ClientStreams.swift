@@ -22,7 +22,8 @@ public final class ClientStreams {
     public init(count: Int, root: UInt64) {
         GSL.prepare()
         type = cgsl_rng_taus2()
-        precondition(type.pointee.size == MemoryLayout<Taus2>.stride, "Taus2 must have the layout of GSL's taus_state_t")
+        precondition(
+            type.pointee.size == MemoryLayout<Taus2>.stride, "Taus2 must have the layout of GSL's taus_state_t")
         self.count = count
         states = .allocate(capacity: max(1, count))
         for client in 0..<count { reseed(client, root: root, stream: UInt64(client)) }

@@ -15,7 +15,9 @@ public struct MeanCheck: Hashable, Sendable, CustomStringConvertible {
     /// The z-score; NaN when the standard error is NaN (fewer than two samples).
     public let z: Double
 
-    public init(observed: Double, expected: Double, standardError: Double, limit: Double = 4, exactTolerance: Double = 1e-9) {
+    public init(
+        observed: Double, expected: Double, standardError: Double, limit: Double = 4, exactTolerance: Double = 1e-9
+    ) {
         self.observed = observed
         self.expected = expected
         self.standardError = standardError

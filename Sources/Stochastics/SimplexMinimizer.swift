@@ -39,8 +39,11 @@ public enum SimplexMinimizer {
                 },
                 n: n, params: unmanaged.toOpaque())
             guard let x = gsl_vector_alloc(n), let steps = gsl_vector_alloc(n),
-                  let minimizer = gsl_multimin_fminimizer_alloc(cgsl_multimin_nmsimplex2(), n)
-            else { throw .gsl(function: "gsl_multimin_fminimizer_alloc", status: Int32(GSL_ENOMEM), reason: "out of memory") }
+                let minimizer = gsl_multimin_fminimizer_alloc(cgsl_multimin_nmsimplex2(), n)
+            else {
+                throw .gsl(
+                    function: "gsl_multimin_fminimizer_alloc", status: Int32(GSL_ENOMEM), reason: "out of memory")
+            }
             defer {
                 gsl_multimin_fminimizer_free(minimizer)
                 gsl_vector_free(x)

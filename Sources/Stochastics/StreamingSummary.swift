@@ -17,7 +17,7 @@ public final class StreamingSummary {
         for p in probabilities {
             guard let workspace = gsl_rstat_quantile_alloc(p) else {
                 gsl_rstat_free(moments)
-                workspaces.forEach { gsl_rstat_quantile_free(UnsafeMutablePointer($0)) }
+                for allocated in workspaces { gsl_rstat_quantile_free(UnsafeMutablePointer(allocated)) }
                 throw .allocationFailed("a running quantile for p = \(p)")
             }
             workspaces.append(OpaquePointer(workspace))
@@ -29,7 +29,7 @@ public final class StreamingSummary {
 
     deinit {
         gsl_rstat_free(UnsafeMutablePointer(_moments))
-        _quantiles.forEach { gsl_rstat_quantile_free(UnsafeMutablePointer($0)) }
+        for workspace in _quantiles { gsl_rstat_quantile_free(UnsafeMutablePointer(workspace)) }
     }
 
     /// Adds one value. Backed by `gsl_rstat_add` and `gsl_rstat_quantile_add`.

@@ -1,9 +1,9 @@
 import BackoffCLI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes to a file descriptor through a buffered C stream of its own, and remembers whether any

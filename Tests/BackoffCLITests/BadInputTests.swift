@@ -1,6 +1,7 @@
-@testable import BackoffCLI
 import Foundation
 import Testing
+
+@testable import BackoffCLI
 
 /// Bad input: exit 64, a message naming the value and the accepted form, nothing on stdout, and an
 /// existing --output file left as it was.
@@ -15,104 +16,198 @@ import Testing
         ("base negative", ["waits", "--base", "-1"], "Invalid value '-1' for '--base <duration>': \(durationForm)"),
         ("base nan", ["waits", "--base", "nan"], "Invalid value 'nan' for '--base <duration>': \(durationForm)"),
         ("base inf", ["waits", "--base", "inf"], "Invalid value 'inf' for '--base <duration>': \(durationForm)"),
-        ("duration with a space", ["simulate", "--base", "10 ms"], "Invalid value '10 ms' for '--base <duration>': \(durationForm)"),
-        ("duration unknown unit", ["waits", "--base", "5x"], "Invalid value '5x' for '--base <duration>': \(durationForm)"),
-        ("duration negative", ["formula", "--base", "-3s"], "Invalid value '-3s' for '--base <duration>': \(durationForm)"),
+        (
+            "duration with a space", ["simulate", "--base", "10 ms"],
+            "Invalid value '10 ms' for '--base <duration>': \(durationForm)"
+        ),
+        (
+            "duration unknown unit", ["waits", "--base", "5x"],
+            "Invalid value '5x' for '--base <duration>': \(durationForm)"
+        ),
+        (
+            "duration negative", ["formula", "--base", "-3s"],
+            "Invalid value '-3s' for '--base <duration>': \(durationForm)"
+        ),
         ("duration empty", ["waits", "--base", ""], "Invalid value '' for '--base <duration>': \(durationForm)"),
-        ("multiplier below one", ["waits", "--multiplier", "0.5"],
-         "Invalid value '0.5' for '--multiplier <number>': expected a number >= 1, e.g. 2"),
-        ("cap below base", ["waits", "--cap", "50ms"],
-         "Invalid value '50ms' for '--cap <duration>': the cap must be at least the base (100ms); "
-            + "expected a duration at least the base, with a unit (e.g. 5s), or none"),
-        ("zero attempts", ["waits", "--max-attempts", "0"],
-         "Invalid value '0' for '--max-attempts <count>': out of range; expected a whole number from 1 to 1000000000, e.g. 5"),
-        ("both budgets", ["simulate", "--max-attempts", "3", "--max-retries", "2"],
-         "Use either '--max-attempts' or '--max-retries', not both (max retries N means N + 1 attempts)"),
-        ("unknown jitter", ["waits", "--jitter", "none,fulll"],
-         "Invalid value 'none,fulll' for '--jitter <list>': unknown jitter 'fulll' (did you mean 'full'?); "
-            + "expected a comma-separated list of none, full, equal, proportional:F, additive:D, decorrelated, decorrelated-monotone, polly-v2, or all"),
+        (
+            "multiplier below one", ["waits", "--multiplier", "0.5"],
+            "Invalid value '0.5' for '--multiplier <number>': expected a number >= 1, e.g. 2"
+        ),
+        (
+            "cap below base", ["waits", "--cap", "50ms"],
+            "Invalid value '50ms' for '--cap <duration>': the cap must be at least the base (100ms); "
+                + "expected a duration at least the base, with a unit (e.g. 5s), or none"
+        ),
+        (
+            "zero attempts", ["waits", "--max-attempts", "0"],
+            "Invalid value '0' for '--max-attempts <count>': out of range; expected a whole number from 1 to 1000000000, e.g. 5"
+        ),
+        (
+            "both budgets", ["simulate", "--max-attempts", "3", "--max-retries", "2"],
+            "Use either '--max-attempts' or '--max-retries', not both (max retries N means N + 1 attempts)"
+        ),
+        (
+            "unknown jitter", ["waits", "--jitter", "none,fulll"],
+            "Invalid value 'none,fulll' for '--jitter <list>': unknown jitter 'fulll' (did you mean 'full'?); "
+                + "expected a comma-separated list of none, full, equal, proportional:F, additive:D, decorrelated, decorrelated-monotone, polly-v2, or all"
+        ),
         ("unknown option", ["waits", "--atempts", "3"], "Unknown option '--atempts'. Did you mean '--max-attempts'?"),
         ("missing value", ["waits", "--base"], "Missing value for '--base <duration>'"),
         ("missing value before option", ["waits", "--base", "--runs", "3"], "Missing value for '--base <duration>'"),
-        ("zero clients", ["simulate", "--clients", "0"],
-         "Invalid value '0' for '--clients <count>': out of range; expected a whole number from 1 to 268435455, e.g. 1000"),
-        ("zero runs", ["waits", "--runs", "0"], "Invalid value '0' for '--runs <count>': out of range; expected a whole number from 1 to 1000000000000, e.g. 10000"),
-        ("zero bucket", ["simulate", "--bucket", "0ms"],
-         "Invalid value '0ms' for '--bucket <duration>': expected a duration greater than 0 with a unit, e.g. 10ms"),
-        ("unknown server", ["simulate", "--server", "outtage:2s"],
-         "Invalid value 'outtage:2s' for '--server <model>': unknown model 'outtage' (did you mean 'outage'?); \(serverForm)"),
-        ("outage without duration", ["simulate", "--server", "outage:"], "Invalid value 'outage:' for '--server <model>': \(serverForm)"),
-        ("probability above one", ["simulate", "--server", "bernoulli:1.5"],
-         "Invalid value 'bernoulli:1.5' for '--server <model>': \(serverForm)"),
-        ("unknown command", ["simulat"],
-         "Unknown command 'simulat'. Did you mean 'simulate'? Commands: schedule, formula, waits, simulate, presets, sweep, tune, check, help"),
-        ("sweep range backwards", ["sweep", "simulate", "--clients", "10..1:5"],
-         "Invalid list or range '10..1:5' for '--clients <count>': the range runs backwards (10 > 1); "
-            + "expected A <= B in A..B:STEP or A..B*FACTOR, e.g. 10..190:10 or 1..1000*10"),
-        ("sweep range without end", ["sweep", "waits", "--multiplier", "1.."],
-         "Invalid list or range '1..' for '--multiplier <number>': expected A..B:STEP or A..B*FACTOR, e.g. 10..190:10 or 1..1000*10"),
-        ("sweep step zero", ["sweep", "simulate", "--clients", "1..100:0"],
-         "Invalid list or range '1..100:0' for '--clients <count>': the step must be greater than 0"),
-        ("sweep too many points", ["sweep", "waits", "--runs", "1..4000:1", "--max-attempts", "1..4000:1"],
-         "The grid has 64000000 points, more than 10000000: narrow the ranges, or add --force"),
-        ("shard beyond count", ["sweep", "waits", "--shard", "3/2"],
-         "Invalid value '3/2' for '--shard <K/N>': expected K/N with 1 <= K <= N <= 10000000, e.g. 2/8"),
-        ("shard zero", ["sweep", "waits", "--shard", "0/4"],
-         "Invalid value '0/4' for '--shard <K/N>': expected K/N with 1 <= K <= N <= 10000000, e.g. 2/8"),
-        ("zero jobs", ["sweep", "waits", "--jobs", "0"], "Invalid value '0' for '--jobs <count>': out of range; expected a whole number from 1 to 1024, e.g. 2"),
-        ("bad sweep point", ["sweep", "waits", "--multiplier", "0.5,2"],
-         "Invalid value '0.5' for '--multiplier <number>': expected a number >= 1, e.g. 2 (at sweep point multiplier=0.5, jitter=none)"),
-        ("zero workers", ["simulate", "--server", "capacity", "--workers", "0"],
-         "Invalid value '0' for '--workers <count>': out of range; expected a whole number from 1 to 1000000, e.g. 4"),
-        ("negative queue", ["simulate", "--server", "capacity", "--queue", "-1"],
-         "Invalid value '-1' for '--queue <count>': expected a whole number from 0 to 1000000000, e.g. 100"),
-        ("zero service time", ["simulate", "--server", "capacity", "--service", "exp:0ms"],
-         "Invalid value 'exp:0ms' for '--service <distribution>': expected fixed:DURATION, exp:MEAN or lognormal:MEAN:SD "
-            + "with durations greater than 0, e.g. exp:20ms"),
-        ("zero timeout", ["simulate", "--server", "capacity", "--timeout", "0ms"],
-         "Invalid value '0ms' for '--timeout <duration>': expected a duration greater than 0 (e.g. 200ms), or none"),
-        ("degradation backwards", ["simulate", "--server", "capacity", "--degrade-from", "3s", "--degrade-until", "1s"],
-         "Invalid value '1s' for '--degrade-until <duration>': the degradation window ends before it starts (--degrade-from 3s); "
-            + "expected a duration after --degrade-from, e.g. 3s"),
-        ("degraded to zero", ["simulate", "--server", "capacity", "--degrade-from", "1s", "--degrade-until", "2s", "--degrade-to", "0"],
-         "Invalid value '0' for '--degrade-to <number>': expected a number in (0, 1], e.g. 0.25"),
-        ("permanent above one", ["simulate", "--permanent", "1.5"],
-         "Invalid value '1.5' for '--permanent <fraction>': expected a number in [0, 1], e.g. 0.05"),
-        ("poisson zero", ["simulate", "--arrivals", "poisson:0"],
-         "Invalid value 'poisson:0' for '--arrivals <process>': expected burst, uniform:DURATION (e.g. uniform:1s) or poisson:RATE "
-            + "with RATE > 0 (e.g. poisson:500)"),
-        ("zero requests", ["simulate", "--requests-per-client", "0"],
-         "Invalid value '0' for '--requests-per-client <count>': out of range; expected a whole number from 1 to 1000000000, e.g. 10"),
-        ("recovery without recovery", ["simulate", "--server", "always-fail", "--retry-trigger", "recovery"],
-         "Invalid value 'recovery' for '--retry-trigger <trigger>': the recovery trigger needs a server that recovers "
-            + "(outage, a trace that ends at probability 0, or capacity with --degrade-from/--degrade-until or a --capacity-trace back at 1); expected timer, recovery or recovery:DURATION (e.g. recovery:50ms)"),
-        ("unknown retry-after mode", ["simulate", "--retry-after", "obey"],
-         "Invalid value 'obey' for '--retry-after <mode>': expected one of ignore, honor, max"),
-        ("check without file", ["check"], "Missing the table to check: expected 'backoff check FILE [--baseline OLD.csv]'"),
-        ("check missing file", ["check", "/nonexistent/table.csv"],
-         "No such file '/nonexistent/table.csv': expected a CSV table written by backoff"),
+        (
+            "zero clients", ["simulate", "--clients", "0"],
+            "Invalid value '0' for '--clients <count>': out of range; expected a whole number from 1 to 268435455, e.g. 1000"
+        ),
+        (
+            "zero runs", ["waits", "--runs", "0"],
+            "Invalid value '0' for '--runs <count>': out of range; expected a whole number from 1 to 1000000000000, e.g. 10000"
+        ),
+        (
+            "zero bucket", ["simulate", "--bucket", "0ms"],
+            "Invalid value '0ms' for '--bucket <duration>': expected a duration greater than 0 with a unit, e.g. 10ms"
+        ),
+        (
+            "unknown server", ["simulate", "--server", "outtage:2s"],
+            "Invalid value 'outtage:2s' for '--server <model>': unknown model 'outtage' (did you mean 'outage'?); \(serverForm)"
+        ),
+        (
+            "outage without duration", ["simulate", "--server", "outage:"],
+            "Invalid value 'outage:' for '--server <model>': \(serverForm)"
+        ),
+        (
+            "probability above one", ["simulate", "--server", "bernoulli:1.5"],
+            "Invalid value 'bernoulli:1.5' for '--server <model>': \(serverForm)"
+        ),
+        (
+            "unknown command", ["simulat"],
+            "Unknown command 'simulat'. Did you mean 'simulate'? Commands: schedule, formula, waits, simulate, presets, sweep, tune, check, help"
+        ),
+        (
+            "sweep range backwards", ["sweep", "simulate", "--clients", "10..1:5"],
+            "Invalid list or range '10..1:5' for '--clients <count>': the range runs backwards (10 > 1); "
+                + "expected A <= B in A..B:STEP or A..B*FACTOR, e.g. 10..190:10 or 1..1000*10"
+        ),
+        (
+            "sweep range without end", ["sweep", "waits", "--multiplier", "1.."],
+            "Invalid list or range '1..' for '--multiplier <number>': expected A..B:STEP or A..B*FACTOR, e.g. 10..190:10 or 1..1000*10"
+        ),
+        (
+            "sweep step zero", ["sweep", "simulate", "--clients", "1..100:0"],
+            "Invalid list or range '1..100:0' for '--clients <count>': the step must be greater than 0"
+        ),
+        (
+            "sweep too many points", ["sweep", "waits", "--runs", "1..4000:1", "--max-attempts", "1..4000:1"],
+            "The grid has 64000000 points, more than 10000000: narrow the ranges, or add --force"
+        ),
+        (
+            "shard beyond count", ["sweep", "waits", "--shard", "3/2"],
+            "Invalid value '3/2' for '--shard <K/N>': expected K/N with 1 <= K <= N <= 10000000, e.g. 2/8"
+        ),
+        (
+            "shard zero", ["sweep", "waits", "--shard", "0/4"],
+            "Invalid value '0/4' for '--shard <K/N>': expected K/N with 1 <= K <= N <= 10000000, e.g. 2/8"
+        ),
+        (
+            "zero jobs", ["sweep", "waits", "--jobs", "0"],
+            "Invalid value '0' for '--jobs <count>': out of range; expected a whole number from 1 to 1024, e.g. 2"
+        ),
+        (
+            "bad sweep point", ["sweep", "waits", "--multiplier", "0.5,2"],
+            "Invalid value '0.5' for '--multiplier <number>': expected a number >= 1, e.g. 2 (at sweep point multiplier=0.5, jitter=none)"
+        ),
+        (
+            "zero workers", ["simulate", "--server", "capacity", "--workers", "0"],
+            "Invalid value '0' for '--workers <count>': out of range; expected a whole number from 1 to 1000000, e.g. 4"
+        ),
+        (
+            "negative queue", ["simulate", "--server", "capacity", "--queue", "-1"],
+            "Invalid value '-1' for '--queue <count>': expected a whole number from 0 to 1000000000, e.g. 100"
+        ),
+        (
+            "zero service time", ["simulate", "--server", "capacity", "--service", "exp:0ms"],
+            "Invalid value 'exp:0ms' for '--service <distribution>': expected fixed:DURATION, exp:MEAN or lognormal:MEAN:SD "
+                + "with durations greater than 0, e.g. exp:20ms"
+        ),
+        (
+            "zero timeout", ["simulate", "--server", "capacity", "--timeout", "0ms"],
+            "Invalid value '0ms' for '--timeout <duration>': expected a duration greater than 0 (e.g. 200ms), or none"
+        ),
+        (
+            "degradation backwards",
+            ["simulate", "--server", "capacity", "--degrade-from", "3s", "--degrade-until", "1s"],
+            "Invalid value '1s' for '--degrade-until <duration>': the degradation window ends before it starts (--degrade-from 3s); "
+                + "expected a duration after --degrade-from, e.g. 3s"
+        ),
+        (
+            "degraded to zero",
+            ["simulate", "--server", "capacity", "--degrade-from", "1s", "--degrade-until", "2s", "--degrade-to", "0"],
+            "Invalid value '0' for '--degrade-to <number>': expected a number in (0, 1], e.g. 0.25"
+        ),
+        (
+            "permanent above one", ["simulate", "--permanent", "1.5"],
+            "Invalid value '1.5' for '--permanent <fraction>': expected a number in [0, 1], e.g. 0.05"
+        ),
+        (
+            "poisson zero", ["simulate", "--arrivals", "poisson:0"],
+            "Invalid value 'poisson:0' for '--arrivals <process>': expected burst, uniform:DURATION (e.g. uniform:1s) or poisson:RATE "
+                + "with RATE > 0 (e.g. poisson:500)"
+        ),
+        (
+            "zero requests", ["simulate", "--requests-per-client", "0"],
+            "Invalid value '0' for '--requests-per-client <count>': out of range; expected a whole number from 1 to 1000000000, e.g. 10"
+        ),
+        (
+            "recovery without recovery", ["simulate", "--server", "always-fail", "--retry-trigger", "recovery"],
+            "Invalid value 'recovery' for '--retry-trigger <trigger>': the recovery trigger needs a server that recovers "
+                + "(outage, a trace that ends at probability 0, or capacity with --degrade-from/--degrade-until or a --capacity-trace back at 1); expected timer, recovery or recovery:DURATION (e.g. recovery:50ms)"
+        ),
+        (
+            "unknown retry-after mode", ["simulate", "--retry-after", "obey"],
+            "Invalid value 'obey' for '--retry-after <mode>': expected one of ignore, honor, max"
+        ),
+        (
+            "check without file", ["check"],
+            "Missing the table to check: expected 'backoff check FILE [--baseline OLD.csv]'"
+        ),
+        (
+            "check missing file", ["check", "/nonexistent/table.csv"],
+            "No such file '/nonexistent/table.csv': expected a CSV table written by backoff"
+        ),
         ("stray argument", ["waits", "extra"], "Unexpected argument 'extra'"),
         ("repeated option", ["waits", "--runs", "5", "--runs", "6"], "Option '--runs' is given more than once"),
-        ("proportional fraction out of range", ["waits", "--jitter", "proportional:1.5"],
-         "Invalid value 'proportional:1.5' for '--jitter <list>': 'proportional:1.5': proportional:F takes a fraction F in [0, 1], "
-            + "e.g. proportional:0.5; \(jitterForm)"),
-        ("proportional without its fraction", ["formula", "--jitter", "full,proportional"],
-         "Invalid value 'full,proportional' for '--jitter <list>': proportional jitter needs its fraction F in [0, 1], "
-            + "e.g. proportional:0.5; \(jitterForm)"),
-        ("additive without a unit", ["simulate", "--jitter", "additive:5"],
-         "Invalid value 'additive:5' for '--jitter <list>': 'additive:5': additive:D takes a duration D >= 0 with a unit, "
-            + "e.g. additive:1s; \(jitterForm)"),
-        ("misspelt cap mode", ["waits", "--cap-mode", "clmp"],
-         "Invalid value 'clmp' for '--cap-mode <mode>': did you mean 'clamp'?; expected nominal or clamp"),
-        ("cap mode a jitter cannot follow", ["formula", "--jitter", "polly-v2", "--cap-mode", "nominal"],
-         "Invalid value 'nominal' for '--cap-mode <mode>': polly-v2 jitter cannot follow cap mode nominal; it accepts clamp; "
-            + "expected nominal or clamp"),
-        ("overflowing waits", ["formula", "--cap", "none", "--multiplier", "10", "--max-attempts", "200"],
-         "Invalid value '200' for '--max-attempts <count>': the longest total wait would be 1.1111111111111112e+197 s, "
-            + "beyond what virtual time holds (about 146 years); set a cap or allow fewer attempts; expected a whole number from 1 to 1000000000, e.g. 5"),
+        (
+            "proportional fraction out of range", ["waits", "--jitter", "proportional:1.5"],
+            "Invalid value 'proportional:1.5' for '--jitter <list>': 'proportional:1.5': proportional:F takes a fraction F in [0, 1], "
+                + "e.g. proportional:0.5; \(jitterForm)"
+        ),
+        (
+            "proportional without its fraction", ["formula", "--jitter", "full,proportional"],
+            "Invalid value 'full,proportional' for '--jitter <list>': proportional jitter needs its fraction F in [0, 1], "
+                + "e.g. proportional:0.5; \(jitterForm)"
+        ),
+        (
+            "additive without a unit", ["simulate", "--jitter", "additive:5"],
+            "Invalid value 'additive:5' for '--jitter <list>': 'additive:5': additive:D takes a duration D >= 0 with a unit, "
+                + "e.g. additive:1s; \(jitterForm)"
+        ),
+        (
+            "misspelt cap mode", ["waits", "--cap-mode", "clmp"],
+            "Invalid value 'clmp' for '--cap-mode <mode>': did you mean 'clamp'?; expected nominal or clamp"
+        ),
+        (
+            "cap mode a jitter cannot follow", ["formula", "--jitter", "polly-v2", "--cap-mode", "nominal"],
+            "Invalid value 'nominal' for '--cap-mode <mode>': polly-v2 jitter cannot follow cap mode nominal; it accepts clamp; "
+                + "expected nominal or clamp"
+        ),
+        (
+            "overflowing waits", ["formula", "--cap", "none", "--multiplier", "10", "--max-attempts", "200"],
+            "Invalid value '200' for '--max-attempts <count>': the longest total wait would be 1.1111111111111112e+197 s, "
+                + "beyond what virtual time holds (about 146 years); set a cap or allow fewer attempts; expected a whole number from 1 to 1000000000, e.g. 5"
+        ),
     ]
 
-    static let jitterForm = "expected a comma-separated list of none, full, equal, proportional:F, additive:D, decorrelated, decorrelated-monotone, polly-v2, or all"
+    static let jitterForm =
+        "expected a comma-separated list of none, full, equal, proportional:F, additive:D, decorrelated, decorrelated-monotone, polly-v2, or all"
 
     @Test(arguments: cases)
     func badInputExits64WithAMessageAndWritesNothing(id: String, arguments: [String], message: String) throws {
@@ -161,12 +256,22 @@ import Testing
     /// A policy option that no policy uses is not checked (the model that checks it never sees it),
     /// so it must not pass in silence either.
     @Test func policyOptionsThatNoPolicyUsesAreWarnedAbout() {
-        let constant = Invocation(["waits", "--runs", "10", "--schedule", "constant", "--multiplier", "0.5", "--increment", "1s"])
+        let constant = Invocation([
+            "waits", "--runs", "10", "--schedule", "constant", "--multiplier", "0.5", "--increment", "1s",
+        ])
         #expect(constant.status == 0 && constant.stdout.hasPrefix("jitter,"))
-        #expect(constant.stderr.contains("warning: '--multiplier' has no effect: the constant schedule does not use it; ignored"))
-        #expect(constant.stderr.contains("warning: '--increment' has no effect: the constant schedule does not use it; ignored"))
+        #expect(
+            constant.stderr.contains(
+                "warning: '--multiplier' has no effect: the constant schedule does not use it; ignored"))
+        #expect(
+            constant.stderr.contains(
+                "warning: '--increment' has no effect: the constant schedule does not use it; ignored"))
         let factor = Invocation(["formula", "--jitter", "full", "--decorrelated-factor", "1"])
-        #expect(factor.status == 0 && factor.stderr.contains("warning: '--decorrelated-factor' has no effect: no jitter mode is decorrelated"))
+        #expect(
+            factor.status == 0
+                && factor.stderr.contains(
+                    "warning: '--decorrelated-factor' has no effect: no jitter mode is decorrelated")
+        )
         let used = Invocation(["formula", "--decorrelated-factor", "1"])
         #expect(used.status == 64, "used by decorrelated jitter, the value is checked")
         #expect(Invocation(["waits", "--runs", "10", "--multiplier", "3"]).stderr.isEmpty)
@@ -176,24 +281,38 @@ import Testing
 /// Errors found by the model (`Scenario.init`, `BackoffPolicy.init`) name the option they concern.
 @Suite struct ModelErrorTests {
     static let cases: [(arguments: [String], message: String)] = [
-        (["simulate", "--permanent", "0.1", "--server", "contention"],
-         "Invalid value '0.1' for '--permanent <fraction>': permanent failures do not apply to the contention model; "
-            + "expected a number in [0, 1], e.g. 0.05"),
-        (["simulate", "--requests-per-client", "0"],
-         "Invalid value '0' for '--requests-per-client <count>': out of range; expected a whole number from 1 to 1000000000, e.g. 10"),
-        (["simulate", "--arrivals", "poisson:0"],
-         "Invalid value 'poisson:0' for '--arrivals <process>': expected burst, uniform:DURATION (e.g. uniform:1s) "
-            + "or poisson:RATE with RATE > 0 (e.g. poisson:500)"),
-        (["simulate", "--arrivals", "poisson:10", "--duration", "0s"],
-         "Invalid value '0s' for '--duration <duration>': expected a duration greater than 0, e.g. 10s"),
-        (["simulate", "--server", "capacity", "--service", "lognormal:0ms:1ms"],
-         "Invalid value 'lognormal:0ms:1ms' for '--service <distribution>': expected fixed:DURATION, exp:MEAN or "
-            + "lognormal:MEAN:SD with durations greater than 0, e.g. exp:20ms"),
-        (["simulate", "--retry-trigger", "recovery", "--server", "bernoulli:0.5"],
-         "Invalid value 'recovery' for '--retry-trigger <trigger>': the recovery trigger needs a server that recovers "
-            + "(outage, a trace that ends at probability 0, or capacity with --degrade-from/--degrade-until or a --capacity-trace back at 1); expected timer, recovery or recovery:DURATION (e.g. recovery:50ms)"),
-        (["simulate", "--retry-after", "honour"],
-         "Invalid value 'honour' for '--retry-after <mode>': did you mean 'honor'?; expected one of ignore, honor, max"),
+        (
+            ["simulate", "--permanent", "0.1", "--server", "contention"],
+            "Invalid value '0.1' for '--permanent <fraction>': permanent failures do not apply to the contention model; "
+                + "expected a number in [0, 1], e.g. 0.05"
+        ),
+        (
+            ["simulate", "--requests-per-client", "0"],
+            "Invalid value '0' for '--requests-per-client <count>': out of range; expected a whole number from 1 to 1000000000, e.g. 10"
+        ),
+        (
+            ["simulate", "--arrivals", "poisson:0"],
+            "Invalid value 'poisson:0' for '--arrivals <process>': expected burst, uniform:DURATION (e.g. uniform:1s) "
+                + "or poisson:RATE with RATE > 0 (e.g. poisson:500)"
+        ),
+        (
+            ["simulate", "--arrivals", "poisson:10", "--duration", "0s"],
+            "Invalid value '0s' for '--duration <duration>': expected a duration greater than 0, e.g. 10s"
+        ),
+        (
+            ["simulate", "--server", "capacity", "--service", "lognormal:0ms:1ms"],
+            "Invalid value 'lognormal:0ms:1ms' for '--service <distribution>': expected fixed:DURATION, exp:MEAN or "
+                + "lognormal:MEAN:SD with durations greater than 0, e.g. exp:20ms"
+        ),
+        (
+            ["simulate", "--retry-trigger", "recovery", "--server", "bernoulli:0.5"],
+            "Invalid value 'recovery' for '--retry-trigger <trigger>': the recovery trigger needs a server that recovers "
+                + "(outage, a trace that ends at probability 0, or capacity with --degrade-from/--degrade-until or a --capacity-trace back at 1); expected timer, recovery or recovery:DURATION (e.g. recovery:50ms)"
+        ),
+        (
+            ["simulate", "--retry-after", "honour"],
+            "Invalid value 'honour' for '--retry-after <mode>': did you mean 'honor'?; expected one of ignore, honor, max"
+        ),
     ]
 
     @Test(arguments: 0..<7)
@@ -221,18 +340,28 @@ import Testing
         #expect(LimitSpec.throttle("adaptive:k=2")??.k == 2)
         let result = Invocation(["simulate", "--budget", "token:max=0"])
         #expect(result.status == 64 && result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix(
-            "backoff: Invalid value 'token:max=0' for '--budget <budget>': the token bucket's max must be greater than 0, got 0.0; "
-                + "expected none, token"))
+        #expect(
+            result.stderr.hasPrefix(
+                "backoff: Invalid value 'token:max=0' for '--budget <budget>': the token bucket's max must be greater than 0, got 0.0; "
+                    + "expected none, token"))
     }
 
     /// A spec's parameter is named with what it takes and its range, not only the option's whole form.
     @Test(arguments: [
-        (["--budget", "ratio:percent=10"], "'percent=10': percent takes a fraction (0.1 is 10 %, as Finagle's percentCanRetry) from 0 to 1"),
-        (["--budget", "concurrency:min=99999999999"], "'min=99999999999': min takes a whole number from 0 to 1000000000"),
+        (
+            ["--budget", "ratio:percent=10"],
+            "'percent=10': percent takes a fraction (0.1 is 10 %, as Finagle's percentCanRetry) from 0 to 1"
+        ),
+        (
+            ["--budget", "concurrency:min=99999999999"],
+            "'min=99999999999': min takes a whole number from 0 to 1000000000"
+        ),
         (["--budget", "token:volume=3"], "unknown parameter 'volume' ('token' takes max, ratio)"),
         (["--budget", "tokn"], "unknown kind 'tokn' (did you mean 'token'?)"),
-        (["--breaker", "on:threshold=2"], "'threshold=2': threshold takes a fraction of failures (0.5 is 50 %) from 0 to 1"),
+        (
+            ["--breaker", "on:threshold=2"],
+            "'threshold=2': threshold takes a fraction of failures (0.5 is 50 %) from 0 to 1"
+        ),
         (["--breaker", "on:probes=0"], "'probes=0': probes takes a whole number from 1 to 1000000000"),
         (["--breaker", "on:open=5"], "'open=5': open takes a duration greater than 0 and at most 2^62 ns"),
         (["--throttle", "adaptive:k=0.5"], "'k=0.5': k takes a number (the SRE book's K) from 1 to 1000000000"),
@@ -241,7 +370,9 @@ import Testing
     func aSpecParameterIsNamedWithItsRange(arguments: [String], detail: String) {
         let result = Invocation(["simulate", "--clients", "10"] + arguments)
         #expect(result.status == 64 && result.stdout.isEmpty, "\(arguments)")
-        #expect(result.stderr.hasPrefix("backoff: Invalid value '\(arguments[1])' for '\(arguments[0]) <"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("backoff: Invalid value '\(arguments[1])' for '\(arguments[0]) <"),
+            "\(result.stderr)")
         #expect(result.stderr.contains(": \(detail)"), "\(result.stderr)")
     }
 }

@@ -1,5 +1,6 @@
-@testable import BackoffCLI
 import Foundation
+
+@testable import BackoffCLI
 
 /// Runs `backoff` in process and captures what it writes.
 struct Invocation {
@@ -18,7 +19,11 @@ struct Invocation {
     init(_ commandLine: String) { self.init(commandLine.split(separator: " ").map(String.init)) }
 
     /// The CSV rows (header included), split into fields.
-    var rows: [[String]] { stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } }
+    var rows: [[String]] {
+        stdout.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+    }
 
     /// The value of `column` in data row `row` (0 = first data row).
     func field(_ column: String, row: Int = 0) -> String? {

@@ -1,6 +1,7 @@
-@testable import BackoffCLI
 import Foundation
 import Testing
+
+@testable import BackoffCLI
 
 /// `check` recomputes each row's closed forms from its policy columns, so an edited formula column,
 /// one from another build, or a row whose policy is not valid fails.
@@ -24,12 +25,15 @@ import Testing
     }
 
     @Test func untouchedTablesPassWithEveryFormulaRecomputed() throws {
-        let waits = try check("waits --runs 2000 --jitter none,full,equal,decorrelated,proportional:0.5 --cap-mode clamp --cap 1s --max-attempts 7")
+        let waits = try check(
+            "waits --runs 2000 --jitter none,full,equal,decorrelated,proportional:0.5 --cap-mode clamp --cap 1s --max-attempts 7"
+        )
         #expect(waits.status == 0, "\(waits.stdout)")
         #expect(waits.stdout.contains("5 formula values recomputed from the policy columns: PASS"), "\(waits.stdout)")
         let simulate = try check("simulate --clients 3000 --server outage:1s --jitter none,full,equal --max-attempts 6")
         #expect(simulate.status == 0, "\(simulate.stdout)")
-        #expect(simulate.stdout.contains("9 formula values recomputed from the policy columns: PASS"), "\(simulate.stdout)")
+        #expect(
+            simulate.stdout.contains("9 formula values recomputed from the policy columns: PASS"), "\(simulate.stdout)")
     }
 
     /// The formula column edited to the simulated mean (so the old check, mean against its own
@@ -40,8 +44,10 @@ import Testing
             set("formula_mean_total_wait_s", row: 2, to: mean, in: &records)
         }
         #expect(result.status == 1)
-        #expect(result.stdout.contains(
-            "FAIL row 2 (jitter=full, base_s=0.1, multiplier=2, cap_s=5, max_attempts=5): formula_mean_total_wait_s "), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "FAIL row 2 (jitter=full, base_s=0.1, multiplier=2, cap_s=5, max_attempts=5): formula_mean_total_wait_s "
+            ), "\(result.stdout)")
         #expect(result.stdout.contains("disagrees with the closed form recomputed from the row's policy columns, 0.75"))
     }
 
@@ -67,15 +73,22 @@ import Testing
             set("formula_successes", row: 1, to: "1234", in: &$0)
         }
         #expect(wrong.status == 1)
-        #expect(wrong.stdout.contains("formula_successes 1234 disagrees with the closed form recomputed"), "\(wrong.stdout)")
-        let server = try check("simulate --clients 3000 --server outage:1s --jitter full") { set("server", row: 1, to: "outrage:1s", in: &$0) }
+        #expect(
+            wrong.stdout.contains("formula_successes 1234 disagrees with the closed form recomputed"), "\(wrong.stdout)"
+        )
+        let server = try check("simulate --clients 3000 --server outage:1s --jitter full") {
+            set("server", row: 1, to: "outrage:1s", in: &$0)
+        }
         #expect(server.status == 1)
-        #expect(server.stdout.contains("column server holds 'outrage:1s', which is not a server model"), "\(server.stdout)")
+        #expect(
+            server.stdout.contains("column server holds 'outrage:1s', which is not a server model"), "\(server.stdout)")
         // Decorrelated jitter has no outage closed form: a formula written there is wrong.
         let invented = try check("simulate --clients 3000 --server outage:1s --jitter decorrelated") {
             set("formula_attempts_per_client", row: 1, to: "2", in: &$0)
         }
         #expect(invented.status == 1)
-        #expect(invented.stdout.contains("formula_attempts_per_client is 2, but the row's policy has no closed form there"), "\(invented.stdout)")
+        #expect(
+            invented.stdout.contains("formula_attempts_per_client is 2, but the row's policy has no closed form there"),
+            "\(invented.stdout)")
     }
 }

@@ -1,7 +1,8 @@
-@testable import BackoffCLI
 import Foundation
 import Retrying
 import Testing
+
+@testable import BackoffCLI
 
 /// Every input of the fuzz corpus (Tests/Fuzz/Corpus/TARGET: the seeds and every crash scripts/fuzz
 /// has found, saved as crash-*) replayed through its target, within a time limit, with the outcome

@@ -1,6 +1,7 @@
-@testable import BackoffCLI
 import Foundation
 import Testing
+
+@testable import BackoffCLI
 
 /// `--grpc-service-config`: a service config's retry policy and throttling, as gRPC's A6 reads them.
 @Suite struct GrpcServiceConfigTests {
@@ -36,7 +37,9 @@ import Testing
     }
 
     /// --grpc-method picks the exact method, else the service's config, else the default one.
-    @Test(arguments: [("helloworld.Greeter/SayHello", "0.1"), ("helloworld.Greeter/SayGoodbye", "0.5"), ("other.Service/Call", "2")])
+    @Test(arguments: [
+        ("helloworld.Greeter/SayHello", "0.1"), ("helloworld.Greeter/SayGoodbye", "0.5"), ("other.Service/Call", "2"),
+    ])
     func theMethodPicksItsConfig(method: String, base: String) throws {
         let directory = TemporaryDirectory()
         let path = try directory.write(Self.config, to: "service-config.json")
@@ -49,10 +52,14 @@ import Testing
     @Test func throttlingIsTheTokenBudgetAndOptionsOverride() throws {
         let directory = TemporaryDirectory()
         let path = try directory.write(Self.config, to: "service-config.json")
-        let result = Invocation(["simulate", "--grpc-service-config", path, "--clients", "500", "--server", "outage:2s", "--base", "50ms"])
+        let result = Invocation([
+            "simulate", "--grpc-service-config", path, "--clients", "500", "--server", "outage:2s", "--base", "50ms",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.field("base_s") == "0.05")
-        #expect(result.field("budget_denials").map { Int($0)! > 0 } == true, "10 tokens cannot pay for 500 clients' retries")
+        #expect(
+            result.field("budget_denials").map { Int($0)! > 0 } == true, "10 tokens cannot pay for 500 clients' retries"
+        )
     }
 
     /// Bad files are usage errors that name the field and the form, and write nothing.
@@ -61,23 +68,37 @@ import Testing
         ("[1, 2]", "the service config must be a JSON object"),
         ("{}", "methodConfig is missing; expected a list of method configs with a retryPolicy"),
         ("{\"methodConfig\": [{\"name\": [{}]}]}", "no methodConfig has a retryPolicy"),
-        ("{\"methodConfig\": [{\"retryPolicy\": {\"initialBackoff\": \"0.1s\"}}]}",
-         "methodConfig[0].retryPolicy.maxAttempts is missing; expected an integer >= 2"),
-        ("{\"methodConfig\": [{\"retryPolicy\": {\"maxAttempts\": \"3\"}}]}",
-         "methodConfig[0].retryPolicy.maxAttempts: expected an integer >= 2, got the string \"3\""),
-        ("{\"methodConfig\": [{\"retryPolicy\": {\"maxAttempts\": 3, \"initialBackoff\": 0.1}}]}",
-         "methodConfig[0].retryPolicy.initialBackoff: expected a duration string in seconds greater than 0, e.g. \"0.1s\", got the number 0.1"),
-        ("{\"methodConfig\": [{\"retryPolicy\": {\"maxAttempts\": 3, \"initialBackoff\": \"100ms\", \"maxBackoff\": \"1s\"}}]}",
-         "methodConfig[0].retryPolicy.initialBackoff: expected a duration string in seconds greater than 0, e.g. \"0.1s\", got the string \"100ms\""),
-        ("{\"methodConfig\": [{\"retryPolicy\": {\"maxAttempts\": 3, \"initialBackoff\": \"0.1s\", \"maxBackoff\": \"1s\", "
-            + "\"backoffMultiplier\": true}}]}",
-         "methodConfig[0].retryPolicy.backoffMultiplier: expected a number > 0, got a boolean"),
-        ("{\"methodConfig\": [{\"retryPolicy\": {\"maxAttempts\": 3, \"initialBackoff\": \"0.1s\", \"maxBackoff\": \"1s\", "
-            + "\"backoffMultiplier\": 2, \"retryableStatusCodes\": []}}]}",
-         "methodConfig[0].retryPolicy.retryableStatusCodes: expected a non-empty list of status codes, e.g. [\"UNAVAILABLE\"], got a list"),
-        ("{\"methodConfig\": [{\"retryPolicy\": {\"maxAttempts\": 3, \"initialBackoff\": \"0.1s\", \"maxBackoff\": \"1s\", "
-            + "\"backoffMultiplier\": 2, \"retryableStatusCodes\": [\"UNAVAILABLE\"]}}], \"retryThrottling\": {\"maxTokens\": 5000, \"tokenRatio\": 0.1}}",
-         "retryThrottling.maxTokens: expected a number in (0, 1000], got 5000"),
+        (
+            "{\"methodConfig\": [{\"retryPolicy\": {\"initialBackoff\": \"0.1s\"}}]}",
+            "methodConfig[0].retryPolicy.maxAttempts is missing; expected an integer >= 2"
+        ),
+        (
+            "{\"methodConfig\": [{\"retryPolicy\": {\"maxAttempts\": \"3\"}}]}",
+            "methodConfig[0].retryPolicy.maxAttempts: expected an integer >= 2, got the string \"3\""
+        ),
+        (
+            "{\"methodConfig\": [{\"retryPolicy\": {\"maxAttempts\": 3, \"initialBackoff\": 0.1}}]}",
+            "methodConfig[0].retryPolicy.initialBackoff: expected a duration string in seconds greater than 0, e.g. \"0.1s\", got the number 0.1"
+        ),
+        (
+            "{\"methodConfig\": [{\"retryPolicy\": {\"maxAttempts\": 3, \"initialBackoff\": \"100ms\", \"maxBackoff\": \"1s\"}}]}",
+            "methodConfig[0].retryPolicy.initialBackoff: expected a duration string in seconds greater than 0, e.g. \"0.1s\", got the string \"100ms\""
+        ),
+        (
+            "{\"methodConfig\": [{\"retryPolicy\": {\"maxAttempts\": 3, \"initialBackoff\": \"0.1s\", \"maxBackoff\": \"1s\", "
+                + "\"backoffMultiplier\": true}}]}",
+            "methodConfig[0].retryPolicy.backoffMultiplier: expected a number > 0, got a boolean"
+        ),
+        (
+            "{\"methodConfig\": [{\"retryPolicy\": {\"maxAttempts\": 3, \"initialBackoff\": \"0.1s\", \"maxBackoff\": \"1s\", "
+                + "\"backoffMultiplier\": 2, \"retryableStatusCodes\": []}}]}",
+            "methodConfig[0].retryPolicy.retryableStatusCodes: expected a non-empty list of status codes, e.g. [\"UNAVAILABLE\"], got a list"
+        ),
+        (
+            "{\"methodConfig\": [{\"retryPolicy\": {\"maxAttempts\": 3, \"initialBackoff\": \"0.1s\", \"maxBackoff\": \"1s\", "
+                + "\"backoffMultiplier\": 2, \"retryableStatusCodes\": [\"UNAVAILABLE\"]}}], \"retryThrottling\": {\"maxTokens\": 5000, \"tokenRatio\": 0.1}}",
+            "retryThrottling.maxTokens: expected a number in (0, 1000], got 5000"
+        ),
     ])
     func badConfigsAreUsageErrors(json: String, message: String) throws {
         let directory = TemporaryDirectory()
@@ -86,7 +107,9 @@ import Testing
         let result = Invocation(["waits", "--grpc-service-config", path, "--output", output])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("backoff: Invalid value '\(path)' for '--grpc-service-config <file>': \(message)"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("backoff: Invalid value '\(path)' for '--grpc-service-config <file>': \(message)"),
+            "\(result.stderr)")
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "keep me\n")
     }
 

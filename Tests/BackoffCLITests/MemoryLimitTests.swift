@@ -1,6 +1,7 @@
-@testable import BackoffCLI
 import Foundation
 import Testing
+
+@testable import BackoffCLI
 
 /// Runs whose parameters would exhaust memory are refused before anything is allocated: exit 64, a
 /// message naming the parameter, the estimate and the limit, nothing written.
@@ -22,15 +23,26 @@ import Testing
     /// refuses them, and 2 clients of 10^9 requests need 22.7 GiB.
     @Test func theIssuesExamplesAreRefused() throws {
         let poisson = try refused(["simulate", "--arrivals", "poisson:1000000000000", "--jobs", "1"])
-        #expect(poisson.hasPrefix("backoff: Invalid value 'poisson:1000000000000' for '--arrivals <process>': the arrivals would "
-            + "bring about 10000000000000 clients; at most 268435455 fit in one run"), "\(poisson)")
+        #expect(
+            poisson.hasPrefix(
+                "backoff: Invalid value 'poisson:1000000000000' for '--arrivals <process>': the arrivals would "
+                    + "bring about 10000000000000 clients; at most 268435455 fit in one run"), "\(poisson)")
         let many = try refused(["simulate", "--arrivals", "poisson:20000000", "--jobs", "1", "--max-memory", "8GiB"])
-        #expect(many.hasPrefix("backoff: 'simulate' would need about 28.3 GiB of memory, more than the limit of 8.0 GiB"), "\(many)")
-        #expect(many.contains("most of it for --arrivals poisson:20,000,000 over --duration 10s: up to 200,084,854 clients, 144 bytes each"))
-        let requests = try refused(["simulate", "--clients", "2", "--requests-per-client", "1000000000", "--jobs", "1", "--max-memory", "8GiB"])
-        #expect(requests.hasPrefix(
-            "backoff: 'simulate' would need about 22.7 GiB of memory, more than the limit of 8.0 GiB (--max-memory 8GiB); "
-                + "most of it for --requests-per-client 1000000000: 2 clients x 1,000,000,000 requests, 8 bytes each"), "\(requests)")
+        #expect(
+            many.hasPrefix("backoff: 'simulate' would need about 28.3 GiB of memory, more than the limit of 8.0 GiB"),
+            "\(many)")
+        #expect(
+            many.contains(
+                "most of it for --arrivals poisson:20,000,000 over --duration 10s: up to 200,084,854 clients, 144 bytes each"
+            ))
+        let requests = try refused([
+            "simulate", "--clients", "2", "--requests-per-client", "1000000000", "--jobs", "1", "--max-memory", "8GiB",
+        ])
+        #expect(
+            requests.hasPrefix(
+                "backoff: 'simulate' would need about 22.7 GiB of memory, more than the limit of 8.0 GiB (--max-memory 8GiB); "
+                    + "most of it for --requests-per-client 1000000000: 2 clients x 1,000,000,000 requests, 8 bytes each"
+            ), "\(requests)")
     }
 
     /// Huge bucket counts: a burst's timeline is bounded by its longest wait (refused by the bucket
@@ -39,25 +51,33 @@ import Testing
     @Test func hugeBucketCountsAreRefused() throws {
         let burst = try refused(["simulate", "--clients", "100", "--bucket", "1ns", "--server", "outage:1h"])
         #expect(burst.contains("for '--bucket <duration>': the load timeline would need"))
-        let arrivals = try refused(["simulate", "--arrivals", "poisson:1", "--duration", "1h", "--bucket", "1ns", "--jobs", "1",
-                                    "--max-memory", "1GiB"])
+        let arrivals = try refused([
+            "simulate", "--arrivals", "poisson:1", "--duration", "1h", "--bucket", "1ns", "--jobs", "1",
+            "--max-memory", "1GiB",
+        ])
         #expect(arrivals.contains("most of it for --bucket 1ns: 50,000,000 load buckets, 56 bytes each"), "\(arrivals)")
     }
 
     /// A sweep's rows are counted before any point is built, and each point's run with them.
     @Test func hugeSweepsAreRefused() throws {
         // 300,000 run counts x 4 multipliers x the 4 jitter modes: 4,800,000 points, 9.2 GiB of rows.
-        let grid = try refused(["sweep", "waits", "--runs", "1..300000:1", "--multiplier", "1..4:1", "--max-memory", "1GiB"])
+        let grid = try refused([
+            "sweep", "waits", "--runs", "1..300000:1", "--multiplier", "1..4:1", "--max-memory", "1GiB",
+        ])
         #expect(grid.contains("most of it for the sweep's 4,800,000 points: a row of about 2 KB each"), "\(grid)")
-        let point = try refused(["sweep", "simulate", "--clients", "2", "--requests-per-client", "1,1000000000", "--jobs", "1",
-                                 "--max-memory", "4GiB"])
+        let point = try refused([
+            "sweep", "simulate", "--clients", "2", "--requests-per-client", "1,1000000000", "--jobs", "1",
+            "--max-memory", "4GiB",
+        ])
         #expect(point.contains("most of it for --requests-per-client 1000000000"), "\(point)")
     }
 
     /// waits with --samples holds every sample; schedule holds a row per attempt.
     @Test func waitsSamplesAndLongSchedulesAreRefused() throws {
         let waits = try refused(["waits", "--runs", "100000000", "--samples", "/dev/null", "--max-memory", "1GiB"])
-        #expect(waits.contains("most of it for --samples with --runs 100000000: 400,000,000 samples held until written"), "\(waits)")
+        #expect(
+            waits.contains("most of it for --samples with --runs 100000000: 400,000,000 samples held until written"),
+            "\(waits)")
         let schedule = try refused(["schedule", "--max-attempts", "100000000", "--cap", "1s", "--max-memory", "1GiB"])
         #expect(schedule.contains("most of it for --max-attempts: 100,000,000 rows"), "\(schedule)")
     }
@@ -71,7 +91,11 @@ import Testing
         #expect(MemoryLimit.size("100") == nil && MemoryLimit.size("-1GB") == nil && MemoryLimit.size("GB") == nil)
         let bad = Invocation("waits --max-memory 5")
         #expect(bad.status == 64)
-        #expect(bad.stderr.hasPrefix("backoff: Invalid value '5' for '--max-memory <size>': expected a size of at least 1 B with a unit"))
-        #expect(MemoryLimit.size("0.5B") == nil && MemoryLimit.size("1B") == 1, "a limit below one byte is refused, not read as 0 B")
+        #expect(
+            bad.stderr.hasPrefix(
+                "backoff: Invalid value '5' for '--max-memory <size>': expected a size of at least 1 B with a unit"))
+        #expect(
+            MemoryLimit.size("0.5B") == nil && MemoryLimit.size("1B") == 1,
+            "a limit below one byte is refused, not read as 0 B")
     }
 }

@@ -1,20 +1,25 @@
-@testable import BackoffCLI
 import Foundation
 import Testing
+
+@testable import BackoffCLI
 
 @Suite struct OutputTests {
     /// The documented leading columns of each command; users' scripts depend on names and order.
     @Test(arguments: [
         ("schedule", "attempt,wait_s,start_s"),
         ("formula", "jitter,base_s,multiplier,cap_s,max_attempts,mean_total_wait_s,sd_total_wait_s"),
-        ("waits --runs 10",
-         "jitter,base_s,multiplier,cap_s,max_attempts,runs,seed,mean_total_wait_s,sd_total_wait_s,se_mean_total_wait_s,"
-            + "p50_total_wait_s,p90_total_wait_s,p99_total_wait_s,max_total_wait_s,formula_mean_total_wait_s,"
-            + "formula_sd_total_wait_s,z_score"),
-        ("simulate --clients 10",
-         "jitter,clients,server,base_s,multiplier,cap_s,max_attempts,seed,attempts_total,attempts_per_client,successes,"
-            + "give_ups,mean_total_wait_s,p99_total_wait_s,mean_completion_s,peak_load,peak_load_time_s,peak_retry_load,"
-            + "peak_retry_time_s,bucket_s"),
+        (
+            "waits --runs 10",
+            "jitter,base_s,multiplier,cap_s,max_attempts,runs,seed,mean_total_wait_s,sd_total_wait_s,se_mean_total_wait_s,"
+                + "p50_total_wait_s,p90_total_wait_s,p99_total_wait_s,max_total_wait_s,formula_mean_total_wait_s,"
+                + "formula_sd_total_wait_s,z_score"
+        ),
+        (
+            "simulate --clients 10",
+            "jitter,clients,server,base_s,multiplier,cap_s,max_attempts,seed,attempts_total,attempts_per_client,successes,"
+                + "give_ups,mean_total_wait_s,p99_total_wait_s,mean_completion_s,peak_load,peak_load_time_s,peak_retry_load,"
+                + "peak_retry_time_s,bucket_s"
+        ),
     ])
     func headersBeginWithTheDocumentedColumns(commandLine: String, prefix: String) {
         let result = Invocation(commandLine)
@@ -71,7 +76,10 @@ import Testing
         let herd = Invocation(["simulate", "--clients", "100", "--jitter", "none", "--timeline", timeline])
         #expect(herd.status == 0)
         let buckets = try String(contentsOfFile: timeline, encoding: .utf8).split(separator: "\n")
-        #expect(buckets.first == "jitter,bucket_start_s,attempts,retries,successes,failures,rejected,timeouts,expected_attempts,expected_retries,peak_queue")
+        #expect(
+            buckets.first
+                == "jitter,bucket_start_s,attempts,retries,successes,failures,rejected,timeouts,expected_attempts,expected_retries,peak_queue"
+        )
         #expect(buckets[1] == "none,0,100,0,0,100,0,0,100,0,0")
         #expect(buckets.contains("none,0.1,100,100,0,100,0,0,100,100,0"))
     }
@@ -99,11 +107,16 @@ import Testing
             let z = try #require(Double(result.field("z_score", row: row) ?? ""))
             #expect(abs(formula - expected.mean) < 1e-12, "\(expected.jitter): the formula says \(formula)")
             if expected.se == 0 {
-                #expect(mean == expected.mean && se == 0 && z == 0, "\(expected.jitter): mean \(mean), se \(se), z \(z)")
+                #expect(
+                    mean == expected.mean && se == 0 && z == 0, "\(expected.jitter): mean \(mean), se \(se), z \(z)")
                 continue
             }
-            #expect(abs(mean - expected.mean) <= 4 * expected.se, "seed \(seed), \(expected.jitter): mean \(mean) vs \(expected.mean)")
-            #expect(abs(se / expected.se - 1) < 0.05, "seed \(seed), \(expected.jitter): se \(se) vs derived \(expected.se)")
+            #expect(
+                abs(mean - expected.mean) <= 4 * expected.se,
+                "seed \(seed), \(expected.jitter): mean \(mean) vs \(expected.mean)")
+            #expect(
+                abs(se / expected.se - 1) < 0.05, "seed \(seed), \(expected.jitter): se \(se) vs derived \(expected.se)"
+            )
             #expect(abs(z - (mean - formula) / se) < 1e-6 * max(1, abs(z)), "\(expected.jitter): z_score \(z)")
         }
     }
@@ -118,7 +131,10 @@ import Testing
         }
         let servers = Invocation(["help", "servers"])
         #expect(servers.status == 0)
-        #expect(["always-fail", "bernoulli:P", "outage:T", "contention", "capacity"].allSatisfy { servers.stdout.contains($0) })
+        #expect(
+            ["always-fail", "bernoulli:P", "outage:T", "contention", "capacity"].allSatisfy {
+                servers.stdout.contains($0)
+            })
         let overview = Invocation(["help"])
         #expect(overview.status == 0 && overview.stdout.contains("COMMANDS:"))
         #expect(Invocation(["--help"]).stdout == overview.stdout)
@@ -150,7 +166,8 @@ import Testing
     ])
     func referenceDatasetRegeneratesByteForByte(file: String, commandLine: String) throws {
         let committed = try String(
-            contentsOf: Self.root.appendingPathComponent("notebooks-data").appendingPathComponent(file), encoding: .utf8)
+            contentsOf: Self.root.appendingPathComponent("notebooks-data").appendingPathComponent(file), encoding: .utf8
+        )
         #expect(Invocation(commandLine).stdout == committed, "\(file)")
     }
 

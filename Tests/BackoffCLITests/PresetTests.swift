@@ -1,8 +1,9 @@
-@testable import BackoffCLI
 import BackoffPolicies
 import Foundation
 import Stochastics
 import Testing
+
+@testable import BackoffCLI
 
 /// Every preset against the formula of its library's source, written out here independently of
 /// the toolkit's closed forms: the windows of its first waits and its mean total wait.
@@ -15,7 +16,10 @@ import Testing
         // smithy-swift: min(random * 2^attempt, 20), attempt 0, 1 (the clamp cannot bind here).
         ("aws-sdk-swift", [0...1, 0...2], (1.0 + 2) / 2),
         // gRPC connection backoff: min(1.6^k, 120) ± 20 %, 99 waits (mean: the nominal).
-        ("grpc-connection", [0.8...1.2, 1.28...1.92, 2.048...3.072], (0..<99).map { min(pow(1.6, Double($0)), 120) }.reduce(0, +)),
+        (
+            "grpc-connection", [0.8...1.2, 1.28...1.92, 2.048...3.072],
+            (0..<99).map { min(pow(1.6, Double($0)), 120) }.reduce(0, +)
+        ),
         // Polly v8 defaults: 3 retries of 2 s.
         ("polly-v8-default", [2...2, 2...2, 2...2], 6),
         // Polly v8 exponential jitter: the first delay is (2 s/1.4) g(u), g(t) = 2^t tanh(√(4t)); the
@@ -60,8 +64,10 @@ import Testing
         var random = ScriptedHalves()
         for (k, window) in expectation.windows.enumerated() {
             let actual = policy.waitWindow(after: state)
-            #expect(abs(actual.lowerBound / 1e9 - window.lowerBound) < 1e-9 && abs(actual.upperBound / 1e9 - window.upperBound) < 1e-9,
-                    "\(name), wait \(k + 1): \(actual) ns, expected \(window) s")
+            #expect(
+                abs(actual.lowerBound / 1e9 - window.lowerBound) < 1e-9
+                    && abs(actual.upperBound / 1e9 - window.upperBound) < 1e-9,
+                "\(name), wait \(k + 1): \(actual) ns, expected \(window) s")
             _ = policy.nextWait(after: &state, elapsed: state.totalWait, using: &random)
         }
         if let mean = expectation.mean {
@@ -97,20 +103,27 @@ import Testing
     @Test func givenOptionsOverrideThePreset() {
         let attempts = Invocation("formula --preset aws-sdk-standard --max-attempts 6")
         #expect(attempts.status == 0)
-        #expect(attempts.field("max_attempts") == "6" && attempts.field("cap_s") == "20" && attempts.field("jitter") == "full")
+        #expect(
+            attempts.field("max_attempts") == "6" && attempts.field("cap_s") == "20"
+                && attempts.field("jitter") == "full")
         let retries = Invocation("formula --preset aws-sdk-standard --max-retries 4 --jitter equal")
         #expect(retries.status == 0, "\(retries.stderr)")
         #expect(retries.field("max_attempts") == "5" && retries.field("jitter") == "equal")
-        #expect(retries.stderr.contains("'--budget aws-quota' (from --preset aws-sdk-standard) does not apply to 'formula'; left out"))
+        #expect(
+            retries.stderr.contains(
+                "'--budget aws-quota' (from --preset aws-sdk-standard) does not apply to 'formula'; left out"))
         let simulate = Invocation("simulate --preset envoy-default --clients 200 --server outage:1s")
         #expect(simulate.status == 0 && simulate.stderr.isEmpty, "\(simulate.stderr)")
-        #expect(simulate.field("budget_denials").map { Int($0)! > 0 } == true, "Envoy's 3 retries in flight refuse most")
+        #expect(
+            simulate.field("budget_denials").map { Int($0)! > 0 } == true, "Envoy's 3 retries in flight refuse most")
     }
 
     @Test func anUnknownPresetIsAUsageError() {
         let result = Invocation("waits --preset aws-sdk-standrd")
         #expect(result.status == 64 && result.stdout.isEmpty)
-        #expect(result.stderr.hasPrefix("backoff: Invalid value 'aws-sdk-standrd' for '--preset <name>': did you mean 'aws-sdk-standard'?"))
+        #expect(
+            result.stderr.hasPrefix(
+                "backoff: Invalid value 'aws-sdk-standrd' for '--preset <name>': did you mean 'aws-sdk-standard'?"))
     }
 
     /// `backoff presets` lists every preset with its source, and its closed form where one exists.

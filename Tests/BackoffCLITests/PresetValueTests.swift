@@ -1,7 +1,8 @@
-@testable import BackoffCLI
 import BackoffPolicies
 import Foundation
 import Testing
+
+@testable import BackoffCLI
 
 /// Presets and service configs are values: the command line starts from them and applies the
 /// options given, and what it shows of them reads back as the same value.
@@ -22,14 +23,17 @@ import Testing
 
     @Test func theStandardQuotaIsWrittenByItsName() {
         #expect(LimitSpec.text(.quota(.awsStandard)) == "aws-quota")
-        #expect(LimitSpec.text(.quota(try! RetryQuota(maximum: 500, retryCost: 14, timeoutRetryCost: 5))) == "aws-quota:cost=14:timeout-cost=5")
+        #expect(
+            LimitSpec.text(.quota(try! RetryQuota(maximum: 500, retryCost: 14, timeoutRetryCost: 5)))
+                == "aws-quota:cost=14:timeout-cost=5")
     }
 
     /// A preset on the command line is the preset's value: the same policy, field for field.
     @Test(arguments: Preset.all)
     func aPresetOnTheCommandLineIsThePresetsPolicy(preset: Preset) throws {
         let options = try ParsedOptions(
-            command: FormulaCommand.name, specs: FormulaCommand.specs, tokens: ArgumentLexer.tokens(["--preset", preset.name]))
+            command: FormulaCommand.name, specs: FormulaCommand.specs,
+            tokens: ArgumentLexer.tokens(["--preset", preset.name]))
         let policies = try PolicyOptions(options, defaultJitter: FormulaCommand.defaultJitter).policies
         #expect(policies == [preset.policy])
     }
@@ -61,7 +65,8 @@ import Testing
             """
         let config = try GrpcServiceConfig(json: Data(json.utf8), method: nil)
         let expected = try BackoffPolicy(
-            base: .milliseconds(100), schedule: .exponential(multiplier: 2), cap: .seconds(1), jitter: .full, capMode: .nominal,
+            base: .milliseconds(100), schedule: .exponential(multiplier: 2), cap: .seconds(1), jitter: .full,
+            capMode: .nominal,
             budget: .maxAttempts(4))
         #expect(config.preset.policy == expected)
         #expect(config.preset.budget == .tokenBucket(try TokenBucketBudget(maxTokens: 10, tokenRatio: 0.1)))
@@ -77,7 +82,9 @@ import Testing
         do {
             _ = try GrpcServiceConfig(json: Data(json.utf8), method: nil)
         } catch {
-            #expect(error.detail?.hasPrefix("methodConfig[0].retryPolicy.maxBackoff 1s is below initialBackoff 2s") == true, "\(error)")
+            #expect(
+                error.detail?.hasPrefix("methodConfig[0].retryPolicy.maxBackoff 1s is below initialBackoff 2s") == true,
+                "\(error)")
         }
     }
 }

@@ -1,11 +1,13 @@
-@testable import BackoffCLI
 import Foundation
 import Testing
+
+@testable import BackoffCLI
 
 /// The README documents every command, option and column the CLI has.
 @Suite struct ReadmeTests {
     static let readme: String = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return (try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
     }()
 
@@ -40,10 +42,13 @@ import Testing
     @Test func everySwiftExampleIsCompiledByATest() throws {
         let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         var sources = ""
-        for case let path as String in FileManager.default.enumerator(atPath: tests.path)! where path.hasSuffix(".swift") {
+        for case let path as String in FileManager.default.enumerator(atPath: tests.path)!
+        where path.hasSuffix(".swift") {
             sources += try String(contentsOf: tests.appendingPathComponent(path), encoding: .utf8)
         }
-        let blocks = Self.readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        let blocks = Self.readme.components(separatedBy: "```swift\n").dropFirst().map {
+            $0.components(separatedBy: "```")[0]
+        }
         #expect(blocks.count >= 2)
         for block in blocks {
             let example = block.components(separatedBy: "// In the app:")[0]

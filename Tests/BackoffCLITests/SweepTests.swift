@@ -1,10 +1,13 @@
-@testable import BackoffCLI
 import Foundation
 import Synchronization
 import Testing
 
+@testable import BackoffCLI
+
 @Suite struct SweepAxisTests {
-    func values(_ option: String, _ text: String, command: any BackoffCommand.Type = SimulateCommand.self) throws -> [String] {
+    func values(_ option: String, _ text: String, command: any BackoffCommand.Type = SimulateCommand.self) throws
+        -> [String]
+    {
         let spec = try #require(command.specs.first { $0.name == option })
         return try SweepAxis(spec: spec, text: text, command: "sweep").values
     }
@@ -46,7 +49,8 @@ import Testing
         #expect(result.rows[0].last == "point_id")
         let points = result.rows.dropFirst().map { Array($0.prefix(3)) }
         #expect(points.count == 16)
-        #expect(points[0] == ["1.5", "3", "none"] && points[1] == ["1.5", "3", "full"] && points[4] == ["1.5", "5", "none"])
+        #expect(
+            points[0] == ["1.5", "3", "none"] && points[1] == ["1.5", "3", "full"] && points[4] == ["1.5", "5", "none"])
         #expect(points[15] == ["2", "5", "decorrelated"])
     }
 
@@ -60,7 +64,9 @@ import Testing
     /// the single command with the row's seed reproduces the row.
     @Test func aPointGivesTheSameNumbersInAnyGridAndAlone() throws {
         let small = Invocation(["sweep", "waits", "--multiplier", "1.5,2", "--jitter", "full,equal", "--runs", "500"])
-        let large = Invocation(["sweep", "waits", "--multiplier", "2,3", "--max-attempts", "5", "--jitter", "equal,full", "--runs", "500"])
+        let large = Invocation([
+            "sweep", "waits", "--multiplier", "2,3", "--max-attempts", "5", "--jitter", "equal,full", "--runs", "500",
+        ])
         func row(_ invocation: Invocation, multiplier: String, jitter: String) -> [String]? {
             let header = invocation.rows[0]
             let (m, j) = (header.firstIndex(of: "multiplier")!, header.firstIndex(of: "jitter")!)
@@ -69,7 +75,9 @@ import Testing
         }
         let inSmall = try #require(row(small, multiplier: "2", jitter: "full"))
         #expect(inSmall == row(large, multiplier: "2", jitter: "full"))
-        let seed = inSmall[small.rows[0][small.rows[0].firstIndex(of: "jitter")!...].firstIndex(of: "seed")! - small.rows[0].firstIndex(of: "jitter")!]
+        let seed = inSmall[
+            small.rows[0][small.rows[0].firstIndex(of: "jitter")!...].firstIndex(of: "seed")! - small.rows[0]
+                .firstIndex(of: "jitter")!]
         let alone = Invocation(["waits", "--multiplier", "2", "--jitter", "full", "--runs", "500", "--seed", seed])
         #expect(alone.rows[1] == Array(inSmall.dropLast()), "the single command with seed \(seed)")
     }
@@ -108,7 +116,8 @@ import Testing
 
         let table = directory.file("table.csv")
         let torn = lines[7].prefix(20)
-        try (lines[0...6].joined(separator: "\n") + "\n" + torn).write(toFile: table + ".partial", atomically: true, encoding: .utf8)
+        try (lines[0...6].joined(separator: "\n") + "\n" + torn).write(
+            toFile: table + ".partial", atomically: true, encoding: .utf8)
         let refused = Invocation(Self.sweep + ["--output", table])
         #expect(refused.status == 64 && refused.stderr.contains("--resume"), "a journal is never overwritten silently")
 
@@ -153,12 +162,15 @@ import Testing
     @Test func resumeRefusesATableOfAnotherSweep() throws {
         let directory = TemporaryDirectory()
         let table = directory.file("table.csv")
-        #expect(Invocation(["sweep", "waits", "--multiplier", "1.5,2", "--runs", "100", "--output", table]).status == 0)
+        #expect(
+            Invocation(["sweep", "waits", "--multiplier", "1.5,2", "--runs", "100", "--output", table]).status == 0)
         let otherHeader = Invocation(["sweep", "waits", "--base", "10ms,20ms", "--runs", "100", "--resume", table])
         #expect(otherHeader.status == 64 && otherHeader.stderr.contains("another header"))
         let otherCommand = Invocation(["sweep", "formula", "--multiplier", "1.5,2", "--resume", table])
         #expect(otherCommand.status == 64)
-        let otherSeed = Invocation(["sweep", "waits", "--multiplier", "1.5,2", "--runs", "100", "--seed", "3", "--resume", table])
+        let otherSeed = Invocation([
+            "sweep", "waits", "--multiplier", "1.5,2", "--runs", "100", "--seed", "3", "--resume", table,
+        ])
         #expect(otherSeed.status == 64 && otherSeed.stderr.contains("not points of this sweep"))
     }
 
@@ -181,7 +193,9 @@ import Testing
 }
 
 @Suite struct CheckTests {
-    func write(_ text: String, to path: String) throws { try text.write(toFile: path, atomically: true, encoding: .utf8) }
+    func write(_ text: String, to path: String) throws {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
 
     /// The regression check of our own formulas: 4 jitter modes x 3 multipliers x 3 attempt counts,
     /// a binding cap included, each mean checked against its closed form at |z| <= 4 with the seed
@@ -225,7 +239,8 @@ import Testing
         #expect(Invocation(["waits", "--runs", "4000", "--seed", "2", "--output", new]).status == 0)
         // Reverse the baseline's columns and add one: matching is by name.
         let reader = try CSVReader(file: old, command: "test", expected: "a table")
-        let reversed = ([["extra"] + reader.header.reversed()] + reader.records.map { ["x"] + $0.reversed() })
+        let reversed =
+            ([["extra"] + reader.header.reversed()] + reader.records.map { ["x"] + $0.reversed() })
             .map { $0.joined(separator: ",") }.joined(separator: "\n") + "\n"
         try write(reversed, to: old)
         let check = Invocation(["check", new, "--baseline", old])
@@ -233,7 +248,9 @@ import Testing
         #expect(check.stdout.contains("4 rows, 4 comparisons, 0 failed"))
 
         // A row missing from either side is reported, and fails the check.
-        let fewer = try String(contentsOfFile: new, encoding: .utf8).split(separator: "\n").dropLast().joined(separator: "\n") + "\n"
+        let fewer =
+            try String(contentsOfFile: new, encoding: .utf8).split(separator: "\n").dropLast().joined(separator: "\n")
+            + "\n"
         try write(fewer, to: new)
         let unmatched = Invocation(["check", new, "--baseline", old])
         #expect(unmatched.status == 1 && unmatched.stdout.contains("1 unmatched"))
@@ -245,7 +262,9 @@ import Testing
         try write("a,b\n1,2\n", to: table)
         let result = Invocation(["check", table])
         #expect(result.status == 64 && result.stdout.isEmpty)
-        #expect(result.stderr.contains("expected the columns mean_total_wait_s, formula_mean_total_wait_s and se_mean_total_wait_s"))
+        #expect(
+            result.stderr.contains(
+                "expected the columns mean_total_wait_s, formula_mean_total_wait_s and se_mean_total_wait_s"))
     }
 
     @Test func csvReaderHandlesQuotesAndCRLF() {

@@ -1,13 +1,16 @@
-@testable import BackoffCLI
 import Foundation
 import Testing
+
+@testable import BackoffCLI
 
 /// `--server trace:FILE`: an incident's failure rate as a step function.
 @Suite struct TraceServerTests {
     /// The columns a simulate row measures (the formula columns and `server` set aside).
     func measured(_ invocation: Invocation) -> [[String]] {
         let table = CSVReader(text: invocation.stdout)
-        let keep = table.header.indices.filter { !table.header[$0].hasPrefix("formula_") && table.header[$0] != "server" }
+        let keep = table.header.indices.filter {
+            !table.header[$0].hasPrefix("formula_") && table.header[$0] != "server"
+        }
         return table.records.map { record in keep.map { record[$0] } }
     }
 
@@ -16,7 +19,9 @@ import Testing
     @Test func aOneThenZeroTraceIsTheOutage() throws {
         let directory = TemporaryDirectory()
         let path = try directory.write("time_s,failure_probability\n0,1\n2,0\n", to: "trace.csv")
-        let none = Invocation(["simulate", "--server", "trace:\(path)", "--clients", "1000", "--max-attempts", "8", "--jitter", "none"])
+        let none = Invocation([
+            "simulate", "--server", "trace:\(path)", "--clients", "1000", "--max-attempts", "8", "--jitter", "none",
+        ])
         #expect(none.status == 0, "\(none.stderr)")
         #expect(none.field("attempts_total") == "6000" && none.field("successes") == "1000")
         let traced = Invocation(["simulate", "--server", "trace:\(path)", "--clients", "1000", "--max-attempts", "8"])
@@ -29,7 +34,9 @@ import Testing
         let directory = TemporaryDirectory()
         let path = try directory.write("time_s,failure_probability\n0,0.3\n", to: "trace.csv")
         let traced = Invocation(["simulate", "--server", "trace:\(path)", "--clients", "2000", "--max-attempts", "4"])
-        let bernoulli = Invocation(["simulate", "--server", "bernoulli:0.3", "--clients", "2000", "--max-attempts", "4"])
+        let bernoulli = Invocation([
+            "simulate", "--server", "bernoulli:0.3", "--clients", "2000", "--max-attempts", "4",
+        ])
         #expect(traced.status == 0 && measured(traced) == measured(bernoulli))
     }
 
@@ -37,8 +44,10 @@ import Testing
     @Test func aStepsRetryAfterIsHonoured() throws {
         let directory = TemporaryDirectory()
         let path = try directory.write("time_s,failure_probability,retry_after_s\n0,1,0.75\n1,0,\n", to: "trace.csv")
-        let result = Invocation(["simulate", "--server", "trace:\(path)", "--clients", "100", "--max-attempts", "5",
-                                 "--jitter", "full", "--retry-after", "honor"])
+        let result = Invocation([
+            "simulate", "--server", "trace:\(path)", "--clients", "100", "--max-attempts", "5",
+            "--jitter", "full", "--retry-after", "honor",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         // Attempts at 0, 0.75 and 1.5 s: the third succeeds; each request waited 1.5 s.
         #expect(result.field("attempts_total") == "300" && result.field("mean_total_wait_s") == "1.5")
@@ -47,7 +56,10 @@ import Testing
     @Test(arguments: [
         ("time,failure_probability\n0,1\n", "the trace lacks the column time_s"),
         ("time_s,failure_probability\n0,1\n2,x\n", "row 3, column failure_probability: 'x' is not a number"),
-        ("time_s,failure_probability\n0,1\n2,1.5\n", "row 3, column failure_probability: 1.5 is not a probability in [0, 1]"),
+        (
+            "time_s,failure_probability\n0,1\n2,1.5\n",
+            "row 3, column failure_probability: 1.5 is not a probability in [0, 1]"
+        ),
         ("time_s,failure_probability\n0,1\n2,0\n1,1\n", "row 4, column time_s: 1 is before the previous row's time"),
         ("time_s,failure_probability\n0.5,1\n", "row 2, column time_s: the trace must start at 0, not 0.5"),
         ("time_s,failure_probability\n", "has no rows"),

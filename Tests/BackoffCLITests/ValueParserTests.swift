@@ -1,5 +1,6 @@
-@testable import BackoffCLI
 import Testing
+
+@testable import BackoffCLI
 
 @Suite struct ValueParserTests {
     @Test(arguments: [
@@ -10,7 +11,9 @@ import Testing
         #expect(ValueParser.duration(text) == .nanoseconds(nanoseconds))
     }
 
-    @Test(arguments: ["", "10", "10 ms", "5x", "-3s", "+3s", "1e3ms", ".5s", "5.s", "0.5ns", "nan", "infs", "99999999999h"])
+    @Test(arguments: [
+        "", "10", "10 ms", "5x", "-3s", "+3s", "1e3ms", ".5s", "5.s", "0.5ns", "nan", "infs", "99999999999h",
+    ])
     func malformedDurationsAreRejected(text: String) {
         #expect(ValueParser.duration(text) == nil)
     }
@@ -31,7 +34,10 @@ import Testing
     /// The byte-level parser agrees with a plain String implementation of the same rules on every
     /// string built from the characters that matter (digits, the point, units, signs, spaces).
     @Test func theByteParserAgreesWithTheReference() {
-        let pieces = ["0", "1", "9", "12", "007", ".", "5", "ns", "us", "µs", "μs", "ms", "s", "m", "h", "x", "-", " ", "e3", "99999999999", ""]
+        let pieces = [
+            "0", "1", "9", "12", "007", ".", "5", "ns", "us", "µs", "μs", "ms", "s", "m", "h", "x", "-", " ", "e3",
+            "99999999999", "",
+        ]
         var checked = 0
         for a in pieces {
             for b in pieces {
@@ -82,20 +88,27 @@ import Testing
             let text = value.description
             return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
         }
-        var values: [Double] = [1e15, 1e15 - 1, 1e15 + 1, 9_007_199_254_740_992, 4_503_599_627_370_496.5, -0.0, .nan, -.infinity]
+        var values: [Double] = [
+            1e15, 1e15 - 1, 1e15 + 1, 9_007_199_254_740_992, 4_503_599_627_370_496.5, -0.0, .nan, -.infinity,
+        ]
         for exponent in -20...30 {
             let power = (0..<abs(exponent)).reduce(1.0) { value, _ in exponent < 0 ? value / 10 : value * 10 }
             values += [power, -power, 3 * power, power + 1, power - 1, 1.5 * power]
         }
-        for bit in 0..<64 { let power = Double(UInt64(1) << UInt64(bit)); values += [power, power - 1, power + 1, -power] }
-        let seed: UInt64 = 20261201
+        for bit in 0..<64 {
+            let power = Double(UInt64(1) << UInt64(bit))
+            values += [power, power - 1, power + 1, -power]
+        }
+        let seed: UInt64 = 20_261_201
         var random = TestLCG(state: seed)
         for _ in 0..<200_000 {
             values.append(Double(Int64(bitPattern: random.next()) >> UInt64(random.next() % 64)))
             values.append(Double(bitPattern: random.next()))
         }
         let wrong = values.filter { CSVFormat.number($0) != definition($0) }
-        #expect(wrong.isEmpty, "seed \(seed): \(wrong.prefix(5).map { "\($0): \(CSVFormat.number($0)) vs \(definition($0))" })")
+        #expect(
+            wrong.isEmpty,
+            "seed \(seed): \(wrong.prefix(5).map { "\($0): \(CSVFormat.number($0)) vs \(definition($0))" })")
     }
 
     /// A 64-bit linear congruential generator (Knuth's MMIX constants), for test inputs only.
@@ -111,7 +124,9 @@ import Testing
     /// "\r\n" as one character, equal to neither "\r" nor "\n"), and leaves the rest, non-ASCII
     /// text included, as it is.
     @Test func csvRecordsQuoteWhatMustBeQuoted() {
-        #expect(CSVFormat.record(["1", "a,b", "two\r\nlines", "one\nline", "ümlaut", ""]) == "1,\"a,b\",\"two\r\nlines\",\"one\nline\",ümlaut,")
+        #expect(
+            CSVFormat.record(["1", "a,b", "two\r\nlines", "one\nline", "ümlaut", ""])
+                == "1,\"a,b\",\"two\r\nlines\",\"one\nline\",ümlaut,")
         #expect(CSVFormat.record([]) == "" && CSVFormat.record(["x"]) == "x")
         let table = CSVTable(header: ["say", "n"])
         #expect(table.text == "say,n\n")
@@ -149,7 +164,10 @@ enum DurationReference {
         if !fraction.isEmpty {
             // fraction × unit / 10^digits must be a whole number of nanoseconds.
             var scale: Int64 = 1
-            for _ in fraction { (scale, overflow) = scale.multipliedReportingOverflow(by: 10); guard !overflow else { return nil } }
+            for _ in fraction {
+                (scale, overflow) = scale.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+            }
             guard let fractionValue = Int64(fraction) else { return nil }
             let (scaled, fractionOverflow) = fractionValue.multipliedReportingOverflow(by: unit.nanoseconds)
             guard !fractionOverflow, scaled % scale == 0 else { return nil }

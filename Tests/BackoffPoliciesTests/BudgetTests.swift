@@ -117,7 +117,9 @@ import Testing
     /// A timeline: failures open the breaker, it rejects while open, half-opens after the delay,
     /// and closes after its probes succeed.
     @Test func opensRejectsHalfOpensAndCloses() throws {
-        var breaker = try CircuitBreaker(failureThreshold: 0.5, minimumRequests: 4, window: .nanoseconds(1_000), openDuration: .nanoseconds(100), probes: 2)
+        var breaker = try CircuitBreaker(
+            failureThreshold: 0.5, minimumRequests: 4, window: .nanoseconds(1_000), openDuration: .nanoseconds(100),
+            probes: 2)
         for (t, success) in [(0, false), (1, false), (2, true)] {
             let allowed = breaker.allowsRequest(at: Int64(t))
             #expect(allowed)
@@ -139,7 +141,9 @@ import Testing
     }
 
     @Test func aFailedProbeOpensAgain() throws {
-        var breaker = try CircuitBreaker(failureThreshold: 1, minimumRequests: 1, window: .nanoseconds(1_000), openDuration: .nanoseconds(10), probes: 1)
+        var breaker = try CircuitBreaker(
+            failureThreshold: 1, minimumRequests: 1, window: .nanoseconds(1_000), openDuration: .nanoseconds(10),
+            probes: 1)
         breaker.record(success: false, at: 0)
         #expect(breaker.state == .open(until: 10))
         let probe = breaker.allowsRequest(at: 10)

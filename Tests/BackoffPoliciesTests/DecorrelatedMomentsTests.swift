@@ -1,5 +1,6 @@
-@testable import BackoffPolicies
 import Testing
+
+@testable import BackoffPolicies
 
 /// The numerical integration behind capped decorrelated jitter, against exact references.
 @Suite struct DecorrelatedMomentsTests {
@@ -64,7 +65,8 @@ import Testing
     }
 
     @Test func capEqualToBaseMakesEveryWaitTheBase() throws {
-        let policy = try BackoffPolicy(base: .milliseconds(100), cap: .milliseconds(100), jitter: .decorrelated(), budget: .maxAttempts(6))
+        let policy = try BackoffPolicy(
+            base: .milliseconds(100), cap: .milliseconds(100), jitter: .decorrelated(), budget: .maxAttempts(6))
         #expect(policy.totalWaitMoments == TotalWaitMoments(mean: 0.5, variance: 0))
     }
 }

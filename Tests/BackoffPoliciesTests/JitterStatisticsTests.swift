@@ -68,7 +68,8 @@ import Testing
         let meanTolerance = 4 * moments.standardDeviation / Double(runs).squareRoot()
         let varianceTolerance = 4 * ((fourth - variance * variance) / Double(runs)).squareRoot()
         let label = "seed \(Self.seed), \(jitter.name), cap \(String(describing: cap)), n = \(attempts)"
-        #expect(abs(mean - moments.mean) <= meanTolerance, "\(label): mean \(mean) vs \(moments.mean) ± \(meanTolerance)")
+        #expect(
+            abs(mean - moments.mean) <= meanTolerance, "\(label): mean \(mean) vs \(moments.mean) ± \(meanTolerance)")
         #expect(
             abs(variance - moments.variance) <= varianceTolerance,
             "\(label): variance \(variance) vs \(moments.variance) ± \(varianceTolerance)")
@@ -76,7 +77,8 @@ import Testing
 
     /// Expected start times E[t_k] against the mean of simulated start times, attempt by attempt.
     @Test func expectedStartTimesMatchSimulation() throws {
-        let policy = try BackoffPolicy(base: .ms(100), cap: .seconds(1), jitter: .decorrelated(), budget: .maxAttempts(6))
+        let policy = try BackoffPolicy(
+            base: .ms(100), cap: .seconds(1), jitter: .decorrelated(), budget: .maxAttempts(6))
         let expected = try #require(policy.expectedStartTimes)
         var random = try RandomGenerator(seed: Self.seed)
         let runs = 100_000
@@ -94,7 +96,8 @@ import Testing
             let mean = sums[k] / Double(runs)
             let sd = (squares[k] / Double(runs) - mean * mean).squareRoot()
             let tolerance = 4 * sd / Double(runs).squareRoot()
-            #expect(abs(mean - expected[k]) <= tolerance, "seed \(Self.seed), attempt \(k + 1): \(mean) vs \(expected[k])")
+            #expect(
+                abs(mean - expected[k]) <= tolerance, "seed \(Self.seed), attempt \(k + 1): \(mean) vs \(expected[k])")
         }
     }
 }

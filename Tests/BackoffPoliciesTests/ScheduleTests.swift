@@ -68,7 +68,8 @@ import Testing
         #expect(waits == [0.1, 0.15, 0.2, 0.25, 0.26, 0.26])
         #expect(abs(linear.expectedTotalWait! - waits.reduce(0, +)) < 1e-15)
         let equal = try BackoffPolicy(
-            base: .ms(100), schedule: .linear(increment: .ms(50)), cap: .ms(260), jitter: .equal, budget: .maxAttempts(7))
+            base: .ms(100), schedule: .linear(increment: .ms(50)), cap: .ms(260), jitter: .equal,
+            budget: .maxAttempts(7))
         let squares = waits.map { $0 * $0 }.reduce(0, +)
         #expect(abs(equal.totalWaitMoments!.variance - squares / 48) < 1e-15)
         #expect(linear.firstCappedRetry == 5)
@@ -91,7 +92,8 @@ import Testing
         var source = ScriptedUniforms([0.5])
         #expect(drawWaits(policy, using: &source).count == 3)
         #expect(policy.expectedTotalWait == 0.7)
-        let jittered = try BackoffPolicy(base: .ms(100), jitter: .full, budget: .maxAttempts(8), maxElapsed: .seconds(1))
+        let jittered = try BackoffPolicy(
+            base: .ms(100), jitter: .full, budget: .maxAttempts(8), maxElapsed: .seconds(1))
         #expect(jittered.totalWaitMoments == nil, "no closed form for a truncated random sum")
         #expect(jittered.totalWaitRange.upperBound <= 1)
     }
@@ -112,9 +114,13 @@ import Testing
         for cap: Duration? in [nil, .seconds(1)] {
             let policy = try BackoffPolicy(base: .ms(100), cap: cap, jitter: .decorrelated())
             let limit = Duration.seconds(30)
-            guard case .attempts(let n) = policy.maxAttempts(expectedTotalWaitAtMost: limit) else { Issue.record("no count"); return }
+            guard case .attempts(let n) = policy.maxAttempts(expectedTotalWaitAtMost: limit) else {
+                Issue.record("no count")
+                return
+            }
             let within = try BackoffPolicy(base: .ms(100), cap: cap, jitter: .decorrelated(), budget: .maxAttempts(n))
-            let beyond = try BackoffPolicy(base: .ms(100), cap: cap, jitter: .decorrelated(), budget: .maxAttempts(n + 1))
+            let beyond = try BackoffPolicy(
+                base: .ms(100), cap: cap, jitter: .decorrelated(), budget: .maxAttempts(n + 1))
             #expect(within.expectedTotalWait! <= 30, "cap \(String(describing: cap)), n = \(n)")
             #expect(beyond.expectedTotalWait! > 30, "cap \(String(describing: cap)), n = \(n)")
         }

@@ -24,8 +24,10 @@ import Testing
     /// clamp: windows U(0, 100 ... 1600 ms) clamped at 400 ms: E = 50 + 100 + 200 + 300 + 350 = 1000 ms;
     /// waits 4 and 5 reach the cap with probabilities 1/2 and 3/4, so the share is 1.25/5 = 0.25.
     @Test func capModesOfThePinnedExample() throws {
-        let nominal = try BackoffPolicy(base: .ms(100), cap: .ms(400), jitter: .full, capMode: .nominal, budget: .maxAttempts(6))
-        let clamp = try BackoffPolicy(base: .ms(100), cap: .ms(400), jitter: .full, capMode: .clamp, budget: .maxAttempts(6))
+        let nominal = try BackoffPolicy(
+            base: .ms(100), cap: .ms(400), jitter: .full, capMode: .nominal, budget: .maxAttempts(6))
+        let clamp = try BackoffPolicy(
+            base: .ms(100), cap: .ms(400), jitter: .full, capMode: .clamp, budget: .maxAttempts(6))
         #expect(nominal.totalWaitMoments?.mean == 0.75)
         #expect(nominal.expectedAtCapFraction == 0)
         #expect(abs(try #require(clamp.totalWaitMoments?.mean) - 1.0) < 1e-12)
@@ -51,18 +53,20 @@ import Testing
     /// at the cap against the closed forms. Mean: |x̄ - μ| <= 4 σ/√R. Variance: |s² - σ²| <= 4
     /// √((m4 - s⁴)/R). Share at the cap: the per-request share's sample sd s_q, |q̄ - q| <= 4 s_q/√R
     /// (plus 1e-9 when s_q is 0: a share that is exactly 0 or 1).
-    @Test(arguments: [
-        (Jitter.proportional(fraction: 0.5), CapMode.nominal, 8), (.proportional(fraction: 0.5), .clamp, 8),
-        (.proportional(fraction: 0.2), .nominal, 12), (.additive(spread: .ms(300)), .nominal, 6),
-        (.additive(spread: .seconds(1)), .clamp, 9), (.full, .clamp, 9), (.equal, .clamp, 7),
-        (.decorrelated(), .nominal, 8), (.decorrelated(), .clamp, 8), (.decorrelated(factor: 2), .nominal, 14),
-        (.decorrelatedMonotone(), .nominal, 8), (.decorrelatedMonotone(), .clamp, 8),
-        (.decorrelatedMonotone(factor: 2), .nominal, 5), (.pollyV2, .clamp, 5),
-    ] as [(Jitter, CapMode, Int)])
+    @Test(
+        arguments: [
+            (Jitter.proportional(fraction: 0.5), CapMode.nominal, 8), (.proportional(fraction: 0.5), .clamp, 8),
+            (.proportional(fraction: 0.2), .nominal, 12), (.additive(spread: .ms(300)), .nominal, 6),
+            (.additive(spread: .seconds(1)), .clamp, 9), (.full, .clamp, 9), (.equal, .clamp, 7),
+            (.decorrelated(), .nominal, 8), (.decorrelated(), .clamp, 8), (.decorrelated(factor: 2), .nominal, 14),
+            (.decorrelatedMonotone(), .nominal, 8), (.decorrelatedMonotone(), .clamp, 8),
+            (.decorrelatedMonotone(factor: 2), .nominal, 5), (.pollyV2, .clamp, 5),
+        ] as [(Jitter, CapMode, Int)])
     func simulationAgreesWithTheClosedForms(jitter: Jitter, capMode: CapMode, attempts: Int) throws {
         // polly-v2's cap must not bind for its closed form: 60 s is above every step of 4 retries.
         let cap: Duration = jitter == .pollyV2 ? .seconds(60) : .ms(700)
-        let policy = try BackoffPolicy(base: .ms(100), cap: cap, jitter: jitter, capMode: capMode, budget: .maxAttempts(attempts))
+        let policy = try BackoffPolicy(
+            base: .ms(100), cap: cap, jitter: jitter, capMode: capMode, budget: .maxAttempts(attempts))
         let moments = try #require(policy.totalWaitMoments)
         let expectedShare = try #require(policy.expectedAtCapFraction)
         let runs = 100_000
@@ -74,9 +78,12 @@ import Testing
         let label = "seed \(Self.seed), \(jitter.name), \(capMode), n = \(attempts)"
         // Each wait is rounded to the nanosecond: the mean may differ by (n - 1) × 0.5 ns besides sampling.
         let meanTolerance = 4 * moments.standardDeviation / Double(runs).squareRoot() + Double(attempts) * 0.5e-9
-        #expect(abs(mean - moments.mean) <= meanTolerance, "\(label): mean \(mean) vs \(moments.mean) ± \(meanTolerance)")
+        #expect(
+            abs(mean - moments.mean) <= meanTolerance, "\(label): mean \(mean) vs \(moments.mean) ± \(meanTolerance)")
         let varianceTolerance = 4 * ((fourth - variance * variance) / Double(runs)).squareRoot() + 1e-15
-        #expect(abs(variance - moments.variance) <= varianceTolerance, "\(label): variance \(variance) vs \(moments.variance)")
+        #expect(
+            abs(variance - moments.variance) <= varianceTolerance,
+            "\(label): variance \(variance) vs \(moments.variance)")
 
         let capNanoseconds = cap.wholeNanoseconds
         let shares = sample.map { Double($0.count { $0 == capNanoseconds }) / Double(max(1, $0.count)) }
@@ -88,7 +95,9 @@ import Testing
         // Every total lies in the closed-form range (half a nanosecond per wait of rounding).
         let range = policy.totalWaitRange
         let slack = Double(attempts) * 0.5e-9
-        #expect(totals.allSatisfy { $0 >= range.lowerBound - slack && $0 <= range.upperBound + slack }, "\(label): range \(range)")
+        #expect(
+            totals.allSatisfy { $0 >= range.lowerBound - slack && $0 <= range.upperBound + slack },
+            "\(label): range \(range)")
 
         // The expected start of the last attempt is the expected total.
         let starts = try #require(policy.expectedStartTimes)
@@ -124,13 +133,19 @@ import Testing
     /// U(75, 125) ms, clamped at 110 ms, an atom of 15/50; additive 150 ms draws U(100, 250) ms, under
     /// `clamp` an atom of 140/150 at 110 ms; full draws U(0, 100) ms, below the cap. KS distance at
     /// most 2.2255/√R.
-    @Test(arguments: [
-        (Jitter.proportional(fraction: 0.5), CapMode.nominal, 50.0, 150.0, 0.0), (.proportional(fraction: 0.25), .clamp, 75, 125, 0.3),
-        (.additive(spread: .ms(150)), .nominal, 100, 250, 0), (.additive(spread: .ms(150)), .clamp, 100, 250, 140.0 / 150),
-        (.full, .clamp, 0, 100, 0),
-    ] as [(Jitter, CapMode, Double, Double, Double)])
-    func firstWaitFollowsItsExactLaw(jitter: Jitter, capMode: CapMode, lowMilliseconds: Double, highMilliseconds: Double, atCap: Double) throws {
-        let policy = try BackoffPolicy(base: .ms(100), cap: .ms(110), jitter: jitter, capMode: capMode, budget: .maxAttempts(2))
+    @Test(
+        arguments: [
+            (Jitter.proportional(fraction: 0.5), CapMode.nominal, 50.0, 150.0, 0.0),
+            (.proportional(fraction: 0.25), .clamp, 75, 125, 0.3),
+            (.additive(spread: .ms(150)), .nominal, 100, 250, 0),
+            (.additive(spread: .ms(150)), .clamp, 100, 250, 140.0 / 150),
+            (.full, .clamp, 0, 100, 0),
+        ] as [(Jitter, CapMode, Double, Double, Double)])
+    func firstWaitFollowsItsExactLaw(
+        jitter: Jitter, capMode: CapMode, lowMilliseconds: Double, highMilliseconds: Double, atCap: Double
+    ) throws {
+        let policy = try BackoffPolicy(
+            base: .ms(100), cap: .ms(110), jitter: jitter, capMode: capMode, budget: .maxAttempts(2))
         let (low, high, cap) = (lowMilliseconds * 1e6, highMilliseconds * 1e6, 110e6)
         let runs = 20_000
         let sample = try waits(policy, runs: runs).map { Double($0[0]) }
@@ -142,24 +157,28 @@ import Testing
         // The library's own law of that wait says the same.
         let law = try #require(policy.waitLaw(beforeRetry: 1))
         #expect(abs(law.low - low) < 1 && abs(law.atCap - atCap) < 1e-12, "\(jitter.name), \(capMode): waitLaw \(law)")
-        #expect(abs(law.high - (atCap > 0 ? cap : high)) < 1, "\(jitter.name), \(capMode): waitLaw \(law)")  // clamped: [low, c]
+        // Clamped: [low, c].
+        #expect(abs(law.high - (atCap > 0 ? cap : high)) < 1, "\(jitter.name), \(capMode): waitLaw \(law)")
     }
 
     /// The decorrelated modes' first random wait has an exact law too: U(b, min(c, r b)) under
     /// `nominal`, min(c, U(b, r b)) under `clamp` (the first wait for decorrelated, the second for the
     /// monotone mode, whose first is b). Base 100 ms, cap 250 ms, r = 3: the window is [100, 300] ms,
     /// capped at 250 ms, an atom of 1/4 under `clamp`. KS at α = 1e-4 on 20,000 draws.
-    @Test(arguments: [
-        (Jitter.decorrelated(), CapMode.nominal), (.decorrelated(), .clamp),
-        (.decorrelatedMonotone(), .nominal), (.decorrelatedMonotone(), .clamp),
-    ] as [(Jitter, CapMode)])
+    @Test(
+        arguments: [
+            (Jitter.decorrelated(), CapMode.nominal), (.decorrelated(), .clamp),
+            (.decorrelatedMonotone(), .nominal), (.decorrelatedMonotone(), .clamp),
+        ] as [(Jitter, CapMode)])
     func firstDecorrelatedDrawFollowsItsExactLaw(jitter: Jitter, capMode: CapMode) throws {
         let attempts = jitter == .decorrelated() ? 2 : 3
-        let policy = try BackoffPolicy(base: .ms(100), cap: .ms(250), jitter: jitter, capMode: capMode, budget: .maxAttempts(attempts))
+        let policy = try BackoffPolicy(
+            base: .ms(100), cap: .ms(250), jitter: jitter, capMode: capMode, budget: .maxAttempts(attempts))
         let runs = 20_000
         let sample = try waits(policy, runs: runs).map { Double($0[attempts - 2]) }
         let (low, top, cap) = (100e6, 300e6, 250e6)
-        let continuous: (Double) -> Double = capMode == .nominal
+        let continuous: (Double) -> Double =
+            capMode == .nominal
             ? { x in min(1, max(0, (x - low) / (cap - low))) }
             : { x in min(1, max(0, (x - low) / (top - low))) }
         let cdf: (Double) -> Double = { x in x >= cap ? 1 : continuous(x) }
@@ -214,13 +233,15 @@ import Testing
     /// The decorrelated mode under `nominal` (Polly Contrib) draws U(b, min(c, r s)): never at the
     /// cap; under `clamp` (the 2015 post) a share of waits equals c exactly.
     @Test func decorrelatedVariantsKeepTheirShape() throws {
-        let monotone = try BackoffPolicy(base: .ms(10), cap: .ms(100), jitter: .decorrelatedMonotone(), budget: .maxAttempts(12))
+        let monotone = try BackoffPolicy(
+            base: .ms(10), cap: .ms(100), jitter: .decorrelatedMonotone(), budget: .maxAttempts(12))
         for run in try waits(monotone, runs: 2_000) {
             #expect(run[0] == 10_000_000)
             #expect(zip(run, run.dropFirst()).allSatisfy { $0 <= $1 }, "seed \(Self.seed): \(run)")
             #expect(run.allSatisfy { $0 <= 100_000_000 })
         }
-        let inside = try BackoffPolicy(base: .ms(10), cap: .ms(100), jitter: .decorrelated(), capMode: .nominal, budget: .maxAttempts(12))
+        let inside = try BackoffPolicy(
+            base: .ms(10), cap: .ms(100), jitter: .decorrelated(), capMode: .nominal, budget: .maxAttempts(12))
         let clamped = try BackoffPolicy(base: .ms(10), cap: .ms(100), jitter: .decorrelated(), budget: .maxAttempts(12))
         #expect(clamped.capMode == .clamp)
         let insideWaits = try waits(inside, runs: 2_000).joined()
@@ -236,19 +257,25 @@ import Testing
         #expect(throws: PolicyError.proportionalFractionOutOfRange(1.5)) {
             try BackoffPolicy(jitter: .proportional(fraction: 1.5))
         }
-        #expect(throws: PolicyError.negativeAdditiveSpread(.ms(-1))) { try BackoffPolicy(jitter: .additive(spread: .ms(-1))) }
+        #expect(throws: PolicyError.negativeAdditiveSpread(.ms(-1))) {
+            try BackoffPolicy(jitter: .additive(spread: .ms(-1)))
+        }
         #expect(throws: PolicyError.capModeNotApplicable(.nominal, jitter: .pollyV2)) {
             try BackoffPolicy(jitter: .pollyV2, capMode: .nominal)
         }
-        #expect(throws: PolicyError.decorrelatedFactorNotAboveOne(1)) { try BackoffPolicy(jitter: .decorrelatedMonotone(factor: 1)) }
+        #expect(throws: PolicyError.decorrelatedFactorNotAboveOne(1)) {
+            try BackoffPolicy(jitter: .decorrelatedMonotone(factor: 1))
+        }
     }
 
     /// Under `nominal`, proportional jitter can pass the cap by F; under `clamp` it cannot.
     @Test func proportionalJitterCanPassTheCapOnlyUnderNominal() throws {
-        let nominal = try BackoffPolicy(base: .seconds(1), cap: .seconds(2), jitter: .proportional(fraction: 0.2), budget: .maxAttempts(4))
+        let nominal = try BackoffPolicy(
+            base: .seconds(1), cap: .seconds(2), jitter: .proportional(fraction: 0.2), budget: .maxAttempts(4))
         #expect(abs(nominal.totalWaitRange.upperBound - 1.2 * 5) < 1e-9)  // e = 1, 2, 2 s
         let clamp = try BackoffPolicy(
-            base: .seconds(1), cap: .seconds(2), jitter: .proportional(fraction: 0.2), capMode: .clamp, budget: .maxAttempts(4))
+            base: .seconds(1), cap: .seconds(2), jitter: .proportional(fraction: 0.2), capMode: .clamp,
+            budget: .maxAttempts(4))
         #expect(abs(clamp.totalWaitRange.upperBound - (1.2 + 2 + 2)) < 1e-9)
     }
 }

@@ -15,7 +15,7 @@ let package = Package(
                 .product(name: "Retrying", package: "backoff-toolkit"),
                 .product(name: "BackoffPolicies", package: "backoff-toolkit"),
             ]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

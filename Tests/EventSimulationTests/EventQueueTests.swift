@@ -96,14 +96,19 @@ import Testing
     /// in between (count, nextTime, a copy of the queue) must already see it gone.
     @Test func aPoppedRootIsGoneForEveryReader() {
         var queue = EventQueue<Int>()
-        for (payload, time) in [(1, 30), (2, 10), (3, 20), (4, 40)] { queue.insert(payload, at: VirtualTime(nanoseconds: Int64(time))) }
+        for (payload, time) in [(1, 30), (2, 10), (3, 20), (4, 40)] {
+            queue.insert(payload, at: VirtualTime(nanoseconds: Int64(time)))
+        }
         #expect(queue.popFirst()?.payload == 2)
         #expect(queue.count == 3 && queue.nextTime == VirtualTime(nanoseconds: 20))
         var copy = queue
         #expect(copy.popFirst()?.payload == 3 && copy.count == 2)
         queue.insert(5, at: VirtualTime(nanoseconds: 25))  // takes the popped root's place
         #expect(queue.count == 4)
-        #expect([queue.popFirst(), queue.popFirst(), queue.popFirst(), queue.popFirst(), queue.popFirst()].map { $0?.payload } == [3, 5, 1, 4, nil])
+        #expect(
+            [queue.popFirst(), queue.popFirst(), queue.popFirst(), queue.popFirst(), queue.popFirst()].map {
+                $0?.payload
+            } == [3, 5, 1, 4, nil])
         #expect(queue.isEmpty && copy.count == 2 && copy.nextTime == VirtualTime(nanoseconds: 30))
     }
 

@@ -15,7 +15,7 @@ let package = Package(
                 .product(name: "Retrying", package: "backoff-toolkit"),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

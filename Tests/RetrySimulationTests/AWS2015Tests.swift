@@ -16,17 +16,24 @@ import Testing
             switch self {
             case .noBackoff: return try BackoffPolicy(schedule: .immediate, cap: nil, budget: budget)
             case .exponential: return try BackoffPolicy(base: .milliseconds(10), cap: .seconds(2), budget: budget)
-            case .full: return try BackoffPolicy(base: .milliseconds(10), cap: .seconds(2), jitter: .full, budget: budget)
-            case .equal: return try BackoffPolicy(base: .milliseconds(10), cap: .seconds(2), jitter: .equal, budget: budget)
+            case .full:
+                return try BackoffPolicy(base: .milliseconds(10), cap: .seconds(2), jitter: .full, budget: budget)
+            case .equal:
+                return try BackoffPolicy(base: .milliseconds(10), cap: .seconds(2), jitter: .equal, budget: budget)
             case .decorrelated:
-                return try BackoffPolicy(base: .milliseconds(5), cap: .seconds(2), jitter: .decorrelated(), budget: budget)
+                return try BackoffPolicy(
+                    base: .milliseconds(5), cap: .seconds(2), jitter: .decorrelated(), budget: budget)
             }
         }
     }
 
     /// Mean calls and mean completion time over `runs` seeded runs.
-    static func measure(_ strategy: Strategy, clients: Int, runs: Int = 12) throws -> (calls: Double, completion: Double) {
-        let scenario = try Scenario(clients: clients, server: .contention(hop: .standard), policy: strategy.policy(), bucketWidth: .milliseconds(100))
+    static func measure(_ strategy: Strategy, clients: Int, runs: Int = 12) throws -> (
+        calls: Double, completion: Double
+    ) {
+        let scenario = try Scenario(
+            clients: clients, server: .contention(hop: .standard), policy: strategy.policy(),
+            bucketWidth: .milliseconds(100))
         var calls = 0.0
         var completion = 0.0
         for run in 1...runs {
@@ -41,7 +48,9 @@ import Testing
     @Test func theStudysFindingsHold() throws {
         var results: [Strategy: [Int: (calls: Double, completion: Double)]] = [:]
         for strategy in Strategy.allCases {
-            for clients in [25, 50, 100] { results[strategy, default: [:]][clients] = try Self.measure(strategy, clients: clients) }
+            for clients in [25, 50, 100] {
+                results[strategy, default: [:]][clients] = try Self.measure(strategy, clients: clients)
+            }
         }
         func calls(_ s: Strategy, _ n: Int) -> Double { results[s]![n]!.calls }
         func time(_ s: Strategy, _ n: Int) -> Double { results[s]![n]!.completion }

@@ -11,12 +11,17 @@ import Testing
     static let seed: UInt64 = 2015
 
     static func scenario(limits: RetryLimits) throws -> Scenario {
-        let policy = try BackoffPolicy(base: .milliseconds(10), cap: .seconds(5), jitter: .full, budget: .maxAttempts(10))
+        let policy = try BackoffPolicy(
+            base: .milliseconds(10), cap: .seconds(5), jitter: .full, budget: .maxAttempts(10))
         let window = CapacityModel.Degradation(
             start: VirtualTime(nanoseconds: 5_000_000_000), end: VirtualTime(nanoseconds: 7_000_000_000), fraction: 0.3)
         return try Scenario(
-            clients: 1, server: .capacity(CapacityModel(workers: 4, serviceTime: .deterministic(.milliseconds(4)), queueLimit: 1000, degradation: window)),
-            policy: policy, bucketWidth: .milliseconds(100), arrivals: .poisson(ratePerSecond: 800, duration: .seconds(20)),
+            clients: 1,
+            server: .capacity(
+                CapacityModel(
+                    workers: 4, serviceTime: .deterministic(.milliseconds(4)), queueLimit: 1000, degradation: window)),
+            policy: policy, bucketWidth: .milliseconds(100),
+            arrivals: .poisson(ratePerSecond: 800, duration: .seconds(20)),
             attemptTimeout: .milliseconds(200), limits: limits)
     }
 
@@ -47,12 +52,17 @@ import Testing
     /// first attempts, and still refuses the 20 clients' retries at 100 ms (it stays open 500 ms); a
     /// refusal ends its request. So 20 attempts and 1,000 local rejections, exactly.
     @Test func aBreakerAdmitsItsMinimumAndThenRefuses() throws {
-        let breaker = try CircuitBreaker(failureThreshold: 0.5, minimumRequests: 20, window: .seconds(1), openDuration: .milliseconds(500), probes: 3)
+        let breaker = try CircuitBreaker(
+            failureThreshold: 0.5, minimumRequests: 20, window: .seconds(1), openDuration: .milliseconds(500), probes: 3
+        )
         let policy = try BackoffPolicy(base: .milliseconds(100), jitter: .disabled, budget: .maxAttempts(5))
-        let scenario = try Scenario(clients: 1000, server: .alwaysFail, policy: policy, bucketWidth: .milliseconds(10),
-                                    limits: RetryLimits(breaker: breaker))
+        let scenario = try Scenario(
+            clients: 1000, server: .alwaysFail, policy: policy, bucketWidth: .milliseconds(10),
+            limits: RetryLimits(breaker: breaker))
         let report = try scenario.run(seed: 1)
-        #expect(report.attempts == 20 && report.localRejections == 1000, "attempts \(report.attempts), rejections \(report.localRejections)")
+        #expect(
+            report.attempts == 20 && report.localRejections == 1000,
+            "attempts \(report.attempts), rejections \(report.localRejections)")
     }
 
     /// The SRE book's throttle (K = 2) against a server that always fails, 1,000 clients at t = 0:
@@ -65,8 +75,9 @@ import Testing
     @Test func aThrottleSendsTheHarmonicNumberOfRequests() throws {
         let throttle = try AdaptiveThrottle(k: 2, window: .seconds(10))
         let policy = try BackoffPolicy(base: .milliseconds(100), jitter: .disabled, budget: .maxAttempts(5))
-        let scenario = try Scenario(clients: 1000, server: .alwaysFail, policy: policy, bucketWidth: .milliseconds(10),
-                                    limits: RetryLimits(throttle: throttle))
+        let scenario = try Scenario(
+            clients: 1000, server: .alwaysFail, policy: policy, bucketWidth: .milliseconds(10),
+            limits: RetryLimits(throttle: throttle))
         let seeds: [UInt64] = Array(1...40)
         var total = 0
         for seed in seeds {
@@ -79,10 +90,14 @@ import Testing
     }
 
     @Test func anOpenBreakerRejectsLocallyAndAThrottleSheds() throws {
-        let breaker = try CircuitBreaker(failureThreshold: 0.5, minimumRequests: 20, window: .seconds(1), openDuration: .milliseconds(500), probes: 3)
+        let breaker = try CircuitBreaker(
+            failureThreshold: 0.5, minimumRequests: 20, window: .seconds(1), openDuration: .milliseconds(500), probes: 3
+        )
         let broken = try Self.scenario(limits: RetryLimits(breaker: breaker)).run(seed: Self.seed)
         #expect(broken.localRejections > 0)
-        let throttled = try Self.scenario(limits: RetryLimits(throttle: try AdaptiveThrottle(k: 2, window: .seconds(10)))).run(seed: Self.seed)
+        let throttled = try Self.scenario(
+            limits: RetryLimits(throttle: try AdaptiveThrottle(k: 2, window: .seconds(10)))
+        ).run(seed: Self.seed)
         #expect(throttled.localRejections > 0)
     }
 }
@@ -102,11 +117,14 @@ import Testing
     @Test(arguments: [(0.0864, false), (0.0955, true)])
     func retriesStopAboveTheThreshold(failure: Double, throttled: Bool) throws {
         let seed: UInt64 = 5
-        let policy = try BackoffPolicy(base: .milliseconds(10), cap: .seconds(1), jitter: .full, budget: .maxAttempts(4))
+        let policy = try BackoffPolicy(
+            base: .milliseconds(10), cap: .seconds(1), jitter: .full, budget: .maxAttempts(4))
         let bucket = try TokenBucketBudget(maxTokens: 100, tokenRatio: 0.1)
         let scenario = try Scenario(
-            clients: 1, server: .bernoulli(failureProbability: failure), policy: policy, bucketWidth: .milliseconds(100),
-            arrivals: .poisson(ratePerSecond: 2000, duration: .seconds(60)), limits: RetryLimits(budget: .tokenBucket(bucket)))
+            clients: 1, server: .bernoulli(failureProbability: failure), policy: policy,
+            bucketWidth: .milliseconds(100),
+            arrivals: .poisson(ratePerSecond: 2000, duration: .seconds(60)),
+            limits: RetryLimits(budget: .tokenBucket(bucket)))
         let report = try scenario.run(seed: seed)
         let retriesAsked = Double(report.attempts - report.uniqueRequests + report.budgetDenials)
         let refused = Double(report.budgetDenials) / max(1, retriesAsked)

@@ -9,20 +9,27 @@ import Testing
     static let seed: UInt64 = 7
 
     func policy(attempts: Int = 5, jitter: Jitter = .disabled, maxElapsed: Duration? = nil) throws -> BackoffPolicy {
-        try BackoffPolicy(base: .milliseconds(100), jitter: jitter, budget: .maxAttempts(attempts), maxElapsed: maxElapsed)
+        try BackoffPolicy(
+            base: .milliseconds(100), jitter: jitter, budget: .maxAttempts(attempts), maxElapsed: maxElapsed)
     }
 
     func at(_ milliseconds: Int64) -> VirtualTime { VirtualTime(nanoseconds: milliseconds * 1_000_000) }
 
-    func capacity(workers: Int = 1, service: Int64, queue: Int, degradation: CapacityModel.Degradation? = nil) -> ServerModel {
-        .capacity(CapacityModel(workers: workers, serviceTime: .deterministic(.milliseconds(service)), queueLimit: queue, degradation: degradation))
+    func capacity(workers: Int = 1, service: Int64, queue: Int, degradation: CapacityModel.Degradation? = nil)
+        -> ServerModel
+    {
+        .capacity(
+            CapacityModel(
+                workers: workers, serviceTime: .deterministic(.milliseconds(service)), queueLimit: queue,
+                degradation: degradation))
     }
 
     @Test func aFullQueueRejectsAtOnce() throws {
         // One worker (10 ms per attempt), no queue: of 10 clients at t = 0 one is served, nine are
         // rejected and retry at 100 ms, where again one is served: 1 + 1 + ... successes.
         let scenario = try Scenario(
-            clients: 10, server: capacity(service: 10, queue: 0), policy: policy(attempts: 2), bucketWidth: .milliseconds(10))
+            clients: 10, server: capacity(service: 10, queue: 0), policy: policy(attempts: 2),
+            bucketWidth: .milliseconds(10))
         let report = try scenario.run(seed: Self.seed)
         #expect(report.rejected == 9 + 8)
         #expect(report.successes == 2 && report.giveUps == 8)
@@ -34,7 +41,8 @@ import Testing
         // One worker at 100 ms per attempt, three clients, a 50 ms timeout and one attempt each:
         // every client times out at 50 ms; the server then serves all three (done at 100, 200, 300 ms).
         let scenario = try Scenario(
-            clients: 3, server: capacity(service: 100, queue: 10), policy: policy(attempts: 1), bucketWidth: .milliseconds(10),
+            clients: 3, server: capacity(service: 100, queue: 10), policy: policy(attempts: 1),
+            bucketWidth: .milliseconds(10),
             attemptTimeout: .milliseconds(50))
         let report = try scenario.run(seed: Self.seed)
         #expect(report.timeouts == 3 && report.wastedWork == 3 && report.successes == 0)
@@ -45,7 +53,8 @@ import Testing
 
     @Test func anAnswerAtTheDeadlineBeatsTheTimeout() throws {
         let scenario = try Scenario(
-            clients: 1, server: capacity(service: 50, queue: 0), policy: policy(attempts: 1), bucketWidth: .milliseconds(10),
+            clients: 1, server: capacity(service: 50, queue: 0), policy: policy(attempts: 1),
+            bucketWidth: .milliseconds(10),
             attemptTimeout: .milliseconds(50))
         let report = try scenario.run(seed: Self.seed)
         #expect(report.successes == 1 && report.timeouts == 0)
@@ -56,14 +65,16 @@ import Testing
         // 20 ms (degraded) and 30 ms (normal).
         let window = CapacityModel.Degradation(start: .zero, end: at(15), fraction: 0.5)
         let scenario = try Scenario(
-            clients: 2, server: capacity(service: 10, queue: 5, degradation: window), policy: policy(), bucketWidth: .milliseconds(1))
+            clients: 2, server: capacity(service: 10, queue: 5, degradation: window), policy: policy(),
+            bucketWidth: .milliseconds(1))
         let report = try scenario.run(seed: Self.seed)
         #expect(report.timeline.successes[20] == 1 && report.timeline.successes[30] == 1)
     }
 
     @Test func permanentErrorsEndAtTheFirstFailure() throws {
         let scenario = try Scenario(
-            clients: 100, server: .outage(until: at(2000)), policy: policy(), bucketWidth: .milliseconds(10), permanentFraction: 1)
+            clients: 100, server: .outage(until: at(2000)), policy: policy(), bucketWidth: .milliseconds(10),
+            permanentFraction: 1)
         let report = try scenario.run(seed: Self.seed)
         #expect(report.permanentFailures == 100 && report.attempts == 100 && report.giveUps == 0)
         #expect(report.lastCompletion == 0 && report.meanCompletion == 0)
@@ -80,7 +91,8 @@ import Testing
 
     @Test func aRetryAfterBeyondTheTimeLeftGivesUpAtOnce() throws {
         let scenario = try Scenario(
-            clients: 10, server: .outage(until: at(1000), retryAfter: .untilRecovery), policy: policy(maxElapsed: .milliseconds(500)),
+            clients: 10, server: .outage(until: at(1000), retryAfter: .untilRecovery),
+            policy: policy(maxElapsed: .milliseconds(500)),
             bucketWidth: .milliseconds(10), retryAfter: .max)
         let report = try scenario.run(seed: Self.seed)
         #expect(report.attempts == 10 && report.giveUps == 10 && report.lastCompletion == 0)
@@ -89,7 +101,8 @@ import Testing
     @Test func theRecoveryTriggerMakesAHerdAtRecovery() throws {
         // Clients wait for the signal at 2 s, then U(0, 10 ms): all 1,000 retries land in [2 s, 2.01 s).
         let scenario = try Scenario(
-            clients: 1000, server: .outage(until: at(2000)), policy: policy(jitter: .full), bucketWidth: .milliseconds(10),
+            clients: 1000, server: .outage(until: at(2000)), policy: policy(jitter: .full),
+            bucketWidth: .milliseconds(10),
             retryTrigger: .recovery(notificationDelay: .milliseconds(10)))
         let report = try scenario.run(seed: Self.seed)
         #expect(report.timeline.peakRetryLoad.attempts == 1000 && report.timeline.peakRetryLoad.start == at(2000))
@@ -99,7 +112,8 @@ import Testing
     @Test(arguments: [GiveUpBehavior.endSession, .continue])
     func sessionsEndOrContinueWhenARequestGivesUp(behaviour: GiveUpBehavior) throws {
         let scenario = try Scenario(
-            clients: 20, server: .alwaysFail, policy: policy(attempts: 2), bucketWidth: .milliseconds(10), requestsPerClient: 3,
+            clients: 20, server: .alwaysFail, policy: policy(attempts: 2), bucketWidth: .milliseconds(10),
+            requestsPerClient: 3,
             thinkTime: .milliseconds(50), onGiveUp: behaviour)
         let report = try scenario.run(seed: Self.seed)
         #expect(report.requestsLost == 60, "every request is lost, sent or not")
@@ -130,7 +144,8 @@ import Testing
     @Test func contentionCountsOneCallPerWriteAndEveryClientFinishes() throws {
         let scenario = try Scenario(
             clients: 30, server: .contention(hop: .standard),
-            policy: BackoffPolicy(base: .milliseconds(10), cap: .seconds(2), jitter: .full, budget: .maxAttempts(10_000)),
+            policy: BackoffPolicy(
+                base: .milliseconds(10), cap: .seconds(2), jitter: .full, budget: .maxAttempts(10_000)),
             bucketWidth: .milliseconds(10))
         let report = try scenario.run(seed: Self.seed)
         #expect(report.successes == 30 && report.giveUps == 0)
@@ -142,17 +157,25 @@ import Testing
     @Test func invalidFeatureCombinationsAreRejected() throws {
         let p = try policy()
         #expect(throws: SimulationError.permanentWithContention) {
-            try Scenario(clients: 1, server: .contention(hop: .standard), policy: p, bucketWidth: .milliseconds(1), permanentFraction: 0.5)
+            try Scenario(
+                clients: 1, server: .contention(hop: .standard), policy: p, bucketWidth: .milliseconds(1),
+                permanentFraction: 0.5)
         }
         #expect(throws: SimulationError.timeoutWithoutQueue) {
-            try Scenario(clients: 1, server: .alwaysFail, policy: p, bucketWidth: .milliseconds(1), attemptTimeout: .nanoseconds(5))
+            try Scenario(
+                clients: 1, server: .alwaysFail, policy: p, bucketWidth: .milliseconds(1),
+                attemptTimeout: .nanoseconds(5))
         }
         #expect(throws: SimulationError.recoveryTriggerWithoutRecovery) {
-            try Scenario(clients: 1, server: .alwaysFail, policy: p, bucketWidth: .milliseconds(1), retryTrigger: .recovery(notificationDelay: .zero))
+            try Scenario(
+                clients: 1, server: .alwaysFail, policy: p, bucketWidth: .milliseconds(1),
+                retryTrigger: .recovery(notificationDelay: .zero))
         }
         #expect(throws: SimulationError.self) {
-            try Scenario(clients: 1, server: capacity(service: 10, queue: 1, degradation: .init(start: at(5), end: at(1), fraction: 0.5)),
-                         policy: p, bucketWidth: .milliseconds(1))
+            try Scenario(
+                clients: 1,
+                server: capacity(service: 10, queue: 1, degradation: .init(start: at(5), end: at(1), fraction: 0.5)),
+                policy: p, bucketWidth: .milliseconds(1))
         }
     }
 }

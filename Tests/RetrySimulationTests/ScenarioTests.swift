@@ -11,11 +11,14 @@ import Testing
         clients: Int = 10_000, server: ServerModel, jitter: Jitter = .disabled, attempts: Int = 8,
         cap: Duration? = .seconds(5), bucket: Duration = .milliseconds(10)
     ) throws -> Scenario {
-        let policy = try BackoffPolicy(base: .milliseconds(100), cap: cap, jitter: jitter, budget: .maxAttempts(attempts))
+        let policy = try BackoffPolicy(
+            base: .milliseconds(100), cap: cap, jitter: jitter, budget: .maxAttempts(attempts))
         return try Scenario(clients: clients, server: server, policy: policy, bucketWidth: bucket)
     }
 
-    func outage(_ milliseconds: Int64) -> ServerModel { .outage(until: VirtualTime(nanoseconds: milliseconds * 1_000_000)) }
+    func outage(_ milliseconds: Int64) -> ServerModel {
+        .outage(until: VirtualTime(nanoseconds: milliseconds * 1_000_000))
+    }
 
     @Test func withoutJitterEveryClientRetriesAtTheSameInstant() throws {
         let simulation = try herd(server: outage(2000))
@@ -47,7 +50,8 @@ import Testing
     /// 0.1 s + 0.2 s in integer nanoseconds is exactly 0.3 s, so the second retries of the herd fall in
     /// the bucket that starts at 0.3 s (floating seconds would put 0.3 / 0.1 = 2.9999999999999996 in bucket 2).
     @Test func attemptsLandInTheirExactBucket() throws {
-        let report = try herd(clients: 100, server: .alwaysFail, attempts: 3, bucket: .milliseconds(100)).run(seed: Self.seed)
+        let report = try herd(clients: 100, server: .alwaysFail, attempts: 3, bucket: .milliseconds(100)).run(
+            seed: Self.seed)
         #expect(report.timeline.attempts == [100, 100, 0, 100])
         #expect(report.timeline.retries == [0, 100, 0, 100])
         #expect(report.timeline.failures == [100, 100, 0, 100])
@@ -60,7 +64,8 @@ import Testing
     func bernoulliAttemptsAndSuccessesMatchTheirClosedForms(p: Double) throws {
         let n = 6
         let clients = 20_000
-        let simulation = try herd(clients: clients, server: .bernoulli(failureProbability: p), jitter: .full, attempts: n)
+        let simulation = try herd(
+            clients: clients, server: .bernoulli(failureProbability: p), jitter: .full, attempts: n)
         let report = try simulation.run(seed: Self.seed)
         let formula = try #require(simulation.closedForm)
         var second = 0.0
@@ -71,15 +76,18 @@ import Testing
         }
         let attemptsSD = (second - formula.attemptsPerClient * formula.attemptsPerClient).squareRoot()
         let attemptsTolerance = 4 * attemptsSD / Double(clients).squareRoot()
-        #expect(abs(report.attemptsPerClient - formula.attemptsPerClient) <= attemptsTolerance,
-                "seed \(Self.seed), p = \(p): \(report.attemptsPerClient) vs \(formula.attemptsPerClient)")
+        #expect(
+            abs(report.attemptsPerClient - formula.attemptsPerClient) <= attemptsTolerance,
+            "seed \(Self.seed), p = \(p): \(report.attemptsPerClient) vs \(formula.attemptsPerClient)")
         let q = formula.successFraction
         let successTolerance = 4 * (Double(clients) * q * (1 - q)).squareRoot()
-        #expect(abs(Double(report.successes) - Double(clients) * q) <= successTolerance,
-                "seed \(Self.seed), p = \(p): \(report.successes) vs \(Double(clients) * q)")
+        #expect(
+            abs(Double(report.successes) - Double(clients) * q) <= successTolerance,
+            "seed \(Self.seed), p = \(p): \(report.successes) vs \(Double(clients) * q)")
         let waitTolerance = 4 * report.totalWait.standardError
-        #expect(abs(report.totalWait.mean - formula.meanTotalWait) <= waitTolerance,
-                "seed \(Self.seed), p = \(p): \(report.totalWait.mean) vs \(formula.meanTotalWait)")
+        #expect(
+            abs(report.totalWait.mean - formula.meanTotalWait) <= waitTolerance,
+            "seed \(Self.seed), p = \(p): \(report.totalWait.mean) vs \(formula.meanTotalWait)")
     }
 
     /// Against an always-failing server every client's total wait is one draw of the policy's
@@ -110,10 +118,12 @@ import Testing
             try Scenario(clients: 1, server: .alwaysFail, policy: policy, bucketWidth: .zero)
         }
         #expect(throws: SimulationError.invalidFailureProbability(1.5)) {
-            try Scenario(clients: 1, server: .bernoulli(failureProbability: 1.5), policy: policy, bucketWidth: .nanoseconds(1))
+            try Scenario(
+                clients: 1, server: .bernoulli(failureProbability: 1.5), policy: policy, bucketWidth: .nanoseconds(1))
         }
+        // 5.5e9 buckets.
         #expect(throws: SimulationError.self) {
-            try Scenario(clients: 1, server: .alwaysFail, policy: policy, bucketWidth: .nanoseconds(1))  // 5.5e9 buckets
+            try Scenario(clients: 1, server: .alwaysFail, policy: policy, bucketWidth: .nanoseconds(1))
         }
     }
 }

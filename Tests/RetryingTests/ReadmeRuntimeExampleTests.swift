@@ -1,5 +1,7 @@
 import BackoffPolicies
 import Retrying
+import Synchronization
+import Testing
 
 /// What a client sees of an HTTP response.
 struct HTTPResponse: Sendable {
@@ -38,16 +40,15 @@ func fetchBody<C: Clock>(
     }
 }
 
-import Synchronization
-import Testing
-
 /// The README's example, verbatim above, against a scripted server on a virtual clock.
 @Suite struct ReadmeRuntimeExampleTests {
     @Test func retriesA503AfterItsRetryAfterAndStopsAtA404() async throws {
-        let policy = try BackoffPolicy(base: .milliseconds(100), cap: .seconds(5), jitter: .full, budget: .maxAttempts(5),
-                                       maxElapsed: .seconds(20))
+        let policy = try BackoffPolicy(
+            base: .milliseconds(100), cap: .seconds(5), jitter: .full, budget: .maxAttempts(5),
+            maxElapsed: .seconds(20))
         let clock = VirtualClock()
-        let retrier = Retrier(policy: policy, clock: clock, budget: SharedRetryBudget(.tokenBucket(.grpcExample), clock: clock))
+        let retrier = Retrier(
+            policy: policy, clock: clock, budget: SharedRetryBudget(.tokenBucket(.grpcExample), clock: clock))
         let responses = Shared([
             HTTPResponse(status: 503, headers: ["Retry-After": "2"], body: ""),
             HTTPResponse(status: 429, headers: [:], body: ""),
@@ -68,7 +69,10 @@ import Testing
         let missing = await drive(clock) {
             try await fetchBody(with: retrier) { HTTPResponse(status: 404, headers: [:], body: "") }
         }
-        guard case .failure(let error as RetryError) = missing else { Issue.record("expected a RetryError"); return }
+        guard case .failure(let error as RetryError) = missing else {
+            Issue.record("expected a RetryError")
+            return
+        }
         #expect(error.reason == .permanentError && error.attempts == 1)
     }
 }

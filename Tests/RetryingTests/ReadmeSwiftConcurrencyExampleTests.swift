@@ -1,5 +1,6 @@
 import BackoffPolicies
 import Retrying
+import Testing
 
 @MainActor
 final class FeedModel {
@@ -24,13 +25,12 @@ func story<Value>(of outcome: RetryOutcome<Value>) -> String {
     outcome.attempts.map { "#\($0.attempt) at \($0.start): \($0.decision)" }.joined(separator: "; ")
 }
 
-import Testing
-
 /// The README's Swift 6 example, verbatim above, run in real time with millisecond waits.
 @Suite struct ReadmeSwiftConcurrencyExampleTests {
     @MainActor
     @Test func theFeedModelRetriesOnTheMainActor() async throws {
-        let policy = try BackoffPolicy(base: .milliseconds(1), cap: .milliseconds(5), jitter: .full, budget: .maxAttempts(4))
+        let policy = try BackoffPolicy(
+            base: .milliseconds(1), cap: .milliseconds(5), jitter: .full, budget: .maxAttempts(4))
         // Without the app's throttle: after a failure and no accept, a throttle refuses the next attempt
         // with probability 1/2 (the SRE book's formula), which would make this test a coin toss.
         let feed = FeedModel(retrier: Retrier(policy: policy, breaker: SharedCircuitBreaker(try CircuitBreaker())))

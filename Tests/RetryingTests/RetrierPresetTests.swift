@@ -20,7 +20,10 @@ import Testing
             }
         }
         #expect(recorder.attempts == [.zero, .milliseconds(500), .milliseconds(1500)])
-        guard case .failure(let error as RetryError) = result else { Issue.record("expected a RetryError"); return }
+        guard case .failure(let error as RetryError) = result else {
+            Issue.record("expected a RetryError")
+            return
+        }
         #expect(error.attempts == 3)
     }
 
@@ -38,12 +41,18 @@ import Testing
                 throw ServerError(status: 500)
             }
         }
-        guard case .failure = result else { Issue.record("expected a failure"); return }
+        guard case .failure = result else {
+            Issue.record("expected a failure")
+            return
+        }
         let times = recorder.attempts
         #expect(times.count == 3)
         let waits = zip(times.dropFirst(), times).map { $0 - $1 }
         #expect(waits.count == 2 && waits[0] <= .seconds(1) && waits[1] <= .seconds(2), "\(waits)")
-        guard case .quota(let quota) = budget.current else { Issue.record("expected the retry quota"); return }
+        guard case .quota(let quota) = budget.current else {
+            Issue.record("expected the retry quota")
+            return
+        }
         #expect(quota.capacity == 500 - 2 * 5)
     }
 

@@ -1,4 +1,5 @@
 import BackoffPolicies
+import EventSimulation
 import RetrySimulation
 import Retrying
 import Stochastics
@@ -29,7 +30,9 @@ struct ServerError: Error, Equatable {
 
 /// Runs `body` in a task and advances `clock` to each sleeper's deadline until the task is done
 /// (it yields while the task works, so a busy machine only makes it slower, never wrong).
-func drive<T: Sendable>(_ clock: VirtualClock, _ body: @escaping @Sendable () async throws -> T) async -> Result<T, any Error> {
+func drive<T: Sendable>(_ clock: VirtualClock, _ body: @escaping @Sendable () async throws -> T) async -> Result<
+    T, any Error
+> {
     let done = Shared(false)
     let task = Task {
         defer { done.update { $0 = true } }
@@ -48,7 +51,8 @@ func drive<T: Sendable>(_ clock: VirtualClock, _ body: @escaping @Sendable () as
     @Test func attemptsStartAt0And100And300And700Milliseconds() async throws {
         let clock = VirtualClock()
         let recorder = Recorder()
-        let policy = try BackoffPolicy(base: .milliseconds(100), schedule: .exponential(multiplier: 2), budget: .maxAttempts(4))
+        let policy = try BackoffPolicy(
+            base: .milliseconds(100), schedule: .exponential(multiplier: 2), budget: .maxAttempts(4))
         let result = await drive(clock) {
             var random = SystemUniforms()
             return try await Retrier(policy: policy, clock: clock).run(using: &random) { () async throws -> Int in
@@ -57,7 +61,10 @@ func drive<T: Sendable>(_ clock: VirtualClock, _ body: @escaping @Sendable () as
             }
         }
         #expect(recorder.attempts == [ms(0), ms(100), ms(300), ms(700)])
-        guard case .failure(let error as RetryError) = result else { Issue.record("expected a RetryError"); return }
+        guard case .failure(let error as RetryError) = result else {
+            Issue.record("expected a RetryError")
+            return
+        }
         #expect(error.reason == .attemptsExhausted && error.attempts == 4)
         #expect((error.lastError as? ServerError) == ServerError(status: 503))
     }
@@ -76,7 +83,10 @@ func drive<T: Sendable>(_ clock: VirtualClock, _ body: @escaping @Sendable () as
             }
         }
         #expect(recorder.attempts == [.zero])
-        guard case .failure(let error as RetryError) = result else { Issue.record("expected a RetryError"); return }
+        guard case .failure(let error as RetryError) = result else {
+            Issue.record("expected a RetryError")
+            return
+        }
         #expect(error.reason == .permanentError && error.attempts == 1)
     }
 
@@ -94,20 +104,28 @@ func drive<T: Sendable>(_ clock: VirtualClock, _ body: @escaping @Sendable () as
             }
         }
         #expect(recorder.attempts.count == 1)
-        if case .failure(let error as RetryError) = result { #expect(error.reason == .permanentError) } else { Issue.record("expected a RetryError") }
+        if case .failure(let error as RetryError) = result {
+            #expect(error.reason == .permanentError)
+        } else {
+            Issue.record("expected a RetryError")
+        }
     }
 
     /// Full jitter with a seeded generator: every wait lies in [0, e_k] and under the cap.
     @Test func fullJitterWaitsStayInTheirWindows() async throws {
         let clock = VirtualClock()
         let recorder = Recorder()
-        let policy = try BackoffPolicy(base: .milliseconds(100), cap: .milliseconds(500), jitter: .full, budget: .maxAttempts(8))
+        let policy = try BackoffPolicy(
+            base: .milliseconds(100), cap: .milliseconds(500), jitter: .full, budget: .maxAttempts(8))
         let seed: UInt64 = 77
         _ = await drive(clock) {
             var random = try RandomGenerator(seed: seed)
-            return try await Retrier(policy: policy, clock: clock).run(using: &random, onEvent: { event in
-                if case .willRetry(_, let wait, _) = event { recorder.wait(wait) }
-            }) { () async throws -> Int in throw ServerError(status: 503) }
+            return try await Retrier(policy: policy, clock: clock).run(
+                using: &random,
+                onEvent: { event in
+                    if case .willRetry(_, let wait, _) = event { recorder.wait(wait) }
+                }
+            ) { () async throws -> Int in throw ServerError(status: 503) }
         }
         let waits = recorder.recordedWaits
         #expect(waits.count == 7)
@@ -123,14 +141,20 @@ func drive<T: Sendable>(_ clock: VirtualClock, _ body: @escaping @Sendable () as
         let policy = try BackoffPolicy(budget: .maxAttempts(10), maxElapsed: .seconds(1))
         let result = await drive(clock) {
             var random = SystemUniforms()
-            return try await Retrier(policy: policy, clock: clock).run(using: &random, classify: { _ in .retryAfter(.seconds(5)) }) {
+            return try await Retrier(policy: policy, clock: clock).run(
+                using: &random, classify: { _ in .retryAfter(.seconds(5)) }
+            ) {
                 () async throws -> Int in
                 recorder.attempt(at: clock.now.offset)
                 throw ServerError(status: 429)
             }
         }
         #expect(recorder.attempts == [.zero] && clock.now.offset == .zero, "no wait at all")
-        if case .failure(let error as RetryError) = result { #expect(error.reason == .timeLimit) } else { Issue.record("expected a RetryError") }
+        if case .failure(let error as RetryError) = result {
+            #expect(error.reason == .timeLimit)
+        } else {
+            Issue.record("expected a RetryError")
+        }
     }
 
     @Test func aHeaderRetryAfterIsHonouredAndAMalformedOneIsReported() async throws {
@@ -168,7 +192,11 @@ func drive<T: Sendable>(_ clock: VirtualClock, _ body: @escaping @Sendable () as
         #expect(await clock.sleepUntilSomeoneWaits())
         task.cancel()
         let result = await task.result
-        if case .failure(let error) = result { #expect(error is CancellationError) } else { Issue.record("expected CancellationError") }
+        if case .failure(let error) = result {
+            #expect(error is CancellationError)
+        } else {
+            Issue.record("expected CancellationError")
+        }
         clock.advance(by: .seconds(60))
         #expect(recorder.attempts == [.zero])
         #expect(clock.sleeperCount == 0)
@@ -186,35 +214,47 @@ func drive<T: Sendable>(_ clock: VirtualClock, _ body: @escaping @Sendable () as
         let calls = Shared(0)
         let result = await drive(clock) {
             var random = SystemUniforms()
-            return try await Retrier(policy: try BackoffPolicy(budget: .maxAttempts(4)), clock: clock).run(using: &random) {
+            return try await Retrier(policy: try BackoffPolicy(budget: .maxAttempts(4)), clock: clock).run(
+                using: &random
+            ) {
                 calls.update { $0 += 1 }
                 return try await failed.value
             }
         }
         #expect(calls.value == 4, "the closure was called for each attempt")
         #expect(work.value == 1, "but the work ran once")
-        if case .failure(let error as RetryError) = result { #expect(error.attempts == 4) } else { Issue.record("expected a RetryError") }
+        if case .failure(let error as RetryError) = result {
+            #expect(error.attempts == 4)
+        } else {
+            Issue.record("expected a RetryError")
+        }
     }
 
     /// The runtime and the simulation draw the same waits from the same seed.
     @Test(arguments: [Jitter.full, .equal, .decorrelated()])
     func runtimeAndSimulationChooseTheSameWaits(jitter: Jitter) async throws {
-        let policy = try BackoffPolicy(base: .milliseconds(50), cap: .seconds(2), jitter: jitter, budget: .maxAttempts(8))
+        let policy = try BackoffPolicy(
+            base: .milliseconds(50), cap: .seconds(2), jitter: jitter, budget: .maxAttempts(8))
         let seed = SeedDerivation.streamSeed(root: 2015, stream: 7)
         let clock = VirtualClock()
         let recorder = Recorder()
         _ = await drive(clock) {
             var random = try RandomGenerator(seed: seed)
-            return try await Retrier(policy: policy, clock: clock).run(using: &random, onEvent: { event in
-                if case .willRetry(_, let wait, _) = event { recorder.wait(wait) }
-            }) { () async throws -> Int in throw ServerError(status: 503) }
+            return try await Retrier(policy: policy, clock: clock).run(
+                using: &random,
+                onEvent: { event in
+                    if case .willRetry(_, let wait, _) = event { recorder.wait(wait) }
+                }
+            ) { () async throws -> Int in throw ServerError(status: 503) }
         }
         var random = try RandomGenerator(seed: seed)
         var client = SimulatedClient(policy: policy)
         var simulated: [Duration] = []
         var now = VirtualClockTime.zero
         _ = client.beginAttempt(at: now, policy: policy) { false }
-        while case .retry(let next) = client.answered(.failure(serverDelay: nil), at: now, policy: policy, behaviour: ClientBehaviour(), using: &random) {
+        while case .retry(let next) = client.answered(
+            .failure(serverDelay: nil), at: now, policy: policy, behaviour: ClientBehaviour(), using: &random)
+        {
             simulated.append(.nanoseconds(next.nanoseconds - now.nanoseconds))
             now = next
             _ = client.beginAttempt(at: now, policy: policy) { false }
@@ -224,5 +264,4 @@ func drive<T: Sendable>(_ clock: VirtualClock, _ body: @escaping @Sendable () as
     }
 }
 
-import EventSimulation
 typealias VirtualClockTime = EventSimulation.VirtualTime

@@ -15,7 +15,8 @@ import Testing
                 group.addTask {
                     var random = SystemUniforms()
                     do {
-                        _ = try await Retrier(policy: policy, budget: budget).run(using: &random) { () async throws -> Int in
+                        _ = try await Retrier(policy: policy, budget: budget).run(using: &random) {
+                            () async throws -> Int in
                             throw Unavailable()
                         }
                     } catch let error as RetryError {
@@ -27,7 +28,10 @@ import Testing
         let all = reasons.value
         #expect(all.count == 200)
         #expect(all.contains(.budgetExhausted))
-        guard case .tokenBucket(let bucket) = budget.current else { Issue.record("not a token bucket"); return }
+        guard case .tokenBucket(let bucket) = budget.current else {
+            Issue.record("not a token bucket")
+            return
+        }
         #expect(bucket.tokens >= 0 && bucket.tokens <= bucket.maxTokens && !bucket.allowsRetry)
     }
 }
@@ -44,7 +48,8 @@ extension SharedRetryBudgetTests {
     ///   (a barrier in the operation) the window holds 5 requests: 0.5 x 5 = 2.5, so exactly two retry.
     @Test func aSharedRatioBudgetCountsRequestsWhenTheyStart() async throws {
         let clock = VirtualClock()
-        let budget = SharedRetryBudget(.ratio(try RatioBudget(percentCanRetry: 0.5, minRetriesPerSecond: 0, window: .seconds(10))), clock: clock)
+        let budget = SharedRetryBudget(
+            .ratio(try RatioBudget(percentCanRetry: 0.5, minRetriesPerSecond: 0, window: .seconds(10))), clock: clock)
         let policy = try BackoffPolicy(schedule: .immediate, budget: .maxAttempts(2))
         let retrier = Retrier(policy: policy, clock: clock, budget: budget)
         var random = SystemUniforms()
@@ -67,10 +72,16 @@ extension SharedRetryBudgetTests {
                 group.addTask {
                     var random = SystemUniforms()
                     let attempts = Shared(0)
-                    _ = try? await retrier.run(using: &random, onEvent: { event in
-                        if case .willRetry = event { retries.update { $0 += 1 } }
-                    }) { () async throws -> Int in
-                        if attempts.update({ $0 += 1; return $0 }) == 1 {
+                    _ = try? await retrier.run(
+                        using: &random,
+                        onEvent: { event in
+                            if case .willRetry = event { retries.update { $0 += 1 } }
+                        }
+                    ) { () async throws -> Int in
+                        if attempts.update({
+                            $0 += 1
+                            return $0
+                        }) == 1 {
                             started.update { $0 += 1 }
                             while started.value < 4 { await Task.yield() }
                             throw Unavailable()

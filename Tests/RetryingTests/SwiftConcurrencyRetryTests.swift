@@ -1,5 +1,5 @@
-import Foundation
 import BackoffPolicies
+import Foundation
 import Retrying
 import Testing
 
@@ -75,7 +75,10 @@ struct TaskValue<Value: Sendable>: AsyncSequence {
         let subscriptions = Shared(0)
         let result = await drive(clock) {
             let sequence = Retrier(policy: policy, clock: clock).retrying(using: SystemUniforms()) {
-                let number = subscriptions.update { $0 += 1; return $0 }
+                let number = subscriptions.update {
+                    $0 += 1
+                    return $0
+                }
                 return AsyncThrowingStream<Int, any Error> { continuation in
                     continuation.yield(1)
                     continuation.yield(2)
@@ -107,12 +110,17 @@ struct TaskValue<Value: Sendable>: AsyncSequence {
         }
         let result = await drive(clock) {
             var elements: [Int] = []
-            for try await element in Retrier(policy: policy, clock: clock).retrying(using: SystemUniforms(), subscribe: { TaskValue(task: failed) }) {
+            for try await element in Retrier(policy: policy, clock: clock).retrying(
+                using: SystemUniforms(), subscribe: { TaskValue(task: failed) })
+            {
                 elements.append(element)
             }
             return elements
         }
-        guard case .failure(let error as RetryError) = result else { Issue.record("expected a RetryError"); return }
+        guard case .failure(let error as RetryError) = result else {
+            Issue.record("expected a RetryError")
+            return
+        }
         #expect(error.reason == .attemptsExhausted && error.attempts == 4)
         #expect(work.value == 1, "the failed task's work ran once; the retries reached nothing")
     }
@@ -125,7 +133,12 @@ struct TaskValue<Value: Sendable>: AsyncSequence {
         let outcome = await drive(clock) {
             var random = SystemUniforms()
             return await Retrier(policy: policy, clock: clock).outcome(using: &random) { () async throws -> String in
-                if calls.update({ $0 += 1; return $0 }) < 3 { throw ServerError(status: 503) }
+                if calls.update({
+                    $0 += 1
+                    return $0
+                }) < 3 {
+                    throw ServerError(status: 503)
+                }
                 return "ok"
             }
         }
@@ -134,17 +147,25 @@ struct TaskValue<Value: Sendable>: AsyncSequence {
         #expect(result.attempts.map(\.start) == [ms(0), ms(100), ms(300)])
         #expect(result.attempts.map(\.waitBefore) == [ms(0), ms(100), ms(200)])
         #expect(result.attempts.map(\.decision) == [.retry(after: ms(100)), .retry(after: ms(200)), .succeeded])
-        guard case .failed(let error as ServerError) = result.attempts[0].outcome else { Issue.record("attempt 1 should have failed"); return }
+        guard case .failed(let error as ServerError) = result.attempts[0].outcome else {
+            Issue.record("attempt 1 should have failed")
+            return
+        }
         #expect(error == ServerError(status: 503))
 
         let exhausted = await drive(clock) {
             var random = SystemUniforms()
-            return await Retrier(policy: try BackoffPolicy(budget: .maxAttempts(2)), clock: clock).outcome(using: &random) { () async throws -> Int in
+            return await Retrier(policy: try BackoffPolicy(budget: .maxAttempts(2)), clock: clock).outcome(
+                using: &random
+            ) { () async throws -> Int in
                 throw ServerError(status: 500)
             }
         }
         let stopped = try exhausted.get()
-        guard case .failure(let stop as RetryError) = stopped.result else { Issue.record("expected a RetryError"); return }
+        guard case .failure(let stop as RetryError) = stopped.result else {
+            Issue.record("expected a RetryError")
+            return
+        }
         #expect(stop.reason == .attemptsExhausted && stopped.attempts.last?.decision == .stop(.attemptsExhausted))
     }
 
@@ -153,7 +174,8 @@ struct TaskValue<Value: Sendable>: AsyncSequence {
     @Test func aBreakerOpensRejectsHalfOpensAndCloses() async throws {
         let clock = VirtualClock()
         let breaker = SharedCircuitBreaker(
-            try CircuitBreaker(failureThreshold: 0.5, minimumRequests: 4, window: .seconds(10), openDuration: .seconds(5), probes: 2),
+            try CircuitBreaker(
+                failureThreshold: 0.5, minimumRequests: 4, window: .seconds(10), openDuration: .seconds(5), probes: 2),
             clock: clock)
         let retrier = Retrier(policy: try BackoffPolicy(budget: .maxAttempts(1)), clock: clock, breaker: breaker)
         let sent = Shared(0)
@@ -167,8 +189,13 @@ struct TaskValue<Value: Sendable>: AsyncSequence {
         }
         for _ in 0..<4 { _ = await call(failing: true) }
         #expect(breaker.current.state == .open(until: 5_000_000_000))
-        guard case .failure(let rejected as RetryError) = await call(failing: false) else { Issue.record("should be rejected"); return }
-        #expect(rejected.reason == .rejectedLocally && rejected.attempts == 0 && (rejected.lastError as? LocalRejection) == .breakerOpen)
+        guard case .failure(let rejected as RetryError) = await call(failing: false) else {
+            Issue.record("should be rejected")
+            return
+        }
+        #expect(
+            rejected.reason == .rejectedLocally && rejected.attempts == 0
+                && (rejected.lastError as? LocalRejection) == .breakerOpen)
         #expect(sent.value == 4, "a rejected attempt is never sent")
 
         clock.advance(by: .seconds(5))
@@ -185,7 +212,8 @@ struct TaskValue<Value: Sendable>: AsyncSequence {
     @Test func twoHundredCallersShareOneBreakerSafely() async throws {
         let clock = VirtualClock()
         let breaker = SharedCircuitBreaker(try CircuitBreaker(minimumRequests: 20), clock: clock)
-        let retrier = Retrier(policy: try BackoffPolicy(schedule: .immediate, budget: .maxAttempts(3)), clock: clock, breaker: breaker)
+        let retrier = Retrier(
+            policy: try BackoffPolicy(schedule: .immediate, budget: .maxAttempts(3)), clock: clock, breaker: breaker)
         let reasons = Shared<[StopReason]>([])
         let sent = Shared(0)
         await withTaskGroup(of: Void.self) { group in
@@ -212,7 +240,10 @@ struct TaskValue<Value: Sendable>: AsyncSequence {
         // pool's threads can pass: 20 to 20 + cores - 1 (of 600 that three attempts each allow).
         let cores = ProcessInfo.processInfo.activeProcessorCount
         #expect((20...(20 + cores - 1)).contains(sent.value), "sent \(sent.value) attempts on \(cores) cores")
-        if case .open = breaker.current.state {} else { Issue.record("the breaker should be open, is \(breaker.current.state)") }
+        if case .open = breaker.current.state {
+        } else {
+            Issue.record("the breaker should be open, is \(breaker.current.state)")
+        }
     }
 
     /// The throttle on the retrier's clock rejects locally with the SRE book's probability, computed
@@ -229,7 +260,9 @@ struct TaskValue<Value: Sendable>: AsyncSequence {
         var refusedAt: [Int] = []
         for n in 0..<200 {
             var random = ConstantUniform(value: 0.99)
-            let result = await retrier.outcome(using: &random) { () async throws -> Int in throw ServerError(status: 503) }.result
+            let result = await retrier.outcome(using: &random) { () async throws -> Int in
+                throw ServerError(status: 503)
+            }.result
             if case .failure(let error as RetryError) = result, error.reason == .rejectedLocally { refusedAt.append(n) }
         }
         #expect(refusedAt == Array(100..<200), "refused at \(refusedAt.prefix(5))... (\(refusedAt.count))")

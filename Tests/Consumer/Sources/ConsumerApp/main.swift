@@ -39,7 +39,8 @@ func fetchCount(with retrier: Retrier<ContinuousClock>) async throws -> Int {
 
 @MainActor
 func main() async throws {
-    let policy = try BackoffPolicy(base: .milliseconds(1), cap: .milliseconds(10), jitter: .full, budget: .maxAttempts(5))
+    let policy = try BackoffPolicy(
+        base: .milliseconds(1), cap: .milliseconds(10), jitter: .full, budget: .maxAttempts(5))
     let retrier = Retrier(policy: policy, breaker: SharedCircuitBreaker(try CircuitBreaker()))
     let model = FeedViewModel(retrier: retrier)
     try await model.refresh()
@@ -48,7 +49,9 @@ func main() async throws {
     precondition(count == 2)
     let outcome = await retrier.outcome(using: &SystemUniformsBox.shared.random) { () async throws -> Int in 7 }
     precondition(outcome.attempts.count == 1)
-    print("consumer: a @MainActor view model and a plain caller retried through Retrying (\(model.attempts) and \(count) attempts)")
+    print(
+        "consumer: a @MainActor view model and a plain caller retried through Retrying (\(model.attempts) and \(count) attempts)"
+    )
 }
 
 /// A generator the outcome call borrows (main-actor state, as an app might keep it).

@@ -1,6 +1,7 @@
-@testable import BackoffCLI
 import Foundation
 import Retrying
+
+@testable import BackoffCLI
 
 /// The parsers under fuzzing, one entry point per target, shared by the libFuzzer harness
 /// (Tests/Fuzz, `scripts/fuzz`) and the unit test that replays the seed corpus and every crash the
@@ -27,13 +28,19 @@ enum FuzzTargets {
         case "specs": parts = specs(text)
         case "command-line": parts = [commandLine(text)]
         case "csv": parts = csv(text)
-        case "retry-after": parts = [describe { () throws(RetryAfterHeader.Malformed) in try RetryAfterHeader.delay(text, now: 1_764_547_200) }]
+        case "retry-after":
+            parts = [
+                describe { () throws(RetryAfterHeader.Malformed) in try RetryAfterHeader.delay(text, now: 1_764_547_200)
+                }
+            ]
         case "grpc-config":
             parts = [nil, "helloworld.Greeter/SayHello"].map { method in
                 describe { () throws(InvalidValue) in
                     let preset = try GrpcServiceConfig(json: data, method: method).preset
-                    return PolicyStart.settable.compactMap { option in option.presetText?(preset).map { "\(option.name)=\($0)" } }
-                        .joined(separator: " ")
+                    return PolicyStart.settable.compactMap { option in
+                        option.presetText?(preset).map { "\(option.name)=\($0)" }
+                    }
+                    .joined(separator: " ")
                 }
             }
         default: preconditionFailure("no fuzz target '\(name)'")
@@ -49,8 +56,10 @@ enum FuzzTargets {
             "size=\(show(MemoryLimit.size(text)))",
             "jitter=" + describe { () throws(InvalidValue) in try PolicyOptions.parseJitter(text) },
         ]
-        for option in [PolicyOptions.base.spec, PolicyOptions.multiplier.spec, PolicyOptions.maxAttempts.spec,
-                       PolicyOptions.jitter(default: "none").spec, ScenarioOptions.server.spec] {
+        for option in [
+            PolicyOptions.base.spec, PolicyOptions.multiplier.spec, PolicyOptions.maxAttempts.spec,
+            PolicyOptions.jitter(default: "none").spec, ScenarioOptions.server.spec,
+        ] {
             // At most 10,000 values: an input of a few bytes ("3..1957090:1") may ask for millions,
             // linear work that the sanitised debug build takes longer than the hang limit over.
             let axis = describe { () throws(CommandLineError) in
@@ -107,12 +116,19 @@ enum FuzzTargets {
     private static func csv(_ text: String) -> [String] {
         let table = CSVReader(text: text)
         let policies = table.records.prefix(1_000).map { record in
-            describe { () throws(RowPolicy.Problem) in try RowPolicy.policy(record, in: table).map { "\($0.jitter.name)" } ?? "none" }
+            describe { () throws(RowPolicy.Problem) in
+                try RowPolicy.policy(record, in: table).map { "\($0.jitter.name)" } ?? "none"
+            }
         }
         return [
             "records=\(table.records.count)", "policies=[\(policies.joined(separator: "; "))]",
-            "trace=" + describe { () throws(InvalidValue) in "\(try TraceFile.trace(text: text, name: "fuzz.csv").steps.count) steps" },
-            "capacity=" + describe { () throws(InvalidValue) in "\(try TraceFile.capacityProfile(text: text).steps.count) steps" },
+            "trace="
+                + describe { () throws(InvalidValue) in
+                    "\(try TraceFile.trace(text: text, name: "fuzz.csv").steps.count) steps"
+                },
+            "capacity="
+                + describe { () throws(InvalidValue) in "\(try TraceFile.capacityProfile(text: text).steps.count) steps"
+                },
         ]
     }
 
