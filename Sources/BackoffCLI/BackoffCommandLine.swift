@@ -4,8 +4,12 @@ public enum BackoffCommandLine {
     /// Runs `backoff` with `arguments` (without the program name) and returns the exit code:
     /// 0 success (and help), 1 runtime failure, 64 usage error. On any error nothing is written to
     /// stdout or to an output file.
-    /// - Parameter standardErrorIsTerminal: whether stderr is a terminal (sweeps then report progress
-    ///   on one rewritten line without being asked).
+    /// - Parameters:
+    ///   - arguments: the command and its options, as a shell passes them.
+    ///   - standardOutput: where the table goes (or help).
+    ///   - standardError: where messages, warnings and progress go.
+    ///   - standardErrorIsTerminal: whether stderr is a terminal (sweeps then report progress on one
+    ///     rewritten line without being asked).
     public static func run(
         _ arguments: [String], standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream,
         standardErrorIsTerminal: Bool = false

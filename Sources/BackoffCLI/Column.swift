@@ -1,9 +1,9 @@
 /// One CSV column: its name, what it means, and how its value is written from a row's `Source`.
-/// A table's header, its rows, `backoff help <command>` and the README's column table all come
+/// A table's header, its rows, `backoff help <command>` and the data dictionary's column table all come
 /// from one list of these, so they cannot drift apart. New columns go at the end of a list.
 struct Column<Source>: Sendable {
     let name: String
-    /// One line for help and the README: what the column holds, with its unit.
+    /// One line for help and the data dictionary: what the column holds, with its unit.
     let meaning: String
     let value: @Sendable (Source) -> String
 

@@ -1,4 +1,4 @@
-/// A column's name and meaning, as help and the README show them.
+/// A column's name and meaning, as help and the data dictionary show them.
 struct ColumnDocumentation: Sendable, Equatable {
     let name: String
     let meaning: String

@@ -46,7 +46,7 @@ enum HelpRenderer {
 }
 
 extension HelpRenderer {
-    /// The README's table of a command's columns, in Markdown: one row per column, in order, from
+    /// The data dictionary's table of a command's columns (notebooks-data/README.md), in Markdown: one row per column, in order, from
     /// the same declarations as the header and `help`.
     static func markdownColumns(of command: any DocumentedCommand.Type) -> String {
         "| column | meaning |\n|---|---|\n"

@@ -13,7 +13,7 @@ struct RunOptions {
     static let seedOption = Option(
         "seed", "integer", kind: .count, default: String(defaultSeed),
         form: "a whole number from 0 to 18446744073709551615",
-        help: "Root seed; each jitter mode's stream seed is derived from it (see README, Determinism).",
+        help: "Root seed; each jitter mode's stream seed is derived from it (see 'How the numbers are checked').",
         parse: Parsers.form { ValueParser.isDigits($0) ? UInt64($0) : nil })
     static let generatorOption = Option(
         "generator", "name", default: GeneratorAlgorithm.standard.rawValue, form: "one of mt19937, taus2, ranlxd2",

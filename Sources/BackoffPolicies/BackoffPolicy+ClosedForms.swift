@@ -20,7 +20,7 @@ extension BackoffPolicy {
     /// polly-v2         W = (b/1.4) g(n-2+U): E[W] and Var[W] are one-dimensional integrals
     /// ```
     /// Under cap mode `clamp` each wait is min(c, U(low, high)) of its uncapped window, with the
-    /// moments of ``JitterWindow/moments(nominal:cap:clamp:)``, summed over the waits.
+    /// moments of `JitterWindow/moments(nominal:cap:clamp:)`, summed over the waits.
     /// For an uncapped exponential schedule Σ e_k is the geometric series b (m^(n-1) - 1) / (m - 1).
     /// The immediate schedule waits zero, whatever the jitter.
     public var totalWaitMoments: TotalWaitMoments? {

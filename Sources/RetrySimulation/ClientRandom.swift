@@ -1,7 +1,7 @@
 import BackoffPolicies
 import Stochastics
 
-/// One client's stream of a ``ClientStreams``, as the policies' source of uniforms.
+/// One client's stream of a `ClientStreams`, as the policies' source of uniforms.
 /// It points at the client's state (no reference to count per construction); the streams must
 /// outlive it, as they do in the run that owns both.
 struct ClientRandom: UniformSource {

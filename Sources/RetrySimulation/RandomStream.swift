@@ -2,7 +2,7 @@ import BackoffPolicies
 import Stochastics
 
 /// The numbered random streams of one table row, all derived from its root seed with
-/// ``SeedDerivation/streamSeed(root:stream:)``: one per jitter mode, so a mode draws the same numbers
+/// `SeedDerivation/streamSeed(root:stream:)`: one per jitter mode, so a mode draws the same numbers
 /// whichever other modes run beside it, and one for the arrival times that every mode shares.
 ///
 /// ```

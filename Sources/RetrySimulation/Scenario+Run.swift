@@ -3,7 +3,7 @@ import Stochastics
 extension Scenario {
     /// Runs the scenario with seed `seed` (a stream seed). Client i draws everything that concerns it
     /// (permanent errors, Bernoulli failures, network hops, service times, jitter, notification
-    /// delays) from its own stream, `taus2` seeded with `streamSeed(seed, i)` (see ``ClientStreams``),
+    /// delays) from its own stream, `taus2` seeded with `streamSeed(seed, i)` (see `ClientStreams`),
     /// so the same seed gives the same report whatever order the clients are handled in. Arrival
     /// times come from a generator of `algorithm`, seeded with `arrivalSeed` when given (so that runs
     /// of several policies face the very same clients), or with `seed`.

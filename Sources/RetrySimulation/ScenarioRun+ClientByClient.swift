@@ -5,7 +5,7 @@ import Stochastics
 /// Servers that answer at once, without shared limits, let each client's session run from start to
 /// end before the next client's (see ``ScenarioPath``): no event queue, no client array, and each
 /// client's stream in registers (`Taus2(seed: streamSeed(seed, i))` draws exactly what slot i of
-/// ``ClientStreams`` would). The report is the very same as the event-ordered run's (tested).
+/// `ClientStreams` would). The report is the very same as the event-ordered run's (tested).
 extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
     /// Every client's whole session, through the client state machine.
     mutating func runClientByClient(_ starts: [Int64]) throws(SimulationError) -> ScenarioReport {

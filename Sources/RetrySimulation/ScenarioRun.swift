@@ -6,7 +6,7 @@ import Stochastics
 /// the load recorder and the counters. It starts the clients' attempts, carries out their actions
 /// and hands each attempt to its server model, which decides what becomes of it.
 ///
-/// Every client draws from its own stream (``ClientStreams``), so the order in which clients are
+/// Every client draws from its own stream (`ClientStreams`), so the order in which clients are
 /// handled does not change any number. Events at one instant run in scheduling order, except that
 /// timeouts (priority 1) run after the answers due at the same instant (priority 0). Servers that
 /// answer at once may also run client by client, without the event queue

@@ -1,7 +1,7 @@
 import BackoffPolicies
 import EventSimulation
 
-/// One client's session as a state machine: it follows a ``BackoffPolicy`` and a
+/// One client's session as a state machine: it follows a `BackoffPolicy` and a
 /// ``ClientBehaviour``, and answers each event with a ``ClientAction`` that the driver (the
 /// scenario's event loop) carries out. It holds no reference to the policy, the server or the
 /// engine, so it is tested as a timeline on its own, and a million fit in one contiguous array.

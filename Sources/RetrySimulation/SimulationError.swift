@@ -20,7 +20,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case noClients(Int)
     case tooManyClients(Int)
     case tooManyArrivals(expected: Double)
-    /// A run's clock passed virtual time's horizon (``VirtualTime/horizon``, about 146 years).
+    /// A run's clock passed virtual time's horizon (`VirtualTime/horizon`, about 146 years).
     case beyondHorizon
     case noRuns(Int)
     case nonPositiveBucket(Duration)

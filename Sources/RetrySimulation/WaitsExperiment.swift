@@ -134,7 +134,7 @@ public struct WaitsExperiment: Sendable {
     /// Runs several experiments together, `seeds[i]` for `experiments[i]`, with the same results as
     /// running each with ``run(seed:algorithm:jobs:eachTotalWait:)``: the chunks of all of them share
     /// one pool of `jobs` threads, each experiment's summary running as soon as its chunks are drawn,
-    /// beside the next experiment's draws (see ``WaitsPipeline``). Experiments beyond the
+    /// beside the next experiment's draws (see `WaitsPipeline`). Experiments beyond the
     /// exact-quantile limit run one by one.
     public static func run(
         _ experiments: [WaitsExperiment], seeds: [UInt64], algorithm: GeneratorAlgorithm = .standard, jobs: Int = 1

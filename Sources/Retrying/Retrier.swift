@@ -1,6 +1,6 @@
 import BackoffPolicies
 
-/// Retries `async throws` work with a ``BackoffPolicy``: the very policy `backoff` analyses and
+/// Retries `async throws` work with a `BackoffPolicy`: the very policy `backoff` analyses and
 /// simulates, so what ships is what was measured.
 ///
 /// ```swift

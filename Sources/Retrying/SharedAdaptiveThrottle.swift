@@ -1,6 +1,6 @@
 import BackoffPolicies
 
-/// An ``AdaptiveThrottle`` (the SRE book's client-side throttling) that many concurrent retry loops
+/// An `AdaptiveThrottle` (the SRE book's client-side throttling) that many concurrent retry loops
 /// share safely, on one time base: its clock (the retriers' clock type), measured from its creation.
 /// Each attempt is rejected locally with probability max(0, (requests - k accepts) / (requests + 1))
 /// over the trailing window; the defaults are `simulate --throttle adaptive`'s (k = 2, 120 s).

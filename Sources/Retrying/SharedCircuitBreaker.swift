@@ -1,6 +1,6 @@
 import BackoffPolicies
 
-/// A ``CircuitBreaker`` that many concurrent retry loops share safely, on one time base: its clock
+/// A `CircuitBreaker` that many concurrent retry loops share safely, on one time base: its clock
 /// (the retriers' clock type), measured from its creation. The defaults are `simulate --breaker on`'s:
 /// it opens when half of at least 20 requests in 10 s failed, rejects locally for 5 s, then lets 3
 /// probes through and closes when they all succeed.

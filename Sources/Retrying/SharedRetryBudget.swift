@@ -1,11 +1,11 @@
 import BackoffPolicies
 
-/// A ``RetryBudget`` that many concurrent retry loops share safely (the budget lives behind a
+/// A `RetryBudget` that many concurrent retry loops share safely (the budget lives behind a
 /// mutex): one per client library instance, as the budgets' authors intend.
 ///
 /// The budget keeps one time base for all its callers: its clock (the retriers' clock: the type
 /// system makes a ``Retrier`` and its budget share a clock type), measured from the budget's
-/// creation. So a sliding-window budget (``RatioBudget``) sees each request start, and each retry
+/// creation. So a sliding-window budget (`RatioBudget`) sees each request start, and each retry
 /// taken, at the instant it happened, whichever loop it came from.
 public final class SharedRetryBudget<C: Clock>: Sendable where C.Duration == Duration {
     private struct State {

@@ -4,7 +4,7 @@ import Synchronization
 /// (attempts at 0, 100, 300, 700 ms) without waiting in real time.
 ///
 /// Sleepers are resumed, in deadline order, when ``advance(by:)`` or ``advance(to:)`` reaches their
-/// deadline; a cancelled sleeper throws `CancellationError` at once. ``sleepUntilSomeoneWaits()``
+/// deadline; a cancelled sleeper throws `CancellationError` at once. ``sleepUntilSomeoneWaits(attempts:)``
 /// lets a test wait until the code under test has started to sleep.
 public final class VirtualClock: Clock, Sendable {
     public struct Instant: InstantProtocol, Hashable, Sendable {

@@ -56,6 +56,20 @@ import Testing
         #expect(quota.capacity == 500 - 2 * 5)
     }
 
+    /// README's two ways to build a retrier: a preset's value, or a policy of your own with a budget.
+    @Test func theReadmesRetriersAreThePresetsAndThePolicys() throws {
+        let retrier = Retrier(preset: .awsSDKStandard)
+        #expect(retrier.policy == Preset.awsSDKStandard.policy && retrier.budget?.current == .quota(.awsStandard))
+        let custom = try {
+            let policy = try BackoffPolicy(
+                base: .milliseconds(100), cap: .seconds(5), jitter: .full,
+                budget: .maxAttempts(5), maxElapsed: .seconds(20))
+            let retrier = Retrier(policy: policy, budget: SharedRetryBudget(.tokenBucket(.grpcExample)))
+            return retrier
+        }()
+        #expect(custom.policy.maxAttempts == 5 && custom.policy.maxElapsed == .seconds(20))
+    }
+
     /// soto honours a server's Retry-After; a preset's value says so, and so does its retrier.
     @Test func sotosPresetHonoursRetryAfter() {
         #expect(Retrier(preset: .sotoDefault).retryAfterHandling == .honor)
