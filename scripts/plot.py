@@ -12,12 +12,51 @@ import matplotlib
 
 matplotlib.use("Agg")
 matplotlib.rcParams["svg.hashsalt"] = "backoff"  # stable element ids: the same data draw the same SVG
+import matplotlib.patches  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.text  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "notebooks-data")
 MODES = ["none", "full", "equal", "decorrelated"]
 COLOURS = {"none": "#444444", "full": "#1f77b4", "equal": "#2ca02c", "decorrelated": "#d62728"}
+
+
+# Axis labels in words for the columns figures use; a column not listed is shown by its own name.
+WORDS = {
+    "sweep_multiplier": "multiplier m",
+    "sweep_max_attempts": "attempts per request",
+    "sweep_base_s": "base wait b (s)",
+    "sweep_cap_s": "cap c (s)",
+    "sweep_clients": "clients",
+    "sweep_arrivals": "offered load (clients per second)",
+    "sweep_degrade_until_s": "capacity restored at (s)",
+    "sweep_budget": "retry budget",
+    "mean_total_wait_s": "mean total wait (s)",
+    "p99_total_wait_s": "99th percentile of the total wait (s)",
+    "peak_retry_load": "peak retries per bucket",
+    "peak_load": "peak attempts per bucket",
+    "give_ups": "requests given up",
+    "attempts_per_client": "attempts per client",
+    "goodput": "goodput (successes per second)",
+}
+# What a retry budget's name stands for, for panel titles.
+BUDGETS = {
+    "none": "no budget",
+    "token": "token bucket (gRPC)",
+    "aws-quota": "retry quota (AWS SDKs)",
+    "ratio": "ratio (Finagle)",
+    "concurrency": "concurrency (Envoy)",
+}
+
+
+def words(column):
+    return WORDS.get(column, column)
+
+
+def tick(text):
+    """An axis value as a tick shows it: `poisson:800` as 800 (the axis label says what it is)."""
+    return text.rsplit(":", 1)[-1] if ":" in text else text
 
 
 class UsageError(Exception):
@@ -55,7 +94,46 @@ def axis_key(text):
     return (1, 0.0, text)
 
 
+def drawn_texts(figure):
+    """The texts a reader sees: titles, axis labels, the tick labels within each axis's view,
+    legends' and annotations' texts, and the figure's own."""
+    texts = list(figure.texts) + ([figure._suptitle] if figure._suptitle else [])
+    for legend in figure.legends:
+        texts += legend.get_texts()
+    for axes in figure.axes:
+        texts += [axes.title, axes._left_title, axes._right_title, axes.xaxis.label, axes.yaxis.label] + list(axes.texts)
+        if axes.get_legend():
+            texts += axes.get_legend().get_texts()
+        for axis in (axes.xaxis, axes.yaxis):
+            low, high = sorted(axis.get_view_interval())
+            margin = (high - low) * 1e-9
+            for tick in axis.get_major_ticks():
+                if low - margin <= tick.get_loc() <= high + margin:
+                    texts += [label for label in (tick.label1, tick.label2) if label.get_visible()]
+    unique = list({id(text): text for text in texts}.values())
+    return [text for text in unique if text.get_visible() and text.get_text().strip()]
+
+
+def overlapping_labels(figure):
+    """Pairs of drawn texts whose boxes overlap by more than a pixel each way once the figure is
+    laid out: a figure with any is not fit to read."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    boxes = [(text, text.get_window_extent(renderer)) for text in drawn_texts(figure)]
+    pairs = []
+    for index, (first, one) in enumerate(boxes):
+        for second, other in boxes[index + 1:]:
+            overlap_x = min(one.x1, other.x1) - max(one.x0, other.x0)
+            overlap_y = min(one.y1, other.y1) - max(one.y0, other.y0)
+            if overlap_x > 1 and overlap_y > 1:
+                pairs.append((first.get_text(), second.get_text()))
+    return pairs
+
+
 def save(figure, out, name):
+    clashes = overlapping_labels(figure)
+    if clashes:
+        raise UsageError(f"figure '{name}': labels overlap: " + "; ".join(f"'{a}' and '{b}'" for a, b in clashes[:5]))
     os.makedirs(out, exist_ok=True)
     paths = [os.path.join(out, f"{name}.{extension}") for extension in ("png", "svg")]
     for path in paths:
@@ -90,10 +168,10 @@ def waits(samples_path, summary_path, out, name="total-waits"):
         axis.axvline(mean, color="black", linestyle="-", label=f"simulated mean {mean:.3f} s")
         if mode in formula and not math.isnan(formula[mode]):
             axis.axvline(formula[mode], color="orange", linestyle="--", label=f"closed form {formula[mode]:.3f} s")
-        axis.set_ylabel(mode)
+        axis.set_ylabel(f"requests\n({mode} jitter)")
         axis.legend(loc="upper right", fontsize=8)
     axes[-1, 0].set_xlabel("total wait before the error (s)")
-    figure.suptitle(f"Total wait of a request whose every attempt fails ({len(values)} runs per mode)")
+    figure.suptitle(f"Total wait of a request whose every attempt fails ({len(values):,} runs per mode)")
     save(figure, out, name)
 
 
@@ -111,7 +189,7 @@ def timeline(path, out, name="outage-load"):
             axis.step(times, [number(row["expected_attempts"]) for row in mine], where="post", color="black",
                       linestyle="--", linewidth=0.8, label="expected (convolution)")
         axis.set_yscale("symlog", linthresh=10)
-        axis.set_ylabel(mode)
+        axis.set_ylabel(f"per bucket\n({mode} jitter)")
         axis.legend(loc="upper right", fontsize=8)
     axes[-1, 0].set_xlabel("time (s)")
     figure.suptitle("Attempts per bucket after an outage, all and retries only")
@@ -140,34 +218,70 @@ def aws(path, out, name="aws-2015"):
 
 
 def heatmap(path, x, y, value, out, facet="jitter", name="sweep-heatmap", title=None, limits=None):
-    """(4) A two-parameter sweep as a heatmap of one column, one panel per value of `facet`."""
+    """(4) A two-parameter sweep as a heatmap of one column, one panel per value of `facet`, all on
+    one colour scale (so panels compare) with one colour bar."""
     rows = read(path, [x, y, value] + ([facet] if facet else []))
     panels = modes_in(rows) if facet == "jitter" else list(dict.fromkeys(row[facet] for row in rows)) if facet else [None]
     xs = sorted({row[x] for row in rows}, key=axis_key)
     ys = sorted({row[y] for row in rows}, key=axis_key)
-    figure, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels), 3.4), squeeze=False)
+    values = [number(row[value]) for row in rows if not math.isnan(number(row[value]))]
+    low, high = limits if limits else (min(values), max(values))
+    figure, axes = plt.subplots(1, len(panels), figsize=(3.2 * len(panels) + 1.2, 3.6), squeeze=False, sharey=True,
+                                layout="constrained")
     for axis, panel in zip(axes[0], panels):
         grid = [[math.nan] * len(xs) for _ in ys]
         for row in rows:
             if facet and row[facet] != panel:
                 continue
             grid[ys.index(row[y])][xs.index(row[x])] = number(row[value])
-        image = axis.imshow(grid, origin="lower", aspect="auto", cmap="viridis",
-                            vmin=limits[0] if limits else None, vmax=limits[1] if limits else None)
-        axis.set_xticks(range(len(xs)), xs, rotation=45 if max(len(v) for v in xs) > 4 else 0)
-        axis.set_yticks(range(len(ys)), ys)
-        axis.set(xlabel=x, ylabel=y, title=panel or "")
-        figure.colorbar(image, ax=axis, shrink=0.8)
-    figure.suptitle(title or f"{value} over {x} x {y}", y=1.06)
+        image = axis.imshow(grid, origin="lower", aspect="auto", cmap="viridis", vmin=low, vmax=high)
+        axis.set_xticks(range(len(xs)), [tick(v) for v in xs])
+        axis.set_yticks(range(len(ys)), [tick(v) for v in ys])
+        axis.set(xlabel=words(x), title=panel or "")
+    axes[0][0].set_ylabel(words(y))
+    figure.colorbar(image, ax=axes[0].tolist(), shrink=0.9, label=words(value))
+    figure.suptitle(title or f"{words(value).capitalize()} by {words(x)} and {words(y)}"
+                    + (", per jitter mode" if facet == "jitter" else ""))
     save(figure, out, name)
 
 
-def overload(paths, out, window=None, modes=None, name="overload"):
-    """(5) An overload: goodput (successes per second) and the queue over time, per table and mode."""
+def outcome_map(path, x, y, value, out, facet, name, title):
+    """(4b) A yes/no outcome over a two-parameter sweep, one panel per value of `facet`: two colours
+    and a legend, not a colour scale (an outcome is a category, not a quantity)."""
+    rows = read(path, [x, y, value, facet])
+    panels = list(dict.fromkeys(row[facet] for row in rows))
+    xs = sorted({row[x] for row in rows}, key=axis_key)
+    ys = sorted({row[y] for row in rows}, key=axis_key)
+    colours = {"yes": "#2ca02c", "no": "#d62728"}
+    figure, axes = plt.subplots(1, len(panels), figsize=(2.9 * len(panels), 3.4), squeeze=False, sharey=True,
+                                layout="constrained")
+    for axis, panel in zip(axes[0], panels):
+        for row in rows:
+            if row[facet] != panel or row[value] not in colours:
+                continue
+            axis.add_patch(matplotlib.patches.Rectangle((xs.index(row[x]) - 0.5, ys.index(row[y]) - 0.5), 1, 1,
+                                                        color=colours[row[value]], linewidth=0))
+        axis.set_xlim(-0.5, len(xs) - 0.5)
+        axis.set_ylim(-0.5, len(ys) - 0.5)
+        axis.set_xticks(range(len(xs)), [tick(v) for v in xs], fontsize=8)
+        axis.set_yticks(range(len(ys)), [tick(v) for v in ys], fontsize=8)
+        axis.set_title(BUDGETS.get(panel, panel), fontsize=9)
+        axis.set_xlabel(words(x), fontsize=8)
+    axes[0][0].set_ylabel(words(y))
+    handles = [matplotlib.patches.Patch(color=colours["yes"], label="recovered"),
+               matplotlib.patches.Patch(color=colours["no"], label="stuck")]
+    figure.legend(handles=handles, loc="outside lower center", ncol=2, fontsize=9)
+    figure.suptitle(title)
+    save(figure, out, name)
+
+
+def overload(paths, out, window=None, modes=None, name="overload", labels=None):
+    """(5) An overload: goodput (successes per second) and the queue over time, per table and mode.
+    `labels` says what each table is (default: its file name)."""
     figure, (goodput, queue) = plt.subplots(2, 1, figsize=(10, 6), sharex=True)
-    for path in paths:
+    for index, path in enumerate(paths):
         rows = read(path, ["jitter", "bucket_start_s", "successes", "peak_queue", "rejected"])
-        label = os.path.splitext(os.path.basename(path))[0]
+        label = labels[index] if labels else os.path.splitext(os.path.basename(path))[0]
         for mode in modes_in(rows):
             if modes and mode not in modes:
                 continue
@@ -176,8 +290,9 @@ def overload(paths, out, window=None, modes=None, name="overload"):
                 continue
             times = [number(row["bucket_start_s"]) for row in mine]
             width = times[1] - times[0]
-            goodput.plot(times, [number(row["successes"]) / width for row in mine], label=f"{label}, {mode}")
-            queue.plot(times, [number(row["peak_queue"]) for row in mine], label=f"{label}, {mode}")
+            text = f"{label}, jitter {mode}"
+            goodput.plot(times, [number(row["successes"]) / width for row in mine], label=text)
+            queue.plot(times, [number(row["peak_queue"]) for row in mine], label=text)
     for axis in (goodput, queue):
         if window:
             axis.axvspan(window[0], window[1], color="red", alpha=0.08, label="degraded capacity")
@@ -209,6 +324,14 @@ def presets(paths, out, name="presets-outage"):
         attempts = sorted({row["max_attempts"] for row in rows}, key=axis_key)
         for axis, (title, value) in zip(axes, panels):
             values = [value(row) for row in rows]
+            if title.startswith("share") and all(math.isnan(v) or v == 0 for v in values):
+                # Nothing to draw: say so instead of an empty axis.
+                axis.set_xlim(0, 1)
+                axis.set_xticks([])
+                axis.text(0.5, len(names) / 2 - 0.5, "no wait reaches the cap\nwithin these attempt limits",
+                          ha="center", va="center", fontsize=9, color="#555555")
+                axis.set_title(title if len(attempts) > 1 else f"{title}, {attempts[0]} attempts", fontsize=9)
+                continue
             axis.barh(positions, [0 if math.isnan(v) else v for v in values], color="#1f77b4")
             for position, v in zip(positions, values):
                 axis.annotate("n/a" if math.isnan(v) else f"{v:.3g}", (0 if math.isnan(v) else v, position),
@@ -218,7 +341,8 @@ def presets(paths, out, name="presets-outage"):
         axes[0].set_yticks(positions, [row[label] for row in rows], fontsize=8)
     grid[0][0].invert_yaxis()
     first = tables[0][0]
-    figure.suptitle(f"Library defaults against one outage ({first['server']}, {first['clients']} clients failing at t = 0)")
+    figure.suptitle(f"Library defaults against one outage ({first['server']}, {int(number(first['clients'])):,} clients "
+                    "failing at t = 0)")
     save(figure, out, name)
 
 
@@ -258,7 +382,8 @@ def tune(path, out, x="peak_retry_load", name="tune-pareto"):
                  edgecolors="#d62728", label="Pareto (objective and every constrained column)")
     best = rows[0]
     axis.scatter([number(best[x])], [number(best[objective])], s=120, facecolors="none", edgecolors="black", label="chosen")
-    axis.set(xlabel=x, ylabel=objective, yscale="log", title=f"tune: {len(rows)} candidates, the chosen one circled")
+    axis.set(xlabel=words(x), ylabel=words(objective), yscale="log",
+             title=f"tune: {len(rows)} candidates, the chosen one circled")
     axis.legend(fontsize=8)
     save(figure, out, name)
 
@@ -271,10 +396,10 @@ def everything(out):
     heatmap(os.path.join(DATA, "sweep-multiplier-attempts.csv"), "sweep_multiplier", "sweep_max_attempts",
             "mean_total_wait_s", out)
     overload([os.path.join(DATA, "overload-ignore-timeline.csv"), os.path.join(DATA, "overload-honor-timeline.csv")],
-             out, window=(5, 8), modes=["none", "full"])
-    heatmap(os.path.join(DATA, "metastability-map.csv"), "sweep_arrivals", "sweep_degrade_until_s", "recovered", out,
-            facet="sweep_budget", name="metastability-map", limits=(0, 1),
-            title="Recovered (1) or stuck (0) after capacity drops to 30 % from 5 s until the time on the y axis")
+             out, window=(5, 8), modes=["none", "full"], labels=["Retry-After ignored", "Retry-After honoured"])
+    outcome_map(os.path.join(DATA, "metastability-map.csv"), "sweep_arrivals", "sweep_degrade_until_s", "recovered", out,
+                facet="sweep_budget", name="metastability-map",
+                title="Does goodput recover after capacity drops to 30 % at 5 s? (capacity 1,000 clients per second)")
     presets([os.path.join(DATA, "presets-outage.csv"), os.path.join(DATA, "presets-outage-10-attempts.csv")], out)
     trace(os.path.join(DATA, "incident-trace.csv"), os.path.join(DATA, "incident-replay-timeline.csv"), out)
     tune(os.path.join(DATA, "tune-outage.csv"), out)
@@ -302,6 +427,7 @@ def main(argv):
     o.add_argument("tables", nargs="+")
     o.add_argument("--window", nargs=2, type=float, metavar=("FROM", "UNTIL"), help="shade the degradation window (s)")
     o.add_argument("--modes", nargs="+", help="only these jitter modes")
+    o.add_argument("--labels", nargs="+", help="what each table is, in the legend (default: the file names)")
     u = commands.add_parser("tune", help="a tune table: objective against a constrained column, the Pareto front")
     u.add_argument("table")
     u.add_argument("--x", default="peak_retry_load")
@@ -324,7 +450,9 @@ def main(argv):
         elif options.command == "heatmap":
             heatmap(options.table, options.x, options.y, options.value, out, facet=options.facet or None)
         elif options.command == "overload":
-            overload(options.tables, out, window=options.window, modes=options.modes)
+            if options.labels and len(options.labels) != len(options.tables):
+                raise UsageError(f"--labels takes one label per table ({len(options.tables)}), got {len(options.labels)}")
+            overload(options.tables, out, window=options.window, modes=options.modes, labels=options.labels)
         elif options.command == "presets":
             presets(options.tables, out)
         elif options.command == "tune":
