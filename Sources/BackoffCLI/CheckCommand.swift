@@ -212,130 +212,15 @@ struct CheckCommand: DocumentedCommand {
         ]
     }
 
-    private func compare(_ table: CSVReader, with baseline: CSVReader, report: inout CheckReport)
-        throws(CommandLineError)
-    {
-        // Rows match by their parameters, not by seed or point_id: a baseline from another seed
-        // (or another release) measures the same points.
-        let keys = table.header.filter {
-            (Self.parameterColumns.contains($0) || $0.hasPrefix("sweep_"))
-                && !["seed", "point_id", "sweep_seed"].contains($0)
-                && baseline.column($0) != nil
-        }
-        guard !keys.isEmpty else {
-            throw .usage(
-                "'\(path)' and '\(baselinePath!)' share no parameter column to match rows by (e.g. jitter, point_id)",
-                command: Self.name)
-        }
-        func key(_ record: [String], _ file: CSVReader) -> String {
-            keys.map { record[file.column($0)!] }.joined(separator: "\u{1F}")
-        }
-        var old: [String: [String]] = [:]
-        for record in baseline.records { old[key(record, baseline)] = record }
-        var matched = Set<String>()
-
-        let measured = table.header.filter {
-            !Self.parameterColumns.contains($0) && !$0.hasPrefix("sweep_") && !$0.hasPrefix("se_")
-                && !$0.hasPrefix("formula_")
-                && $0 != "z_score" && baseline.column($0) != nil
-        }
-        for (row, record) in table.records.enumerated() {
-            report.rows += 1
-            let rowKey = key(record, table)
-            guard let previous = old[rowKey] else {
-                report.unmatched.append("\(label(row, record, table)) has no match in the baseline")
-                continue
-            }
-            matched.insert(rowKey)
-            for column in measured {
-                guard let new = Double(record[table.column(column)!]),
-                    let was = Double(previous[baseline.column(column)!])
-                else {
-                    continue  // text or empty fields (e.g. a formula with no closed form) are not measurements
-                }
-                let errorColumn = Self.comparisons.first { $0.measured == column }?.standardError
-                if let errorColumn, let newError = table.column(errorColumn).flatMap({ Double(record[$0]) }),
-                    let oldError = baseline.column(errorColumn).flatMap({ Double(previous[$0]) })
-                {
-                    guard newError >= 0 || newError.isNaN, oldError >= 0 || oldError.isNaN else {
-                        report.unreadable.append(
-                            "\(label(row, record, table)): \(errorColumn) is below 0 in one of the tables")
-                        continue
-                    }
-                    let combined = (newError * newError + oldError * oldError).squareRoot()
-                    report.add(
-                        MeanCheck(
-                            observed: new, expected: was, standardError: combined, limit: limit,
-                            exactTolerance: tolerance(was)),
-                        column: column, row: label(row, record, table), against: "baseline")
-                } else if let relative {
-                    report.compared += 1
-                    if abs(new - was) > relative * abs(was) {
-                        report.failures.append(
-                            "FAIL \(label(row, record, table)): \(column) \(new) vs baseline \(was): relative difference "
-                                + "\(abs(new - was) / abs(was)) > \(relative)")
-                    }
-                } else {
-                    report.withoutStandardError.insert(column)
-                }
-            }
-        }
-        for (rowKey, _) in old where !matched.contains(rowKey) {
-            report.unmatched.append(
-                "baseline row (\(rowKey.split(separator: "\u{1F}").joined(separator: ", "))) has no match in '\(path)'")
-        }
-    }
-
     /// Deterministic values agree when within a nanosecond-scale rounding of each other.
-    private func tolerance(_ expected: Double) -> Double { 1e-9 * max(1, abs(expected)) }
+    func tolerance(_ expected: Double) -> Double { 1e-9 * max(1, abs(expected)) }
 
     /// `row 3 (sweep_multiplier=2, jitter=full)`: the row and its parameters, for messages.
-    private func label(_ row: Int, _ record: [String], _ table: CSVReader) -> String {
+    func label(_ row: Int, _ record: [String], _ table: CSVReader) -> String {
         let swept = table.header.filter { $0.hasPrefix("sweep_") }
         let names =
             swept.isEmpty ? ["jitter", "clients", "server", "base_s", "multiplier", "cap_s", "max_attempts"] : swept
         let parts = names.compactMap { name in table.column(name).map { "\(name)=\(record[$0])" } }
         return "row \(row + 1) (\(parts.joined(separator: ", ")))"
-    }
-}
-
-/// What a check found.
-struct CheckReport {
-    var rows = 0
-    var compared = 0
-    var withoutFormula = 0
-    /// Formula values recomputed from the rows' policy columns, and rows whose columns could not be.
-    var recomputed = 0
-    var notRecomputed = 0
-    var failures: [String] = []
-    var unmatched: [String] = []
-    var unreadable: [String] = []
-    var withoutStandardError: Set<String> = []
-
-    var passed: Bool { failures.isEmpty && unmatched.isEmpty && unreadable.isEmpty }
-
-    mutating func add(_ check: MeanCheck, column: String, row: String, against: String) {
-        compared += 1
-        guard !check.passed else { return }
-        failures.append(
-            "FAIL \(row): \(column) \(check.observed) vs \(against) \(check.expected), standard error "
-                + "\(check.standardError), z = \(check.z)")
-    }
-
-    func summary(limit: Double) -> String {
-        var text =
-            "check: \(rows) rows, \(compared) comparisons, \(failures.count) failed (|z| > \(CSVFormat.number(limit)))"
-        text += ", \(unmatched.count) unmatched"
-        if withoutFormula > 0 { text += ", \(withoutFormula) without a formula (skipped)" }
-        if recomputed > 0 { text += ", \(recomputed) formula values recomputed from the policy columns" }
-        if notRecomputed > 0 {
-            text += ", \(notRecomputed) rows checked against their formula columns (not recomputable)"
-        }
-        if !withoutStandardError.isEmpty {
-            text +=
-                "; not compared (no standard error; use --rel): \(withoutStandardError.sorted().joined(separator: ", "))"
-        }
-        let problems = unmatched + unreadable
-        return (problems.isEmpty ? "" : problems.joined(separator: "\n") + "\n") + text + (passed ? ": PASS" : ": FAIL")
     }
 }

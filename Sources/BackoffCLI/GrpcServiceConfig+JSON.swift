@@ -1,0 +1,117 @@
+import BackoffPolicies
+import Foundation
+
+/// Reading the JSON values of a service config: each failure names the field and the form it expects.
+extension GrpcServiceConfig {
+    /// The `name` list of a method config: each entry {"service": S, "method": M}, either optional.
+    static func names(_ value: Any?, at path: String) throws(InvalidValue) -> [(
+        service: String?, method: String?
+    )] {
+        guard let value else { return [] }
+        guard let list = value as? [Any] else { throw InvalidValue("\(path): expected a list, got \(describe(value))") }
+        var names: [(service: String?, method: String?)] = []
+        for (index, entry) in list.enumerated() {
+            guard let object = entry as? [String: Any] else {
+                throw InvalidValue(
+                    "\(path)[\(index)]: expected an object with service and method, got \(describe(entry))")
+            }
+            let service = object["service"].flatMap { $0 as? String }.flatMap { $0.isEmpty ? nil : $0 }
+            let method = object["method"].flatMap { $0 as? String }.flatMap { $0.isEmpty ? nil : $0 }
+            if object["service"] != nil && !(object["service"] is String) {
+                throw InvalidValue("\(path)[\(index)].service: expected a string, got \(describe(object["service"]!))")
+            }
+            if object["method"] != nil && !(object["method"] is String) {
+                throw InvalidValue("\(path)[\(index)].method: expected a string, got \(describe(object["method"]!))")
+            }
+            names.append((service, method))
+        }
+        return names
+    }
+
+    static func number(_ value: Any?, at path: String, form: String) throws(InvalidValue) -> Double {
+        guard let value else { throw InvalidValue("\(path) is missing; expected \(form)") }
+        guard let number = value as? NSNumber, !isBoolean(number) else {
+            throw InvalidValue("\(path): expected \(form), got \(describe(value))")
+        }
+        guard number.doubleValue.isFinite else {
+            throw InvalidValue("\(path): expected \(form), got \(describe(value))")
+        }
+        return number.doubleValue
+    }
+
+    static func integer(_ value: Any?, at path: String, form: String) throws(InvalidValue) -> Int {
+        let number = try number(value, at: path, form: form)
+        guard number == number.rounded(), abs(number) < 1e9 else {
+            throw InvalidValue("\(path): expected \(form), got \(text(number))")
+        }
+        return Int(number)
+    }
+
+    /// A protobuf JSON duration: decimal seconds with an `s` suffix ("0.1s", "2s"), greater than 0.
+    static func duration(_ value: Any?, at path: String) throws(InvalidValue) -> Duration {
+        let form = "a duration string in seconds greater than 0, e.g. \"0.1s\""
+        guard let value else { throw InvalidValue("\(path) is missing; expected \(form)") }
+        guard let text = value as? String else {
+            throw InvalidValue("\(path): expected \(form), got \(describe(value))")
+        }
+        let digits = text.dropLast()
+        let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
+        guard text.hasSuffix("s"), (1...2).contains(parts.count), !parts[0].isEmpty,
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            parts.count == 1 || (1...9).contains(parts[1].count),
+            let seconds = Double(digits), seconds > 0
+        else { throw InvalidValue("\(path): expected \(form), got \(describe(value))") }
+        switch ValueParser.durationReading(String(digits) + "s") {
+        case .duration(let duration): return duration
+        case .beyondHorizon:
+            throw InvalidValue(
+                "\(path): \(describe(value)) is longer than virtual time holds, \(ValueParser.horizonText)")
+        case .malformed: throw InvalidValue("\(path): expected \(form), got \(describe(value))")
+        }
+    }
+
+    /// retryableStatusCodes: a non-empty list of status names ("UNAVAILABLE") or codes (14).
+    static func statusCodes(_ value: Any?, at path: String) throws(InvalidValue) {
+        let form = "a non-empty list of status codes, e.g. [\"UNAVAILABLE\"]"
+        guard let value else { throw InvalidValue("\(path) is missing; expected \(form)") }
+        guard let list = value as? [Any], !list.isEmpty else {
+            throw InvalidValue("\(path): expected \(form), got \(describe(value))")
+        }
+        for (index, code) in list.enumerated() {
+            if let name = code as? String, statusNames.contains(name.uppercased()) { continue }
+            if let number = code as? NSNumber, !isBoolean(number), number.doubleValue == number.doubleValue.rounded(),
+                (1...16).contains(number.intValue)
+            {
+                continue
+            }
+            throw InvalidValue(
+                "\(path)[\(index)]: expected a status name (e.g. \"UNAVAILABLE\") or a code 1-16, got \(describe(code))"
+            )
+        }
+    }
+
+    /// The canonical gRPC status codes other than OK.
+    static let statusNames: Set<String> = [
+        "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+        "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
+        "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
+    ]
+
+    static func text(_ value: Double) -> String { CSVFormat.number(value) }
+
+    /// JSON's true and false, which Foundation hands over as NSNumbers of type char.
+    static func isBoolean(_ number: NSNumber) -> Bool { String(cString: number.objCType) == "c" }
+
+    /// A JSON value as a message shows it.
+    static func describe(_ value: Any) -> String {
+        switch value {
+        case is String: "the string \"\(value)\""
+        case let number as NSNumber where isBoolean(number): "a boolean"
+        case let number as NSNumber: "the number \(text(number.doubleValue))"
+        case is [Any]: "a list"
+        case is [String: Any]: "an object"
+        case is NSNull: "null"
+        default: "\(value)"
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// The bounds of the total wait, and the first retry the cap can limit.
+extension BackoffPolicy {
+    /// The smallest and largest total wait any draw can produce, in seconds:
+    /// ```
+    /// none [Σe, Σe]   full [0, Σe]   equal [Σe/2, Σe]   proportional [(1-F) Σe, (1+F) Σe]
+    /// additive [Σe, Σe + (n-1) D]    clamp: [Σ min(c, low_k), Σ min(c, high_k)]
+    /// decorrelated [(n-1) b, Σ min(c, b r^k)]   monotone [(n-1) b, b + Σ_(k<n-1) min(c, b r^k)]
+    /// polly-v2 [(b/1.4) g(n-2), (b/1.4) g(n-1)]
+    /// ```
+    /// With `maxElapsed` and random jitter the range is [0, min(largest, maxElapsed)]. For polly-v2
+    /// with a cap that can clamp, the range is [0, min((n-1) c, (b/1.4) g(n-1))]: bounds, the lower one
+    /// not attained.
+    public var totalWaitRange: ClosedRange<Double> {
+        if case .immediate = schedule { return 0...0 }
+        let retries = maxAttempts - 1
+        let largest = Self.longestPossibleTotalWait(self) / 1e9
+        if maxElapsed != nil {
+            if jitter == .disabled {
+                let total = nominalStartTimes.last ?? 0
+                return total...total
+            }
+            return 0...min(largest, _maxElapsed / 1e9)
+        }
+        guard retries > 0 else { return 0...0 }
+        switch jitter {
+        case .disabled: return largest...largest
+        case .decorrelated, .decorrelatedMonotone: return Double(retries) * _base / 1e9...largest
+        case .pollyV2:
+            if pollyClampCanBind(retries: retries) { return 0...largest }
+            return PollyV2.scale(_base) * PollyV2.g(Double(retries - 1)) / 1e9...largest
+        case .full where !_clampAt.isFinite: return 0...largest
+        case .equal where !_clampAt.isFinite: return largest / 2...largest
+        case .full, .equal, .proportional, .additive:
+            let window = JitterWindow(jitter)!
+            var (low, high) = (0.0, 0.0)
+            for k in 1...retries {
+                let e = windowNominal(beforeRetry: k)
+                low += min(_clampAt, window.low(e))
+                high += min(_clampAt, window.high(e))
+                if _clampAt.isFinite && window.low(e) >= _cap {
+                    low += Double(retries - k) * _cap
+                    high += Double(retries - k) * _cap
+                    break
+                }
+            }
+            return low / 1e9...high / 1e9
+        }
+    }
+
+    /// The first retry k whose wait the cap can limit: e_k = c (none, and the other nominal-schedule
+    /// modes under `nominal`), a window reaching past c (under `clamp`), b r^(k-1) > c for the k-th
+    /// draw of the decorrelated modes, or a polly-v2 step that can pass c. `nil` when the cap never
+    /// binds within the budget.
+    public var firstCappedRetry: Int? {
+        let retries = maxAttempts - 1
+        guard _cap.isFinite, retries > 0 else { return nil }
+        if case .immediate = schedule { return nil }
+        let uncapped: Int
+        switch jitter {
+        case .decorrelated(let r), .decorrelatedMonotone(let r):
+            // k with b r^k <= c cannot reach the cap; count them as an exponential schedule from b r.
+            var k = 0
+            while k < retries && _base * pow(r, Double(k + 1)) <= _cap { k += 1 }
+            if case .decorrelatedMonotone = jitter { k = min(retries, k + 1) }  // the first wait is b
+            uncapped = k
+        case .pollyV2:
+            var k = 0
+            while k < retries && !pollyClampCanBind(retries: k + 1) { k += 1 }
+            uncapped = k
+        case .full, .equal, .proportional, .additive, .disabled:
+            if _clampAt.isFinite {
+                let window = JitterWindow(jitter)!
+                var k = 0
+                while k < retries && window.high(windowNominal(beforeRetry: k + 1)) <= _cap { k += 1 }
+                uncapped = k
+            } else {
+                uncapped = NominalWaitSums.uncappedCount(schedule: schedule, base: _base, cap: _cap, retries: retries)
+            }
+        }
+        return uncapped < retries ? uncapped + 1 : nil
+    }
+}
