@@ -24,15 +24,8 @@ struct FormulaCommand: BackoffCommand {
         "outage", "duration", kind: .duration, form: OptionSpec.durationForm,
         help: "Also report the expected load of --clients clients failing at t = 0 against an outage of this length.",
         parse: Parsers.duration)
-    static let clients = Option(
-        "clients", "count", kind: .count, default: "1000",
-        form: Parsers.countForm(ScenarioOptions.clientRange, example: 1000),
-        help: "With --outage: the clients of the burst.", parse: Parsers.count(in: ScenarioOptions.clientRange))
-    static let bucket = Option(
-        "bucket", "duration", kind: .duration, default: "10ms",
-        form: "a duration greater than 0 with a unit, e.g. 10ms",
-        help: "With --outage: the width of a load bucket.",
-        parse: Parsers.form(ValueParser.duration, where: { $0 > .zero }))
+    static let clients = ScenarioOptions.clients.withHelp("With --outage: the clients of the burst.")
+    static let bucket = ScenarioOptions.bucket.withHelp("With --outage: the width of a load bucket.")
     static let specs =
         PolicyOptions.specs(defaultJitter: defaultJitter) + [waitBudget.spec, outage.spec, clients.spec, bucket.spec]
         + [TableOptions.output.spec, MemoryLimit.option.spec]

@@ -56,6 +56,29 @@ struct Option<Value: Sendable>: Sendable {
             absent: nil, parse: { text throws(InvalidValue) in try parse(text) })
     }
 
+    /// The same option (name, default, form, parser, preset reading) with the help line another
+    /// command shows for it: one declaration, however many commands take it.
+    func withHelp(_ help: String) -> Option {
+        var option = self
+        option.spec = OptionSpec(
+            name: spec.name, placeholder: spec.placeholder, kind: spec.kind, help: help,
+            defaultValue: spec.defaultValue,
+            form: spec.form, presetText: spec.presetText, isRepeatable: spec.isRepeatable)
+        return option
+    }
+
+    /// An option that may be given any number of times: each value is parsed alone, and the command
+    /// reads them all, in order, with `options(all: option)` (an empty list when none is given).
+    static func repeatable<Element>(
+        _ name: String, _ placeholder: String, kind: OptionKind = .text, form: String, help: String,
+        parse: @escaping @Sendable (String) throws(InvalidValue) -> Element
+    ) -> Option<[Element]> where Value == [Element] {
+        var spec = OptionSpec(
+            name: name, placeholder: placeholder, kind: kind, help: help, defaultValue: nil, form: form)
+        spec.isRepeatable = true
+        return Option<[Element]>(spec: spec, absent: [], parse: { text throws(InvalidValue) in [try parse(text)] })
+    }
+
     /// A flag: `true` when given.
     static func flag(_ name: String, help: String) -> Option<Bool> where Value == Bool {
         Option<Bool>(

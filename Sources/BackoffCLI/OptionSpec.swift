@@ -16,6 +16,8 @@ struct OptionSpec: Sendable, Equatable {
     /// The value a preset (or a service config read as one) gives the option, as text for messages;
     /// `nil` for options no preset sets, and from a preset that leaves the option alone.
     var presetText: (@Sendable (Preset) -> String?)? = nil
+    /// Whether the option may be given more than once (each value is kept, in order).
+    var isRepeatable = false
 
     /// `--name <value>`, or `--name` for a flag, as help and error messages show it.
     var usage: String { isFlag ? "--\(name)" : "--\(name) <\(placeholder)>" }
@@ -27,6 +29,7 @@ struct OptionSpec: Sendable, Equatable {
     static func == (lhs: OptionSpec, rhs: OptionSpec) -> Bool {
         (lhs.name, lhs.placeholder, lhs.kind, lhs.help, lhs.defaultValue, lhs.form)
             == (rhs.name, rhs.placeholder, rhs.kind, rhs.help, rhs.defaultValue, rhs.form)
+            && lhs.isRepeatable == rhs.isRepeatable
     }
 }
 

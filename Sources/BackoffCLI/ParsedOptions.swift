@@ -11,6 +11,8 @@ struct ParsedOptions {
     private var values: [String: String] = [:]
     /// The options given, in the order they appear on the command line.
     private(set) var order: [String] = []
+    /// Every value given for each option, in order: one for most, any number for a repeatable one.
+    private var repeated: [String: [String]] = [:]
     /// The preset or service config the policy starts from, if one was given (see ``PolicyStart``).
     private(set) var start: PolicyStart?
 
@@ -38,20 +40,23 @@ struct ParsedOptions {
                         Suggestion.closest(to: name, among: specs.map(\.name)).map { " Did you mean '--\($0)'?" } ?? ""
                     throw .usage("Unknown option '--\(name.quotedInMessage)'.\(hint)", command: command)
                 }
-                guard values[name] == nil else {
+                guard values[name] == nil || spec.isRepeatable else {
                     throw .usage("Option '--\(name)' is given more than once", command: command)
                 }
-                order.append(name)
+                let value: String
                 if spec.isFlag {
                     guard attached == nil else { throw .usage("Option '--\(name)' takes no value", command: command) }
-                    values[name] = ""
+                    value = ""
                 } else if let attached {
-                    values[name] = attached
-                } else if let next = iterator.next(), case .word(let value) = next.kind {
-                    values[name] = value
+                    value = attached
+                } else if let next = iterator.next(), case .word(let word) = next.kind {
+                    value = word
                 } else {
                     throw .usage("Missing value for '\(spec.usage)'", command: command)
                 }
+                if values[name] == nil { order.append(name) }
+                values[name] = values[name] ?? value
+                repeated[name, default: []].append(value)
             }
         }
         if fillingIn { try readStart() }
@@ -65,6 +70,7 @@ struct ParsedOptions {
         values.reserveCapacity(given.count)
         for (name, value) in given {
             values[name] = value
+            repeated[name] = [value]
             order.append(name)
         }
         try readStart()
@@ -135,6 +141,21 @@ struct ParsedOptions {
         } catch {
             throw invalid(option, detail: error.detail)
         }
+    }
+
+    /// Every value of a repeatable option, each parsed as it was given (an empty list when it was not):
+    /// a bad one is quoted alone.
+    func callAsFunction<Element>(all option: Option<[Element]>) throws(CommandLineError) -> [Element] {
+        precondition(option.spec.isRepeatable, "'--\(option.name)' is not repeatable")
+        var elements: [Element] = []
+        for text in repeated[option.name] ?? [] {
+            do {
+                elements += try option.parse(text)
+            } catch {
+                throw invalid(option.spec, text, detail: error.detail)
+            }
+        }
+        return elements
     }
 
     /// True when the user gave the option.

@@ -116,7 +116,7 @@ extension ScenarioOptions {
     static let bucket = Option(
         "bucket", "duration", kind: .duration, default: "10ms",
         form: "a duration greater than 0 with a unit, e.g. 10ms",
-        help: "Width of a load timeline bucket.", parse: Parsers.duration)
+        help: "Width of a load timeline bucket.", parse: Parsers.form(ValueParser.duration, where: { $0 > .zero }))
 
     /// The scenario options in help order (after the policy's, `--clients` first and `--bucket` last).
     static let specs: [OptionSpec] = [

@@ -25,10 +25,7 @@ struct SweepCommand: DocumentedCommand {
         MemoryLimit.option.name,
     ]
 
-    static let jobs = Option<Int?>.optional(
-        "jobs", "count", kind: .count, form: Parsers.countForm(RunOptions.jobsRange, example: 2),
-        help: "Points run at the same time. Default: the number of cores.",
-        parse: Parsers.count(in: RunOptions.jobsRange))
+    static let jobs = RunOptions.jobsOption.withHelp("Points run at the same time. Default: the number of cores.")
     /// The K-th of N slices.
     struct Shard: Sendable {
         let k: Int
@@ -54,10 +51,8 @@ struct SweepCommand: DocumentedCommand {
         "progress", help: "Report progress on stderr even when stderr is not a terminal.")
     static let dryRunFlag = Option<Bool>.flag("dry-run", help: "List the points and their seeds without running them.")
     static let force = Option<Bool>.flag("force", help: "Allow a grid of more than 10,000,000 points.")
-    static let output = Option<String?>.optional(
-        "output", "file", form: "a file path",
-        help: "Write the table to this file (rows kept in FILE.partial until done).",
-        parse: Parsers.text)
+    static let output = TableOptions.output.withHelp(
+        "Write the table to this file (rows kept in FILE.partial until done).")
     static let specs = [
         jobs.spec, shard.spec, resume.spec, progressFlag.spec, dryRunFlag.spec, force.spec, output.spec,
         MemoryLimit.option.spec,
@@ -162,6 +157,10 @@ struct SweepCommand: DocumentedCommand {
             command: name, specs: sweptSpecs + specs, tokens: tokens, helpTopic: name, fillingIn: false)
         var axes: [SweepAxis] = []
         for optionName in options.order where sweptSpecs.contains(where: { $0.name == optionName }) {
+            guard !options.spec(optionName).isRepeatable else {
+                throw .usage(
+                    "'--\(optionName)' may be given several times, so it cannot be a sweep's axis", command: name)
+            }
             axes.append(
                 try SweepAxis(spec: options.spec(optionName), text: options.givenText(optionName)!, command: name))
         }

@@ -38,12 +38,11 @@ struct TuneCommand: DocumentedCommand {
         help: "Latin-hypercube points per combination of choices.", parse: Parsers.count(in: designRange))
     /// The design's size: its cost grows with the square of the points (each is kept apart from the others).
     static let designRange = 2...10_000
-    /// `--constraint` may be given more than once; the other options once.
-    static let constraintSpec = OptionSpec(
-        name: "constraint", placeholder: "COLUMN<=VALUE", kind: .text,
-        help: "A bound on a simulate column, COLUMN<=VALUE or COLUMN>=VALUE (repeatable).", defaultValue: nil,
-        form: "COLUMN<=VALUE or COLUMN>=VALUE with a numeric simulate column, e.g. peak_retry_load<=120")
-    static let ownSpecs = [objective.spec, maximize.spec, constraintSpec, search.spec, design.spec]
+    static let constraint = Option<[Constraint]>.repeatable(
+        "constraint", "COLUMN<=VALUE",
+        form: "COLUMN<=VALUE or COLUMN>=VALUE with a numeric simulate column, e.g. peak_retry_load<=120",
+        help: "A bound on a simulate column, COLUMN<=VALUE or COLUMN>=VALUE (repeatable).", parse: Constraint.init)
+    static let ownSpecs = [objective.spec, maximize.spec, constraint.spec, search.spec, design.spec]
     static var specs: [OptionSpec] {
         SimulateCommand.specs.filter { $0.name != SimulateCommand.timeline.name } + ownSpecs
     }
@@ -73,11 +72,21 @@ struct TuneCommand: DocumentedCommand {
     /// simulate columns that are not numbers.
     static let textColumns: Set<String> = ["jitter", "server", "schedule", "generator", "cap_mode", "recovered"]
 
-    struct Constraint {
+    struct Constraint: Sendable {
         let column: String
         let atMost: Bool
         let bound: Double
         var text: String { "\(column)\(atMost ? "<=" : ">=")\(CSVFormat.number(bound))" }
+
+        /// `COLUMN<=VALUE` or `COLUMN>=VALUE`, with a numeric simulate column and a finite bound.
+        init(_ text: String) throws(InvalidValue) {
+            let atMost = text.contains("<=")
+            let parts = text.components(separatedBy: atMost ? "<=" : ">=")
+            guard parts.count == 2, atMost || text.contains(">="), let bound = ValueParser.number(parts[1]),
+                bound.isFinite
+            else { throw InvalidValue() }
+            (column, self.atMost, self.bound) = (try TuneCommand.numericColumn(parts[0]), atMost, bound)
+        }
 
         /// How far `value` is outside the bound (0 when it holds).
         func violation(_ value: Double) -> Double { atMost ? max(0, value - bound) : max(0, bound - value) }
@@ -94,57 +103,19 @@ struct TuneCommand: DocumentedCommand {
     let outputPath: String?
 
     init(tokens: some Collection<ArgumentToken>) throws(CommandLineError) {
-        // `--constraint` is the one repeatable option: taken out before the others are parsed.
-        var rest: [ArgumentToken] = []
-        var constraintTexts: [String] = []
-        var iterator = Array(tokens).makeIterator()
-        while let token = iterator.next() {
-            guard case .option(let name, let attached) = token.kind, name == Self.constraintSpec.name else {
-                rest.append(token)
-                continue
-            }
-            if let attached {
-                constraintTexts.append(attached)
-            } else if let next = iterator.next(), case .word(let value) = next.kind {
-                constraintTexts.append(value)
-            } else {
-                throw .usage("Missing value for '\(Self.constraintSpec.usage)'", command: Self.name)
-            }
-        }
-        let options = try ParsedOptions(
-            command: Self.name, specs: Self.specs.filter { $0.name != Self.constraintSpec.name }, tokens: rest,
-            fillingIn: false)
+        let options = try ParsedOptions(command: Self.name, specs: Self.specs, tokens: tokens, fillingIn: false)
         guard let objective = try options(Self.objective) else {
             throw .usage(
                 "Missing '--objective <column>': the simulate column to minimise, e.g. p99_total_wait_s",
                 command: Self.name)
         }
-        let numeric = Set(SimulateCommand.columns.map(\.name)).subtracting(Self.textColumns)
-        func column(_ name: String, for spec: OptionSpec, _ value: String) throws(CommandLineError) -> String {
-            guard numeric.contains(name) else {
-                let reason =
-                    Self.textColumns.contains(name)
-                    ? "'\(name)' is not a numeric column"
-                    : "unknown column '\(name)'"
-                        + (Suggestion.closest(to: name, among: Array(numeric)).map { " (did you mean '\($0)'?)" } ?? "")
-                throw options.invalid(spec, value, detail: reason)
-            }
-            return name
+        do {
+            objectiveColumn = try Self.numericColumn(objective)
+        } catch {
+            throw options.invalid(Self.objective.spec, objective, detail: error.detail)
         }
-        objectiveColumn = try column(objective, for: Self.objective.spec, objective)
         maximizing = try options(Self.maximize)
-        var constraints: [Constraint] = []
-        for text in constraintTexts {
-            let atMost = text.contains("<=")
-            let parts = text.components(separatedBy: atMost ? "<=" : ">=")
-            guard parts.count == 2, atMost || text.contains(">="), let bound = ValueParser.number(parts[1]),
-                bound.isFinite
-            else {
-                throw options.invalid(Self.constraintSpec, text, detail: nil)
-            }
-            constraints.append(
-                Constraint(column: try column(parts[0], for: Self.constraintSpec, text), atMost: atMost, bound: bound))
-        }
+        let constraints = try options(all: Self.constraint)
         self.constraints = constraints
         guard let searchText = try options(Self.search) else {
             throw .usage("Missing '--search <space>': expected \(TuneSearchSpace.form)", command: Self.name)
@@ -228,6 +199,17 @@ struct TuneCommand: DocumentedCommand {
             for name in space.names where values[name] == nil { values[name] = space.value(name, at: 0) }
             self.values = values
         }
+    }
+
+    /// `name` when it is a numeric column of simulate; otherwise why not, with the closest name.
+    static func numericColumn(_ name: String) throws(InvalidValue) -> String {
+        let numeric = Set(SimulateCommand.columns.map(\.name)).subtracting(textColumns)
+        guard numeric.contains(name) else {
+            if textColumns.contains(name) { throw InvalidValue("'\(name)' is not a numeric column") }
+            let hint = Suggestion.closest(to: name, among: numeric.sorted()).map { " (did you mean '\($0)'?)" } ?? ""
+            throw InvalidValue("unknown column '\(name.quotedInMessage)'" + hint)
+        }
+        return name
     }
 
     static func arguments(_ candidate: Candidate) -> [String] {
