@@ -1,5 +1,3 @@
-import Foundation
-
 /// The largest attempt budget whose expected total wait fits a wait budget.
 extension BackoffPolicy {
     /// The largest number of attempts n whose expected total wait E[W(n)] stays at or under `limit`,
@@ -15,8 +13,7 @@ extension BackoffPolicy {
     public func maxAttempts(expectedTotalWaitAtMost limit: Duration) -> AttemptsWithinBudget {
         let budget = limit.nanoseconds / 1e9
         if case .immediate = schedule { return .any }
-        if let perWait = jitter.meanPerNominalWait, !_clampAt.isFinite {
-            let offset = _jitterSpread / 2
+        if let (perWait, offset) = jitter.kernel.meanPerNominalWait(self) {
             func expected(_ attempts: Int) -> Double {
                 let sums = NominalWaitSums(schedule: schedule, base: _base, cap: _cap, retries: attempts - 1)
                 return perWait * sums.sumInSeconds + Double(attempts - 1) * offset / 1e9
@@ -35,7 +32,7 @@ extension BackoffPolicy {
             }
             return .attempts(low)
         }
-        let totals = expectedTotalWaits()
+        let totals = jitter.kernel.expectedTotals(self)
         var previous = 0.0
         var previousStep = 0.0
         var retries = 0
@@ -49,52 +46,6 @@ extension BackoffPolicy {
             }
             previous = mean
             previousStep = step
-        }
-    }
-
-    /// E[W(2)], E[W(3)], ...: the expected total wait of 1, 2, ... retries in seconds, without end
-    /// (the policy's attempt budget ignored); it ends where no closed form exists.
-    private func expectedTotalWaits() -> AnyIterator<Double> {
-        switch jitter {
-        case .decorrelated(let r):
-            var moments = DecorrelatedMoments(base: _base / 1e9, cap: _cap / 1e9, factor: r, chain: decorrelatedChain)
-            return AnyIterator { moments.next()!.mean }
-        case .decorrelatedMonotone(let r):
-            var moments = DecorrelatedMoments(base: _base / 1e9, cap: _cap / 1e9, factor: r, chain: decorrelatedChain)
-            var first = true
-            let base = _base / 1e9
-            return AnyIterator {
-                defer { first = false }
-                return first ? base : base + moments.next()!.mean
-            }
-        case .pollyV2:
-            var retries = 0
-            return AnyIterator {
-                retries += 1
-                guard !pollyClampCanBind(retries: retries) else { return nil }
-                return PollyV2.scale(_base) * PollyV2.moments(at: retries - 1).mean / 1e9
-            }
-        case .disabled, .full, .equal, .proportional, .additive:
-            var k = 0
-            var total = 0.0
-            return AnyIterator {
-                k += 1
-                total += expectedWindowWait(beforeRetry: k)
-                return total / 1e9
-            }
-        }
-    }
-}
-
-extension Jitter {
-    /// E[w_k] / e_k for the modes whose mean wait is a fixed share of the nominal one (plus, for
-    /// additive, D/2): 1, 1/2, 3/4, 1 and 1; `nil` for the modes with their own schedule.
-    var meanPerNominalWait: Double? {
-        switch self {
-        case .disabled, .proportional, .additive: 1
-        case .full: 0.5
-        case .equal: 0.75
-        case .decorrelated, .decorrelatedMonotone, .pollyV2: nil
         }
     }
 }

@@ -20,7 +20,8 @@ extension BackoffPolicy {
     /// polly-v2         W = (b/1.4) g(n-2+U): E[W] and Var[W] are one-dimensional integrals
     /// ```
     /// Under cap mode `clamp` each wait is min(c, U(low, high)) of its uncapped window, with the
-    /// moments of `JitterWindow/moments(nominal:cap:clamp:)`, summed over the waits.
+    /// moments of `JitterWindow/moments(nominal:cap:clamp:)`, summed over the waits. Each family's
+    /// file (`Jitter/`) holds its own forms.
     /// For an uncapped exponential schedule Σ e_k is the geometric series b (m^(n-1) - 1) / (m - 1).
     /// The immediate schedule waits zero, whatever the jitter.
     public var totalWaitMoments: TotalWaitMoments? {
@@ -65,72 +66,6 @@ extension BackoffPolicy {
             return (total * 1e9, 0, Double(capped))
         }
         if retries == 0 { return (0, 0, 0) }
-        switch jitter {
-        case .decorrelated(let r):
-            var moments = DecorrelatedMoments(
-                base: _base, cap: _cap, factor: r, chain: decorrelatedChain, retries: retries,
-                countingCapped: countingCapped)
-            let last = moments.total(of: retries)
-            return (last.moments.mean, last.moments.variance, last.capped)
-        case .decorrelatedMonotone(let r):
-            // The first wait is b; the other n - 2 follow the chain from b.
-            let first = _base == _cap ? 1.0 : 0
-            guard retries > 1 else { return (_base, 0, first) }
-            var moments = DecorrelatedMoments(
-                base: _base, cap: _cap, factor: r, chain: decorrelatedChain, retries: retries - 1,
-                countingCapped: countingCapped)
-            let last = moments.total(of: retries - 1)
-            return (_base + last.moments.mean, last.moments.variance, first + last.capped)
-        case .pollyV2:
-            guard !pollyClampCanBind(retries: retries) else { return nil }
-            let scale = PollyV2.scale(_base)
-            let (mean, square) = PollyV2.moments(at: retries - 1)
-            return (scale * mean, scale * scale * (square - mean * mean), 0)
-        case .disabled, .full, .equal, .proportional, .additive:
-            if _clampAt.isFinite { return clampedWindowTotals(retries: retries) }
-            let sums = NominalWaitSums(schedule: schedule, base: _base, cap: _cap, retries: retries)
-            let count = Double(retries)
-            switch jitter {
-            case .full: return (sums.sum / 2, sums.sumOfSquares / 12, 0)
-            case .equal: return (3 * sums.sum / 4, sums.sumOfSquares / 48, 0)
-            case .proportional(let f): return (sums.sum, f * f * sums.sumOfSquares / 3, 0)
-            case .additive: return (sums.sum + count * _jitterSpread / 2, count * _jitterSpread * _jitterSpread / 12, 0)
-            default: return (sums.sum, 0, Double(retries - sums.uncappedCount))
-            }
-        }
-    }
-
-    /// Σ over the waits of the clamped window moments, from the uncapped schedule. Once a window's
-    /// floor reaches c every later wait is c; once the schedule stops growing every later window is
-    /// the same.
-    private func clampedWindowTotals(retries: Int) -> (mean: Double, variance: Double, capped: Double) {
-        let window = JitterWindow(jitter)!
-        var totals = (mean: 0.0, variance: 0.0, capped: 0.0)
-        var previous = -1.0
-        var k = 1
-        while k <= retries {
-            let e = windowNominal(beforeRetry: k)
-            let wait = window.moments(nominal: e, cap: _cap, clamp: true)
-            let repeats = (e == previous || window.low(e) >= _cap) ? Double(retries - k + 1) : 1
-            totals.mean += repeats * wait.mean
-            totals.variance += repeats * wait.variance
-            totals.capped += repeats * wait.atCap
-            if repeats > 1 { break }
-            previous = e
-            k += 1
-        }
-        return totals
-    }
-
-    /// The decorrelated chain of this policy's mode and cap mode.
-    var decorrelatedChain: DecorrelatedChain {
-        DecorrelatedChain(
-            floorsAtBase: { if case .decorrelatedMonotone = jitter { false } else { true } }(),
-            clamps: capMode == .clamp)
-    }
-
-    /// True when polly-v2's clamp to c can change one of the first `retries` waits.
-    func pollyClampCanBind(retries: Int) -> Bool {
-        _cap.isFinite && PollyV2.scale(_base) * PollyV2.largestStep(retries: retries) > _cap
+        return jitter.kernel.totals(self, retries: retries, countingCapped: countingCapped)
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The bounds of the total wait, and the first retry the cap can limit.
 extension BackoffPolicy {
     /// The smallest and largest total wait any draw can produce, in seconds:
@@ -24,29 +22,7 @@ extension BackoffPolicy {
             return 0...min(largest, _maxElapsed / 1e9)
         }
         guard retries > 0 else { return 0...0 }
-        switch jitter {
-        case .disabled: return largest...largest
-        case .decorrelated, .decorrelatedMonotone: return Double(retries) * _base / 1e9...largest
-        case .pollyV2:
-            if pollyClampCanBind(retries: retries) { return 0...largest }
-            return PollyV2.scale(_base) * PollyV2.g(Double(retries - 1)) / 1e9...largest
-        case .full where !_clampAt.isFinite: return 0...largest
-        case .equal where !_clampAt.isFinite: return largest / 2...largest
-        case .full, .equal, .proportional, .additive:
-            let window = JitterWindow(jitter)!
-            var (low, high) = (0.0, 0.0)
-            for k in 1...retries {
-                let e = windowNominal(beforeRetry: k)
-                low += min(_clampAt, window.low(e))
-                high += min(_clampAt, window.high(e))
-                if _clampAt.isFinite && window.low(e) >= _cap {
-                    low += Double(retries - k) * _cap
-                    high += Double(retries - k) * _cap
-                    break
-                }
-            }
-            return low / 1e9...high / 1e9
-        }
+        return jitter.kernel.totalWaitRange(self, retries: retries, largest: largest)
     }
 
     /// The first retry k whose wait the cap can limit: e_k = c (none, and the other nominal-schedule
@@ -57,28 +33,7 @@ extension BackoffPolicy {
         let retries = maxAttempts - 1
         guard _cap.isFinite, retries > 0 else { return nil }
         if case .immediate = schedule { return nil }
-        let uncapped: Int
-        switch jitter {
-        case .decorrelated(let r), .decorrelatedMonotone(let r):
-            // k with b r^k <= c cannot reach the cap; count them as an exponential schedule from b r.
-            var k = 0
-            while k < retries && _base * pow(r, Double(k + 1)) <= _cap { k += 1 }
-            if case .decorrelatedMonotone = jitter { k = min(retries, k + 1) }  // the first wait is b
-            uncapped = k
-        case .pollyV2:
-            var k = 0
-            while k < retries && !pollyClampCanBind(retries: k + 1) { k += 1 }
-            uncapped = k
-        case .full, .equal, .proportional, .additive, .disabled:
-            if _clampAt.isFinite {
-                let window = JitterWindow(jitter)!
-                var k = 0
-                while k < retries && window.high(windowNominal(beforeRetry: k + 1)) <= _cap { k += 1 }
-                uncapped = k
-            } else {
-                uncapped = NominalWaitSums.uncappedCount(schedule: schedule, base: _base, cap: _cap, retries: retries)
-            }
-        }
+        let uncapped = jitter.kernel.uncappedRetries(self, retries: retries)
         return uncapped < retries ? uncapped + 1 : nil
     }
 }

@@ -44,22 +44,14 @@ public struct BackoffPolicy: Hashable, Sendable {
     @usableFromInline let _tableReachesCap: Bool
     /// The cap of `_nominalWaits`: c, or infinity when the table holds the uncapped schedule.
     @usableFromInline let _tableCap: Double
-    /// D of additive jitter in nanoseconds (0 for the other modes).
-    @usableFromInline let _jitterSpread: Double
+    /// The jitter mode's parameter: F of proportional, D of additive in nanoseconds, r of the
+    /// decorrelated chains; 0 for the others.
+    @usableFromInline let _jitterParameter: Double
     /// What a request's first draw builds on (``BackoffState``): b for decorrelated, 0 otherwise.
     @usableFromInline let _initialPrevious: Double
     /// n, and whether the schedule is `immediate`, settled once (both are read at every decision).
     @usableFromInline let _maxAttempts: Int
     @usableFromInline let _isImmediate: Bool
-    /// How a wait is drawn, settled once so the hot path switches on one byte, not on ``Jitter``.
-    @usableFromInline let _draw: DrawKind
-    /// r of the decorrelated modes (0 for the others).
-    @usableFromInline let _decorrelatedFactor: Double
-
-    /// The draw of one wait, by jitter mode and whether the draw is clamped to the cap.
-    @usableFromInline enum DrawKind: UInt8, Hashable, Sendable {
-        case immediate, disabled, full, fullClamped, equal, equalClamped, decorrelated, ownSchedule, window
-    }
 
     /// The largest virtual time the policy's total wait may take, in nanoseconds (about 146 years).
     public static let longestTotalWaitNanoseconds: Double = 0x1p62
@@ -99,8 +91,9 @@ public struct BackoffPolicy: Hashable, Sendable {
         let clamps = capMode == .clamp && jitter != .disabled
         _clampAt = clamps ? _cap : .infinity
         _tableCap = clamps ? .infinity : _cap
-        if case .additive(let d) = jitter { _jitterSpread = d.nanoseconds } else { _jitterSpread = 0 }
-        if case .decorrelated = jitter { _initialPrevious = _base } else { _initialPrevious = 0 }
+        let kernel = jitter.kernel
+        _jitterParameter = kernel.parameter(of: jitter)
+        _initialPrevious = kernel.initialPrevious(base: _base)
 
         var table: [Double] = []
         var reachesCap = false
@@ -119,17 +112,6 @@ public struct BackoffPolicy: Hashable, Sendable {
         _tableReachesCap = reachesCap
         _maxAttempts = budget.attempts
         _isImmediate = schedule == .immediate
-        _decorrelatedFactor = jitter.decorrelatedFactor ?? 0
-        _draw =
-            switch jitter {
-            case _ where schedule == .immediate: .immediate
-            case .disabled: .disabled
-            case .full: clamps ? .fullClamped : .full
-            case .equal: clamps ? .equalClamped : .equal
-            case .decorrelated: .decorrelated
-            case .decorrelatedMonotone, .pollyV2: .ownSchedule
-            case .proportional, .additive: .window
-            }
 
         let longest = min(Self.longestPossibleTotalWait(self), _maxElapsed + _cap)
         guard longest <= Self.longestTotalWaitNanoseconds else {
@@ -174,23 +156,6 @@ public struct BackoffPolicy: Hashable, Sendable {
     static func longestPossibleTotalWait(_ policy: BackoffPolicy) -> Double {
         let retries = policy.maxAttempts - 1
         guard retries > 0, policy.schedule != .immediate else { return 0 }
-        let (b, c) = (policy._base, policy._cap)
-        switch policy.jitter {
-        case .decorrelated(let r):
-            // The k-th draw is at most min(c, b r^k): an exponential schedule from b r with ratio r.
-            return NominalWaitSums(schedule: .exponential(multiplier: r), base: b * r, cap: c, retries: retries).sum
-        case .decorrelatedMonotone(let r):
-            // b, then at most min(c, b r^k) for the k-th draw.
-            return b
-                + NominalWaitSums(schedule: .exponential(multiplier: r), base: b * r, cap: c, retries: retries - 1).sum
-        case .pollyV2:
-            return min(PollyV2.scale(b) * PollyV2.g(Double(retries)), c * Double(retries))
-        case .disabled, .full, .equal, .proportional, .additive:
-            // Each wait is at most the top of its window (under `clamp`, the uncapped window's, and c).
-            let window = JitterWindow(policy.jitter)!
-            let sums = NominalWaitSums(schedule: policy.schedule, base: b, cap: policy._tableCap, retries: retries)
-            let tops = window.highScale * sums.sum + window.highOffset * Double(retries)
-            return policy._clampAt.isFinite ? min(tops, c * Double(retries)) : tops
-        }
+        return policy.jitter.kernel.longestTotalWait(policy, retries: retries)
     }
 }

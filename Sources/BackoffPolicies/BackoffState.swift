@@ -70,36 +70,34 @@ extension BackoffPolicy {
         return .retry(after: wait)
     }
 
-    /// One backoff draw for the retry after `state`, rounded to whole nanoseconds.
+    /// One backoff draw for the retry after `state`, rounded to whole nanoseconds: the mode's family
+    /// draws it (dispatched once, in ``Jitter``'s registry, then specialised).
     @inlinable
     func drawWait<Random: UniformSource>(after state: inout BackoffState, using random: inout Random) -> Int64 {
-        switch _draw {
-        case .immediate:
-            return 0
-        case .disabled:
-            return Self.wholeNanoseconds(nominalWait(beforeRetry: state.attempts))
-        case .full:
-            return Self.wholeNanoseconds(
-                Self.fullJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform()))
-        case .fullClamped:
-            return Self.wholeNanoseconds(
-                min(_clampAt, Self.fullJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform())))
-        case .equal:
-            return Self.wholeNanoseconds(
-                Self.equalJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform()))
-        case .equalClamped:
-            return Self.wholeNanoseconds(
-                min(_clampAt, Self.equalJitter(windowNominal(beforeRetry: state.attempts), random.nextUniform())))
-        case .decorrelated:
-            state._previous = decorrelatedJitter(
-                after: state._previous, factor: _decorrelatedFactor, random.nextUniform())
-            return Self.wholeNanoseconds(state._previous)
-        case .ownSchedule:
-            return Self.wholeNanoseconds(
-                ownScheduleDraw(after: &state._previous, retry: state.attempts, using: &random))
-        case .window:
-            let draw = windowDraw(windowNominal(beforeRetry: state.attempts), random.nextUniform())
-            return Self.wholeNanoseconds(min(_clampAt, draw))
+        if _isImmediate { return 0 }
+        return withUnsafeMutablePointer(to: &random) { random in
+            var draw = DrawOneWait(retry: state._attempts, previous: state._previous, random: random)
+            let wait = jitter.visit(&draw, self)
+            state._previous = draw.previous
+            return Self.wholeNanoseconds(wait)
         }
+    }
+}
+
+/// One wait of a family, for ``BackoffPolicy/drawWait(after:using:)``.
+@usableFromInline
+struct DrawOneWait<Random: UniformSource>: JitterFamilyVisitor {
+    @usableFromInline let retry: Int
+    @usableFromInline var previous: Double
+    @usableFromInline let random: UnsafeMutablePointer<Random>
+
+    @inlinable
+    init(retry: Int, previous: Double, random: UnsafeMutablePointer<Random>) {
+        (self.retry, self.previous, self.random) = (retry, previous, random)
+    }
+
+    @inlinable
+    mutating func visit<Family: JitterFamily>(_ family: Family.Type, _ policy: BackoffPolicy) -> Double {
+        Family.draw(policy, retry: retry, previous: &previous, using: &random.pointee)
     }
 }

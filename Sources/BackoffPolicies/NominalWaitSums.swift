@@ -11,6 +11,7 @@ import Foundation
 /// constant     S_u = u b                    S2_u = u b^2
 /// ```
 /// All values in nanoseconds (squares in ns²); ``sumInSeconds`` converts.
+@usableFromInline
 struct NominalWaitSums {
     /// u: how many of the waits are below the cap.
     let uncappedCount: Int

@@ -52,14 +52,8 @@ public struct OutageLoad: Sendable {
                 waits.append((0, 0, 0))
                 continue
             }
-            switch (policy.jitter, policy.capMode) {
-            case (.disabled, _), (.full, .nominal), (.equal, .nominal):
-                let e = policy.nominalWait(beforeRetry: k).rounded()
-                waits.append(policy.jitter == .full ? (0, e, 0) : policy.jitter == .equal ? (e / 2, e, 0) : (e, e, 0))
-            default:
-                guard let law = policy.waitLaw(beforeRetry: k) else { return nil }
-                waits.append((law.low.rounded(), law.high.rounded(), law.atCap))
-            }
+            guard let law = policy.roundedWaitLaw(beforeRetry: k) else { return nil }
+            waits.append(law)
         }
         let horizon = waits.reduce(0) { $0 + $1.high } + Double(bucketWidth)
         // Cells of 1/32 of a bucket, coarsened while they are too many, but never beyond the bucket,

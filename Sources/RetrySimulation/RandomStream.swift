@@ -17,16 +17,7 @@ import Stochastics
 public enum RandomStream {
     /// The stream of a jitter mode.
     public static func index(of jitter: Jitter) -> UInt64 {
-        switch jitter {
-        case .disabled: 0
-        case .full: 1
-        case .equal: 2
-        case .decorrelated: 3
-        case .proportional: 5
-        case .additive: 6
-        case .decorrelatedMonotone: 7
-        case .pollyV2: 8
-        }
+        jitter.streamIndex
     }
 
     /// The stream of the arrival times, shared by every mode of a row.

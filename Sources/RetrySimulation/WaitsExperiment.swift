@@ -102,32 +102,33 @@ public struct WaitsExperiment: Sendable {
         let count = min(Self.chunkSize, runs - index * Self.chunkSize)
         var tally = WaitTally()
         let totals = try [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
-            tally = try draw(chunk: index, seed: seed, algorithm: algorithm) { run, total in buffer[run] = total }
+            var sink = NanosecondsSink(base: buffer.baseAddress!)
+            tally = try draw(chunk: index, seed: seed, algorithm: algorithm, into: &sink)
             initialized = count
         }
         return (totals, tally)
     }
 
-    /// Draws the runs of chunk `index` in order, handing `body` each run's offset in the chunk and
+    /// Draws the runs of chunk `index` in order, handing `sink` each run's offset in the chunk and
     /// its total wait in nanoseconds, and returns the waits' tally. The chunk's stream is seeded with
     /// `streamSeed(seed, index)`; mt19937 and taus2 are stepped inline (``MersenneTwister``,
     /// ``Taus2``: bit-identical to GSL's), other algorithms through GSL.
     @inline(__always)
-    func draw(chunk index: Int, seed: UInt64, algorithm: GeneratorAlgorithm, _ body: (Int, Int64) -> Void) throws
-        -> WaitTally
-    {
+    func draw<Sink: TotalWaitSink>(
+        chunk index: Int, seed: UInt64, algorithm: GeneratorAlgorithm, into sink: inout Sink
+    ) throws -> WaitTally {
         let streamSeed = SeedDerivation.streamSeed(root: seed, stream: UInt64(index))
         let count = min(Self.chunkSize, runs - index * Self.chunkSize)
         switch algorithm {
         case .mt19937:
             var random = MersenneTwister(seed: streamSeed)
-            return policy.drawTotalWaits(count, using: &random, body)
+            return policy.drawTotalWaits(count, using: &random, into: &sink)
         case .taus2:
             var random = Taus2(seed: streamSeed)
-            return policy.drawTotalWaits(count, using: &random, body)
+            return policy.drawTotalWaits(count, using: &random, into: &sink)
         case .ranlxd2:
             var random = try RandomGenerator(algorithm: algorithm, seed: streamSeed)
-            return policy.drawTotalWaits(count, using: &random, body)
+            return policy.drawTotalWaits(count, using: &random, into: &sink)
         }
     }
 
@@ -174,10 +175,8 @@ public struct WaitsExperiment: Sendable {
     func fill(chunk index: Int, seed: UInt64, algorithm: GeneratorAlgorithm, into slices: DisjointSlices) throws
         -> WaitTally
     {
-        let start = index * Self.chunkSize
-        return try draw(chunk: index, seed: seed, algorithm: algorithm) { run, total in
-            slices.base[start + run] = Double(total) / 1e9
-        }
+        var sink = SecondsSink(base: slices.base.baseAddress! + index * Self.chunkSize)
+        return try draw(chunk: index, seed: seed, algorithm: algorithm, into: &sink)
     }
 
     /// One run: the total wait in nanoseconds.
@@ -192,4 +191,16 @@ public struct WaitsExperiment: Sendable {
 public struct WaitsOutcome: Sendable {
     public let summary: Summary
     public let waits: WaitTally
+}
+
+/// Total waits written in nanoseconds, run r at `base[r]`.
+struct NanosecondsSink: TotalWaitSink {
+    let base: UnsafeMutablePointer<Int64>
+    @inline(__always) mutating func take(run: Int, totalWait: Nanoseconds) { base[run] = totalWait }
+}
+
+/// Total waits written in seconds, run r at `base[r]`.
+struct SecondsSink: TotalWaitSink {
+    let base: UnsafeMutablePointer<Double>
+    @inline(__always) mutating func take(run: Int, totalWait: Nanoseconds) { base[run] = Double(totalWait) / 1e9 }
 }

@@ -3,23 +3,14 @@
 /// ```
 /// none [e, e]   full [0, e]   equal [e/2, e]   proportional(F) [(1-F) e, (1+F) e]   additive(D) [e, e + D]
 /// ```
-/// The modes that build their own schedule (decorrelated, decorrelated-monotone, polly-v2) have none.
+/// Each window family (`WindowJitterFamily`) says its own; the modes that build their own schedule
+/// (decorrelated, decorrelated-monotone, polly-v2) have none.
+@usableFromInline
 struct JitterWindow {
     let lowScale: Double
     let lowOffset: Double
     let highScale: Double
     let highOffset: Double
-
-    init?(_ jitter: Jitter) {
-        switch jitter {
-        case .disabled: (lowScale, lowOffset, highScale, highOffset) = (1, 0, 1, 0)
-        case .full: (lowScale, lowOffset, highScale, highOffset) = (0, 0, 1, 0)
-        case .equal: (lowScale, lowOffset, highScale, highOffset) = (0.5, 0, 1, 0)
-        case .proportional(let f): (lowScale, lowOffset, highScale, highOffset) = (1 - f, 0, 1 + f, 0)
-        case .additive(let d): (lowScale, lowOffset, highScale, highOffset) = (1, 0, 1, d.nanoseconds)
-        case .decorrelated, .decorrelatedMonotone, .pollyV2: return nil
-        }
-    }
 
     func low(_ e: Double) -> Double { lowScale * e + lowOffset }
     func high(_ e: Double) -> Double { highScale * e + highOffset }

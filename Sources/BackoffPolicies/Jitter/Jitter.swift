@@ -11,7 +11,8 @@
 /// pollyV2                w_k = (b / 1.4) (g(k-1+u_k) - g(k-2+u_(k-1))),  g(t) = 2^t tanh(√(4t)),  g(before) = 0
 /// ```
 /// The first five randomise a nominal schedule; the last three build their own from the base b (they
-/// ignore the multiplier). How the cap c applies is the policy's ``CapMode``: see
+/// ignore the multiplier). Each family's draws and closed forms live in one file of `Jitter/`
+/// (`FullJitter.swift`, ...), registered in `Jitter.visit(_:)`. How the cap c applies is the policy's ``CapMode``: see
 /// ``defaultCapMode`` for each mode's rule when none is given.
 ///
 /// - `proportional`: cenkalti/backoff and resilience4j (F = 0.5), gRPC connection backoff (0.2),
@@ -98,28 +99,20 @@ public enum Jitter: Hashable, Sendable {
 
     /// True for the modes that build their own schedule from the base (the decorrelated ones and
     /// polly-v2), which ignore the policy's schedule.
-    public var buildsItsOwnSchedule: Bool {
-        switch self {
-        case .decorrelated, .decorrelatedMonotone, .pollyV2: true
-        default: false
-        }
-    }
+    public var buildsItsOwnSchedule: Bool { kernel.buildsItsOwnSchedule }
 
     /// The cap rule a mode follows unless told otherwise: the 2015 post's decorrelated jitter and
     /// Polly v8 (`MaxDelay`) clamp after the draw; the others cap the nominal wait (for Finagle's
     /// monotone mode, the window's top) before they draw.
-    public var defaultCapMode: CapMode {
-        switch self {
-        case .decorrelated, .pollyV2: .clamp
-        default: .nominal
-        }
-    }
+    public var defaultCapMode: CapMode { kernel.defaultCapMode }
 
     /// The cap modes the mode can follow: every mode both, but polly-v2, which has no nominal wait
     /// to cap and only clamps.
-    public var capModes: [CapMode] {
-        self == .pollyV2 ? [.clamp] : [.nominal, .clamp]
-    }
+    public var capModes: [CapMode] { kernel.capModes }
+
+    /// The simulation's random stream of the mode: fixed per family, whatever its parameter or cap
+    /// mode, so a sweep over F, D or the cap mode compares its points on common random numbers.
+    public var streamIndex: UInt64 { kernel.streamIndex }
 
     private static func text(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
