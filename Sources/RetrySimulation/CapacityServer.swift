@@ -36,66 +36,61 @@ struct CapacityServer: SimulatedServer {
         rejectionRetryAfter = capacity.rejectionRetryAfter?.wholeNanoseconds
     }
 
-    mutating func receive<Gate: RetryGate>(
-        client index: Int, attempt: Int64, isRetry: Bool, in run: inout ScenarioRun<Self, Gate>
+    mutating func receive<Decisions: ServerDecisions>(
+        client index: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions
     ) {
-        let now = run.now
-        run.countAttempt(isRetry: isRetry, at: now)
+        decisions.counted(isRetry: isRetry, answeredAtOnce: nil)
         if busyWorkers < model.workers {
-            startService(client: Int32(index), attempt: attempt, in: &run)
+            startService(client: Int32(index), attempt: attempt, &decisions)
         } else if queue.count < model.queueLimit {
             queue.append((Int32(index), attempt))
-            run.counters.peakQueue = max(run.counters.peakQueue, queue.count)
-            run.timeline.recordQueueLength(at: now, queue.count)
+            decisions.queued(length: queue.count)
         } else {
-            run.counters.rejected += 1
-            run.timeline.recordRejection(at: now)
-            run.timeline.recordAnswer(at: now, .failure)
-            run.deliver(.failure(serverDelay: rejectionRetryAfter), to: index)
+            decisions.reject(index, retryAfter: rejectionRetryAfter)
             return
         }
-        run.scheduleTimeout(index, attempt: attempt)
+        decisions.armTimeout(index, attempt: attempt)
     }
 
-    mutating func handle<Gate: RetryGate>(_ event: ScenarioEvent, number: UInt32, in run: inout ScenarioRun<Self, Gate>)
-    {
+    mutating func handle<Decisions: ServerDecisions>(
+        _ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions
+    ) {
         let (index, attempt) = (event.client, Int64(event.value))
-        let now = run.now
         busyWorkers -= 1
-        if run.clients[index].isAwaiting(attempt) {
-            let permanent = run.clients[index].isPermanent
-            run.timeline.recordAnswer(at: now, permanent ? .failure : .success)
-            run.deliver(permanent ? .permanentError : .success, to: index)
+        if decisions.isAwaiting(index, attempt: attempt) {
+            let permanent = decisions.isPermanent(index)
+            decisions.answer(index, permanent ? .permanentError : .success, recording: permanent ? .failure : .success)
         } else {
-            run.counters.wastedWork += 1
+            decisions.wasted()
         }
         if let next = queue.popFirst() {
-            run.timeline.recordQueueLength(at: now, queue.count)
-            startService(client: next.client, attempt: next.attempt, in: &run)
+            decisions.queued(length: queue.count)
+            startService(client: next.client, attempt: next.attempt, &decisions)
         }
     }
 
-    private mutating func startService<Gate: RetryGate>(
-        client: Int32, attempt: Int64, in run: inout ScenarioRun<Self, Gate>
+    private mutating func startService<Decisions: ServerDecisions>(
+        client: Int32, attempt: Int64, _ decisions: inout Decisions
     ) {
         busyWorkers += 1
+        let now = decisions.now
         var duration: Double
         switch model.serviceTime {
         case .deterministic: duration = service.fixed
-        case .exponential: duration = run.streams.exponential(Int(client), mean: service.exponentialMean)
+        case .exponential: duration = decisions.exponential(for: Int(client), mean: service.exponentialMean)
         case .lognormal:
-            duration = run.streams.lognormal(Int(client), mu: service.lognormal.mu, sigma: service.lognormal.sigma)
+            duration = decisions.lognormal(for: Int(client), mu: service.lognormal.mu, sigma: service.lognormal.sigma)
         }
-        if let window = model.degradation, run.now >= window.start, run.now < window.end {
+        if let window = model.degradation, now >= window.start, now < window.end {
             duration /= window.fraction
         } else if let profile = model.capacityProfile {
-            duration /= profile.value(at: run.now)
+            duration /= profile.value(at: now)
         }
         // At most the horizon (a capacity factor of 1e-300 makes a time of 10^300 ns): the run then
         // stops at the horizon with an error instead of trapping in the conversion.
         let bounded = duration < Self.longestService ? duration : Self.longestService
-        run.schedule(
-            .server(Event.serviceDone.rawValue), Int(client), value: attempt, after: max(1, Int64(bounded + 0.5)))
+        decisions.schedule(
+            Event.serviceDone.rawValue, for: Int(client), value: attempt, after: max(1, Int64(bounded + 0.5)))
     }
 
     /// The longest service time, in nanoseconds: virtual time's horizon.

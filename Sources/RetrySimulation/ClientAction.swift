@@ -19,4 +19,12 @@ public enum RequestOutcome: Hashable, Sendable {
     case deniedByBudget
     /// The client's breaker or throttle refused to send.
     case rejectedLocally
+
+    /// True when the request was lost: given up, or refused by a budget, a breaker or a throttle.
+    public var isLost: Bool {
+        switch self {
+        case .succeeded, .permanentFailure: false
+        case .gaveUp, .deniedByBudget, .rejectedLocally: true
+        }
+    }
 }

@@ -29,45 +29,42 @@ struct ContentionServer: SimulatedServer {
         hopStandardDeviation = hop.standardDeviation.nanoseconds
     }
 
-    func receive<Gate: RetryGate>(client: Int, attempt: Int64, isRetry: Bool, in run: inout ScenarioRun<Self, Gate>) {
-        run.schedule(.server(Event.read.rawValue), client, after: hop(client, run.streams))
+    func receive<Decisions: ServerDecisions>(
+        client: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions
+    ) {
+        let delay = hop(client, &decisions)
+        decisions.schedule(Event.read.rawValue, for: client, value: 0, after: delay)
     }
 
-    mutating func handle<Gate: RetryGate>(_ event: ScenarioEvent, number: UInt32, in run: inout ScenarioRun<Self, Gate>)
-    {
+    mutating func handle<Decisions: ServerDecisions>(
+        _ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions
+    ) {
         let index = event.client
         switch Event(rawValue: number)! {
         case .read:
             // The reply's hop and the write's hop.
-            let replyHop = hop(index, run.streams)
-            let (hops, overflow) = replyHop.addingReportingOverflow(hop(index, run.streams))  // two hops at the horizon
-            run.schedule(.server(Event.write.rawValue), index, value: version, after: overflow ? .max : hops)
+            let replyHop = hop(index, &decisions)
+            let (hops, overflow) = replyHop.addingReportingOverflow(hop(index, &decisions))  // two hops at the horizon
+            decisions.schedule(Event.write.rawValue, for: index, value: version, after: overflow ? .max : hops)
         case .write:
             let success = event.value == Int32(truncatingIfNeeded: version)
             if success { version += 1 }
-            let now = run.now
-            // The write is the attempt, answered as it arrives: one bucket lookup counts both.
-            run.counters.attempts += 1
-            run.timeline.recordAttempt(
-                at: now, isRetry: run.clients[index].backoff.attempts > 1, answeredAtOnce: success ? .success : .failure
-            )
+            // The write is the attempt, answered as it arrives.
+            decisions.counted(isRetry: decisions.isRetrying(index), answeredAtOnce: success ? .success : .failure)
             // The client learns the outcome one hop later and acts then; its next attempt's read
             // leaves at once, one hop from the server.
-            let replied = now + hop(index, run.streams)
-            var random = ClientRandom(streams: run.streams, client: index)
+            let replied = decisions.now + hop(index, &decisions)
             let answer: ClientAnswer = success ? .success : .failure(serverDelay: nil)
-            if let next = run.carryOut(answer, for: &run.clients[index], index, at: replied, using: &random) {
-                _ = run.beginAttempt(&run.clients[index], at: next, using: &random)
-                run.simulation.schedule(
-                    ScenarioEvent(kind: .server(Event.read.rawValue), client: index), at: next + hop(index, run.streams)
-                )
+            if let next = decisions.answer(index, answer, at: replied) {
+                let arrival = next + hop(index, &decisions)
+                decisions.schedule(Event.read.rawValue, for: index, value: 0, at: arrival)
             }
         }
     }
 
     /// A network hop of the client's message, |N(mean, sd²)| rounded to whole nanoseconds.
-    private func hop(_ index: Int, _ streams: ClientStreams) -> Int64 {
-        let draw = streams.normal(index, mean: hopMean, standardDeviation: hopStandardDeviation)
+    private func hop<Decisions: ServerDecisions>(_ index: Int, _ decisions: inout Decisions) -> Int64 {
+        let draw = decisions.normal(for: index, mean: hopMean, standardDeviation: hopStandardDeviation)
         // Half up, without the libm call of rounded(); at most the horizon (a mean and sd near it
         // may draw beyond), where the run stops with an error.
         let magnitude = abs(draw)

@@ -24,29 +24,29 @@ struct InstantServer: SimulatedServer {
         }
     }
 
-    func receive<Gate: RetryGate>(client: Int, attempt: Int64, isRetry: Bool, in run: inout ScenarioRun<Self, Gate>) {
-        var random = ClientRandom(streams: run.streams, client: client)
-        let answer = self.answer(run.clients[client], isRetry: isRetry, at: run.now, using: &random, in: &run)
-        run.deliver(answer, to: client)
+    func receive<Decisions: ServerDecisions>(
+        client: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions
+    ) {
+        var random = decisions.random(for: client)
+        let (answer, outcome) = self.answer(
+            isPermanent: decisions.isPermanent(client), at: decisions.now, using: &random)
+        decisions.counted(isRetry: isRetry, answeredAtOnce: outcome)
+        decisions.answer(client, answer, recording: nil)
     }
 
-    func handle<Gate: RetryGate>(_ event: ScenarioEvent, number: UInt32, in run: inout ScenarioRun<Self, Gate>) {
+    func handle<Decisions: ServerDecisions>(_ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions) {
         preconditionFailure("an instant server schedules no events")
     }
 
-    /// The answer to `client`'s attempt at `time`, counted in the run. Draws one uniform for
-    /// bernoulli only; a request meeting a permanent error gets that error.
+    /// The answer to an attempt at `time`, and the outcome the load timeline counts for it. Draws
+    /// one uniform for bernoulli only; a request meeting a permanent error gets that error.
     @inline(__always)
-    func answer<Random: UniformSource, Gate: RetryGate>(
-        _ client: SimulatedClient, isRetry: Bool, at time: VirtualTime, using random: inout Random,
-        in run: inout ScenarioRun<Self, Gate>
-    ) -> ClientAnswer {
+    func answer<Random: UniformSource>(isPermanent permanent: Bool, at time: VirtualTime, using random: inout Random)
+        -> (answer: ClientAnswer, outcome: AttemptOutcome)
+    {
         let outcome = self.outcome(at: time, using: &random)
-        run.counters.attempts += 1
-        let permanent = client.isPermanent
-        run.timeline.recordAttempt(at: time, isRetry: isRetry, answeredAtOnce: permanent ? .failure : outcome.outcome)
-        return permanent
-            ? .permanentError : outcome.outcome == .success ? .success : .failure(serverDelay: outcome.retryAfter)
+        if permanent { return (.permanentError, .failure) }
+        return (outcome.outcome == .success ? .success : .failure(serverDelay: outcome.retryAfter), outcome.outcome)
     }
 
     /// The outcome of an attempt at `time`, and the Retry-After of a failure.

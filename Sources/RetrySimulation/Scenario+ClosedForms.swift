@@ -23,7 +23,7 @@ extension Scenario {
     public func closedForm(expectedLoad: OutageLoad?) -> (
         attemptsPerClient: Double, meanTotalWait: Double, successFraction: Double
     )? {
-        guard isPlainHerd, let starts = policy.expectedStartTimes else { return nil }
+        guard isPlainBurst, let starts = policy.expectedStartTimes else { return nil }
         // With maxElapsed (no jitter), `starts` already stops at the last retry within the limit.
         let n = starts.count
         switch server {
@@ -58,7 +58,7 @@ extension Scenario {
     /// The expected load per bucket, for a plain burst against an outage (see ``OutageLoad``);
     /// `nil` for other scenarios, the decorrelated modes and polly-v2.
     public var expectedLoad: OutageLoad? {
-        guard isPlainHerd, case .outage(let end, _) = server else { return nil }
+        guard isPlainBurst, case .outage(let end, _) = server else { return nil }
         return OutageLoad(policy: policy, outageEnd: end, bucketWidth: bucketWidth)
     }
 }

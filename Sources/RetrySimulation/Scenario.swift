@@ -116,10 +116,15 @@ public struct Scenario: Sendable {
         }
     }
 
-    /// True when the scenario has only the foundation's features (instant server, burst, one
-    /// request, no permanent errors, no server delays, timer trigger), where closed forms exist.
+    /// True for the plain herd: a server that answers at once, no shared limit, one request per
+    /// client that meets no permanent error and retries on its timer, with no server delay in play.
+    /// Such a run needs no session state machine (``ScenarioPath``), and from a burst it has closed
+    /// forms (``closedForm``).
     var isPlainHerd: Bool {
-        server.answersAtOnce && arrivals == .burst && requestsPerClient == 1 && permanentFraction == 0
-            && (retryAfter == .ignore || !server.sendsRetryAfter) && retryTrigger == .timer && limits.isEmpty
+        server.answersAtOnce && limits.isEmpty && requestsPerClient == 1 && permanentFraction == 0
+            && retryTrigger == .timer && (retryAfter == .ignore || !server.sendsRetryAfter)
     }
+
+    /// The plain herd of a burst: all clients fail at once at t = 0, where closed forms exist.
+    var isPlainBurst: Bool { isPlainHerd && arrivals == .burst }
 }

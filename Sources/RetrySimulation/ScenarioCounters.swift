@@ -32,6 +32,20 @@ struct ScenarioCounters {
         totalWaits = [Double](repeating: .nan, count: sessions * requestsPerClient)
     }
 
+    /// A request ended with `outcome`: counted once here for every path through the clients;
+    /// `unsent` more requests of its session are lost with it.
+    @inline(__always)
+    mutating func count(_ outcome: RequestOutcome, unsent: Int) {
+        switch outcome {
+        case .succeeded: successes += 1
+        case .permanentFailure: permanentFailures += 1
+        case .gaveUp, .deniedByBudget, .rejectedLocally:
+            if outcome == .gaveUp { giveUps += 1 }
+            if outcome == .deniedByBudget { budgetDenials += 1 }
+            requestsLost += 1 + unsent
+        }
+    }
+
     /// A request ended at `end` (nanoseconds) after `start`, having waited `totalWait` nanoseconds.
     @inline(__always)
     mutating func requestEnded(slot: Int, totalWait: Int64, start: Int64, end: Int64) {

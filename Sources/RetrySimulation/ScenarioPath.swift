@@ -16,9 +16,6 @@ enum ScenarioPath: Sendable {
     /// The paths that apply to `scenario`, slowest first.
     static func applicable(to scenario: Scenario) -> [ScenarioPath] {
         guard scenario.server.answersAtOnce && scenario.limits.isEmpty else { return [.eventOrdered] }
-        let plain =
-            scenario.requestsPerClient == 1 && scenario.permanentFraction == 0 && scenario.retryTrigger == .timer
-            && (scenario.retryAfter == .ignore || !scenario.server.sendsRetryAfter)
-        return plain ? [.eventOrdered, .clientByClient, .plainHerd] : [.eventOrdered, .clientByClient]
+        return scenario.isPlainHerd ? [.eventOrdered, .clientByClient, .plainHerd] : [.eventOrdered, .clientByClient]
     }
 }

@@ -16,7 +16,8 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
             var time = VirtualTime(nanoseconds: start)
             while true {
                 let isRetry = beginAttempt(&client, at: time, using: &random).isRetry
-                let answer = server.answer(client, isRetry: isRetry, at: time, using: &random, in: &self)
+                let (answer, outcome) = server.answer(isPermanent: client.isPermanent, at: time, using: &random)
+                countAttempt(isRetry: isRetry, at: time, answeredAtOnce: outcome)
                 guard let next = carryOut(answer, for: &client, index, at: time, using: &random) else { break }
                 time = next
             }
@@ -30,9 +31,11 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
     /// on its policy's timer until it succeeds or gives up.
     ///
     /// This is ``runClientByClient(_:)`` without the session state machine: the same server outcome,
-    /// the same decision (`BackoffPolicy.decide`), the same draws in the same order and the same
-    /// counts, so the report is the very same (tested against both other paths). It only leaves out
-    /// what cannot happen here: later requests, permanent errors, the recovery trigger and Retry-After.
+    /// the same decision (`BackoffPolicy.decide`), the same draws in the same order, and the counts
+    /// made by the same `ScenarioCounters` calls as `carryOut`'s, so the report is the very same
+    /// (tested against both other paths). It only leaves out what cannot happen here (see
+    /// `Scenario.isPlainHerd`): later requests, permanent errors, the recovery trigger, Retry-After
+    /// and shared limits.
     mutating func runPlainHerd(_ starts: [Int64]) throws(SimulationError) -> ScenarioReport {
         let (policy, server) = (policy, InstantServer(scenario.server))
         for (index, startTime) in starts.enumerated() {
@@ -46,7 +49,7 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
                 timeline.recordAttempt(
                     at: time, isRetry: backoff.attempts > 1, answeredAtOnce: success ? .success : .failure)
                 if success {
-                    counters.successes += 1
+                    counters.count(.succeeded, unsent: 0)
                     break attempt
                 }
                 let elapsed = time.nanoseconds - startTime
@@ -57,8 +60,7 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
                     counters.retryWaits(wait, capWait: capWait)
                     time = time + wait
                 case .giveUp:
-                    counters.giveUps += 1
-                    counters.requestsLost += 1
+                    counters.count(.gaveUp, unsent: 0)
                     break attempt
                 }
             }

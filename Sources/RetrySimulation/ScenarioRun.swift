@@ -12,8 +12,10 @@ import Stochastics
 /// answer at once may also run client by client, without the event queue
 /// (``runClientByClient(_:)``, ``runPlainHerd(_:)``), which gives the very same report (tested).
 ///
-/// The driver is generic over its ``SimulatedServer`` and its ``RetryGate``, so each combination is
+/// The driver is generic over its `SimulatedServer` and its `RetryGate`, so each combination is
 /// compiled on its own: a run without a budget, breaker or throttle carries no limit code at all.
+/// The server says what it decided through `ServerDecisions` (``ScenarioRun+ServerDecisions``), and
+/// the driver counts and carries it out.
 struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
     let scenario: Scenario
     let policy: BackoffPolicy
@@ -72,7 +74,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             switch event.kind {
             case .send: send(event.client, to: &server)
             case .timeout: timeOut(event.client, attempt: Int64(event.value))
-            case .server(let number): server.handle(event, number: number, in: &self)
+            case .server(let number): server.handle(event, number: number, &self)
             }
         }
         return try finish()
@@ -100,7 +102,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             deliver(.rejectedLocally, to: index)
             return
         }
-        server.receive(client: index, attempt: attempt, isRetry: isRetry, in: &self)
+        server.receive(client: index, attempt: attempt, isRetry: isRetry, &self)
     }
 
     /// The client starts an attempt at `time`; at a request's first attempt, whether it meets a
@@ -117,10 +119,15 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         return attempt
     }
 
+    /// An attempt reached the server at `time`: counted, with its outcome when answered at once.
     @inline(__always)
-    mutating func countAttempt(isRetry: Bool, at time: VirtualTime) {
+    mutating func countAttempt(isRetry: Bool, at time: VirtualTime, answeredAtOnce outcome: AttemptOutcome?) {
         counters.attempts += 1
-        timeline.recordAttempt(at: time, isRetry: isRetry)
+        if let outcome {
+            timeline.recordAttempt(at: time, isRetry: isRetry, answeredAtOnce: outcome)
+        } else {
+            timeline.recordAttempt(at: time, isRetry: isRetry)
+        }
     }
 
     /// Schedules the client's timeout for its attempt `attempt`, when the scenario has one.
@@ -179,16 +186,9 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             counters.retryWaits(next.nanoseconds - time.nanoseconds, capWait: capWait)
             return next
         case .endRequest(let outcome, let next, let unsent):
-            switch outcome {
-            case .succeeded: counters.successes += 1
-            case .permanentFailure: counters.permanentFailures += 1
-            case .gaveUp, .deniedByBudget, .rejectedLocally:
-                if outcome == .gaveUp { counters.giveUps += 1 }
-                if outcome == .deniedByBudget { counters.budgetDenials += 1 }
-                counters.requestsLost += 1 + unsent
-                if next == nil && scenario.onGiveUp == .endSession && scenario.requestsPerClient > 1 {
-                    counters.deadSessions += 1
-                }
+            counters.count(outcome, unsent: unsent)
+            if outcome.isLost && next == nil && scenario.onGiveUp == .endSession && scenario.requestsPerClient > 1 {
+                counters.deadSessions += 1
             }
             gate.requestEnded(client: index)
             counters.requestEnded(

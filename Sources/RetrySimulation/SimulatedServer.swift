@@ -1,18 +1,67 @@
-/// A server model as the scenario driver runs it: it holds its own state and handles its own
-/// events, and reaches the clients, the engine, the streams and the counters through the run.
+import EventSimulation
+import Stochastics
+
+/// A server model as the scenario driver runs it: it holds its own state, and for each attempt that
+/// reaches it, and each of its own events, it says what it decided through ``ServerDecisions``. The
+/// driver counts and carries out each decision, in the order given: a server never touches the
+/// driver's clients, counters, timeline or engine.
 ///
-/// The driver is generic over its server, so every call is specialised. The server lives beside
-/// the run (not inside it) and is handed the run `inout`, so both can change at once. A new server
-/// model is one new file: a type conforming to this protocol, chosen in `Scenario.run`.
+/// The driver is generic over its server (and a server over its decisions), so every call is
+/// specialised. A new server model is one new file: a type conforming to this protocol, chosen in
+/// `Scenario.run`.
 protocol SimulatedServer {
     /// The server of `model`; called only with a model of this server's kind.
     init(_ model: ServerModel)
 
     /// An attempt of client `client` (its number `attempt`, a retry or not) reaches the server at
-    /// `run.now`; the driver has begun it and let it past the shared limits.
-    mutating func receive<Gate: RetryGate>(
-        client: Int, attempt: Int64, isRetry: Bool, in run: inout ScenarioRun<Self, Gate>)
+    /// `decisions.now`; the driver has begun it and let it past the shared limits.
+    mutating func receive<Decisions: ServerDecisions>(
+        client: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions)
 
-    /// One of the server's own events (kind `.server(number)`), at `run.now`.
-    mutating func handle<Gate: RetryGate>(_ event: ScenarioEvent, number: UInt32, in run: inout ScenarioRun<Self, Gate>)
+    /// One of the server's own events (kind `.server(number)`), at `decisions.now`.
+    mutating func handle<Decisions: ServerDecisions>(
+        _ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions)
+}
+
+/// What a server may decide, and what it may read, about the attempts it serves. The scenario driver
+/// implements it (``ScenarioRun``): each decision is counted there, once, and carried out there.
+protocol ServerDecisions {
+    /// The instant of the attempt or event being handled.
+    var now: VirtualTime { get }
+    /// Client `client`'s random stream: a server draws what concerns a client (a hop, a service time)
+    /// from that client's stream, so no number depends on the order clients are handled in.
+    func random(for client: Int) -> ClientRandom
+    /// |N(mean, sd²)|'s draw before the absolute value, exp(mean) and lognormal(mu, sigma), from the
+    /// client's stream through GSL.
+    func normal(for client: Int, mean: Double, standardDeviation: Double) -> Double
+    func exponential(for client: Int, mean: Double) -> Double
+    func lognormal(for client: Int, mu: Double, sigma: Double) -> Double
+    /// Whether `client` still waits for its attempt `attempt` (it has not timed out).
+    func isAwaiting(_ client: Int, attempt: Int64) -> Bool
+    /// Whether `client`'s request meets a permanent error (drawn at its first attempt).
+    func isPermanent(_ client: Int) -> Bool
+    /// Whether `client`'s current attempt is a retry.
+    func isRetrying(_ client: Int) -> Bool
+
+    /// An attempt reached the server now: count it, answered at once with `outcome` or not.
+    mutating func counted(isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?)
+    /// Answer `client` now with `answer`; `outcome` is the answer as the load timeline counts it,
+    /// when the attempt was not answered at once.
+    mutating func answer(_ client: Int, _ answer: ClientAnswer, recording outcome: AttemptOutcome?)
+    /// Refuse the attempt at once (a full queue), carrying the server's delay.
+    mutating func reject(_ client: Int, retryAfter: Int64?)
+    /// The queue now holds `length` attempts.
+    mutating func queued(length: Int)
+    /// Work was done for an attempt whose client had stopped waiting.
+    mutating func wasted()
+    /// Schedule the server's own event `number` for `client`, `after` nanoseconds from now.
+    mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64)
+    /// Let `client` time out on `attempt`, if the scenario has a timeout.
+    mutating func armTimeout(_ client: Int, attempt: Int64)
+    /// Answer `client` at `time` (a reply that travels back), and begin its next attempt at once when
+    /// it makes one: returns when that attempt starts, or `nil` when its session is over. The server
+    /// takes the next attempt from there (contention's read leaves at once).
+    mutating func answer(_ client: Int, _ answer: ClientAnswer, at time: VirtualTime) -> VirtualTime?
+    /// Schedule the server's own event `number` for `client` at `time`.
+    mutating func schedule(_ number: UInt32, for client: Int, value: Int64, at time: VirtualTime)
 }

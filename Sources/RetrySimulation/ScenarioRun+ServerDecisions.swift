@@ -1,0 +1,73 @@
+import EventSimulation
+import Stochastics
+
+/// The driver carries out what its server decided, and counts it: every count and timeline record
+/// of a served attempt is made here, once, whichever server decided it.
+extension ScenarioRun: ServerDecisions {
+    @inline(__always)
+    func random(for client: Int) -> ClientRandom { ClientRandom(streams: streams, client: client) }
+
+    @inline(__always)
+    func normal(for client: Int, mean: Double, standardDeviation: Double) -> Double {
+        streams.normal(client, mean: mean, standardDeviation: standardDeviation)
+    }
+
+    @inline(__always)
+    func exponential(for client: Int, mean: Double) -> Double { streams.exponential(client, mean: mean) }
+
+    @inline(__always)
+    func lognormal(for client: Int, mu: Double, sigma: Double) -> Double {
+        streams.lognormal(client, mu: mu, sigma: sigma)
+    }
+
+    func isAwaiting(_ client: Int, attempt: Int64) -> Bool { clients[client].isAwaiting(attempt) }
+
+    func isPermanent(_ client: Int) -> Bool { clients[client].isPermanent }
+
+    func isRetrying(_ client: Int) -> Bool { clients[client].backoff.attempts > 1 }
+
+    @inline(__always)
+    mutating func counted(isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
+        countAttempt(isRetry: isRetry, at: now, answeredAtOnce: outcome)
+    }
+
+    @inline(__always)
+    mutating func answer(_ client: Int, _ answer: ClientAnswer, recording outcome: AttemptOutcome?) {
+        if let outcome { timeline.recordAnswer(at: now, outcome) }
+        deliver(answer, to: client)
+    }
+
+    mutating func reject(_ client: Int, retryAfter: Int64?) {
+        counters.rejected += 1
+        timeline.recordRejection(at: now)
+        timeline.recordAnswer(at: now, .failure)
+        deliver(.failure(serverDelay: retryAfter), to: client)
+    }
+
+    mutating func queued(length: Int) {
+        counters.peakQueue = max(counters.peakQueue, length)
+        timeline.recordQueueLength(at: now, length)
+    }
+
+    mutating func wasted() { counters.wastedWork += 1 }
+
+    @inline(__always)
+    mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {
+        schedule(.server(number), client, value: value, after: delay)
+    }
+
+    mutating func armTimeout(_ client: Int, attempt: Int64) { scheduleTimeout(client, attempt: attempt) }
+
+    @inline(__always)
+    mutating func answer(_ client: Int, _ answer: ClientAnswer, at time: VirtualTime) -> VirtualTime? {
+        var random = ClientRandom(streams: streams, client: client)
+        guard let next = carryOut(answer, for: &clients[client], client, at: time, using: &random) else { return nil }
+        _ = beginAttempt(&clients[client], at: next, using: &random)
+        return next
+    }
+
+    @inline(__always)
+    mutating func schedule(_ number: UInt32, for client: Int, value: Int64, at time: VirtualTime) {
+        simulation.schedule(ScenarioEvent(kind: .server(number), client: client, value: value), at: time)
+    }
+}

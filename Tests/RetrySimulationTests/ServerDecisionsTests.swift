@@ -1,0 +1,88 @@
+import BackoffPolicies
+import EventSimulation
+import Stochastics
+import Testing
+
+@testable import RetrySimulation
+
+/// A server says what it decided and never touches the driver, so it can be run alone against a
+/// recorder of its decisions.
+@Suite struct ServerDecisionsTests {
+    /// Every decision, in order, as text.
+    struct Recorder: ServerDecisions {
+        var now = VirtualTime(nanoseconds: 1_000)
+        let streams = ClientStreams(count: 4, root: 7)
+        var awaiting: Set<Int> = [0, 1, 2, 3]
+        var log: [String] = []
+
+        func random(for client: Int) -> ClientRandom { ClientRandom(streams: streams, client: client) }
+        func normal(for client: Int, mean: Double, standardDeviation: Double) -> Double {
+            streams.normal(client, mean: mean, standardDeviation: standardDeviation)
+        }
+        func exponential(for client: Int, mean: Double) -> Double { streams.exponential(client, mean: mean) }
+        func lognormal(for client: Int, mu: Double, sigma: Double) -> Double {
+            streams.lognormal(client, mu: mu, sigma: sigma)
+        }
+        func isAwaiting(_ client: Int, attempt: Int64) -> Bool { awaiting.contains(client) }
+        func isPermanent(_ client: Int) -> Bool { false }
+        func isRetrying(_ client: Int) -> Bool { false }
+
+        mutating func counted(isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
+            log.append("counted \(outcome.map { "\($0)" } ?? "-")")
+        }
+        mutating func answer(_ client: Int, _ answer: ClientAnswer, recording outcome: AttemptOutcome?) {
+            log.append("answer \(client) \(answer)")
+        }
+        mutating func reject(_ client: Int, retryAfter: Int64?) { log.append("reject \(client) \(retryAfter ?? -1)") }
+        mutating func queued(length: Int) { log.append("queued \(length)") }
+        mutating func wasted() { log.append("wasted") }
+        mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {
+            log.append("schedule \(number) \(client) after \(delay)")
+        }
+        mutating func armTimeout(_ client: Int, attempt: Int64) { log.append("timeout \(client)") }
+        mutating func answer(_ client: Int, _ answer: ClientAnswer, at time: VirtualTime) -> VirtualTime? {
+            log.append("answer \(client) \(answer) at \(time.nanoseconds)")
+            return nil
+        }
+        mutating func schedule(_ number: UInt32, for client: Int, value: Int64, at time: VirtualTime) {
+            log.append("schedule \(number) \(client) at \(time.nanoseconds)")
+        }
+    }
+
+    /// One worker of fixed 5 µs services and one queue place: the first attempt is served, the
+    /// second waits, the third is refused with the server's delay; when the first is done it is
+    /// answered and the queued one starts; a finished attempt whose client stopped waiting is wasted.
+    @Test func theCapacityServerServesQueuesAndRefuses() {
+        var server = CapacityServer(
+            .capacity(
+                CapacityModel(
+                    workers: 1, serviceTime: .deterministic(.microseconds(5)), queueLimit: 1,
+                    rejectionRetryAfter: .milliseconds(1))))
+        var decisions = Recorder()
+        for client in 0..<3 { server.receive(client: client, attempt: 1, isRetry: false, &decisions) }
+        #expect(
+            decisions.log == [
+                "counted -", "schedule 0 0 after 5000", "timeout 0",
+                "counted -", "queued 1", "timeout 1",
+                "counted -", "reject 2 1000000",
+            ])
+        decisions.log = []
+        decisions.awaiting = [1]
+        server.handle(ScenarioEvent(kind: .server(0), client: 0, value: 1), number: 0, &decisions)
+        server.handle(ScenarioEvent(kind: .server(0), client: 1, value: 1), number: 0, &decisions)
+        #expect(decisions.log == ["wasted", "queued 0", "schedule 0 1 after 5000", "answer 1 success"])
+    }
+
+    /// An outage answers at once, and counts the attempt answered.
+    @Test func theInstantServerAnswersAtOnce() {
+        let server = InstantServer(.outage(until: VirtualTime(nanoseconds: 2_000), retryAfter: nil))
+        var decisions = Recorder()
+        server.receive(client: 0, attempt: 1, isRetry: false, &decisions)
+        decisions.now = VirtualTime(nanoseconds: 2_000)
+        server.receive(client: 0, attempt: 2, isRetry: true, &decisions)
+        #expect(
+            decisions.log == [
+                "counted failure", "answer 0 failure(serverDelay: nil)", "counted success", "answer 0 success",
+            ])
+    }
+}
