@@ -13,8 +13,19 @@ protocol DocumentedCommand {
     static var example: String { get }
 }
 
+/// A subcommand of `backoff`: it reads its own tokens, runs, and returns the exit code. Every command
+/// goes through here; a table command (``BackoffCommand``) gets this from its table.
+protocol RunnableCommand: DocumentedCommand {
+    /// Runs the command on the tokens after its name. Data goes to `standardOutput` (or the file the
+    /// command writes atomically), messages to `standardError`; `terminal` says whether stderr is a
+    /// terminal (for progress).
+    static func main<Output: TextOutputStream, Errors: TextOutputStream>(
+        _ tokens: ArraySlice<ArgumentToken>, standardOutput: inout Output, standardError: inout Errors, terminal: Bool
+    ) throws(CommandLineError) -> Int32
+}
+
 /// A subcommand of `backoff` that turns its options into one table.
-protocol BackoffCommand: DocumentedCommand, Sendable {
+protocol BackoffCommand: RunnableCommand, Sendable {
     /// Reads and validates every option; throws a usage error before anything runs.
     init(_ options: ParsedOptions) throws(CommandLineError)
 
@@ -35,6 +46,26 @@ protocol BackoffCommand: DocumentedCommand, Sendable {
 }
 
 extension BackoffCommand {
+    /// Parses the options, checks the memory estimate, warns, opens the output (so an unwritable
+    /// destination fails before any work), runs, and writes the table.
+    static func main<Output: TextOutputStream, Errors: TextOutputStream>(
+        _ tokens: ArraySlice<ArgumentToken>, standardOutput: inout Output, standardError: inout Errors, terminal: Bool
+    ) throws(CommandLineError) -> Int32 {
+        let options = try ParsedOptions(command: name, specs: specs, tokens: tokens)
+        let command = try Self(options)
+        try MemoryLimit(options).check(command.memoryEstimate, command: name)
+        for warning in command.warnings { standardError.write("backoff: warning: \(warning)\n") }
+        let output = try command.outputPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
+        let table = try command.run()
+        if let output {
+            output.write(table.text)
+            try output.commit()
+        } else {
+            standardOutput.write(table.text)
+        }
+        return 0
+    }
+
     var header: [String] { Self.columns.map(\.name) }
     var warnings: [String] { [] }
     var memoryEstimate: MemoryEstimate { MemoryEstimate() }
@@ -47,9 +78,9 @@ enum Commands {
     }
 
     /// Every command, in the order help lists them.
-    static var all: [any DocumentedCommand.Type] { tables + [SweepCommand.self, TuneCommand.self, CheckCommand.self] }
+    static var all: [any RunnableCommand.Type] { tables + [SweepCommand.self, TuneCommand.self, CheckCommand.self] }
 
-    static func named(_ name: String) -> (any DocumentedCommand.Type)? { all.first { $0.name == name } }
+    static func named(_ name: String) -> (any RunnableCommand.Type)? { all.first { $0.name == name } }
 
     static func table(named name: String) -> (any BackoffCommand.Type)? { tables.first { $0.name == name } }
 }

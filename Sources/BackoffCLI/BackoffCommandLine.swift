@@ -57,38 +57,9 @@ public enum BackoffCommandLine {
         case .word(let word):
             name = word
         }
-        let rest = tokens.dropFirst()
-        switch name {
-        case SweepCommand.name:
-            return try SweepCommand(tokens: rest, standardErrorIsTerminal: terminal)
-                .run(standardOutput: &standardOutput, standardError: &standardError)
-        case CheckCommand.name:
-            return try CheckCommand(tokens: rest).run(standardOutput: &standardOutput)
-        case TuneCommand.name:
-            return try TuneCommand(tokens: rest).run(standardOutput: &standardOutput, standardError: &standardError)
-        default:
-            guard let type = Commands.table(named: name) else { throw unknownCommand(name) }
-            let options = try ParsedOptions(command: name, specs: type.specs, tokens: rest)
-            let (output, table) = try execute(type, options, standardError: &standardError)
-            if let output {
-                output.write(table.text)
-                try output.commit()
-            } else {
-                standardOutput.write(table.text)
-            }
-            return 0
-        }
-    }
-
-    private static func execute<Command: BackoffCommand>(
-        _ type: Command.Type, _ options: ParsedOptions, standardError: inout some TextOutputStream
-    ) throws(CommandLineError) -> (output: AtomicFileWriter?, table: CSVTable) {
-        let command = try Command(options)
-        try MemoryLimit(options).check(command.memoryEstimate, command: Command.name)
-        for warning in command.warnings { standardError.write("backoff: warning: \(warning)\n") }
-        // Opened before the run, so an unwritable destination fails before any work is done.
-        let output = try command.outputPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
-        return (output, try command.run())
+        guard let command = Commands.named(name) else { throw unknownCommand(name) }
+        return try command.main(
+            tokens.dropFirst(), standardOutput: &standardOutput, standardError: &standardError, terminal: terminal)
     }
 
     private static func unknownCommand(_ name: String) -> CommandLineError {

@@ -5,7 +5,7 @@ import Stochastics
 
 /// `backoff check FILE [--baseline OLD]`: a regression check of simulated means, against their
 /// formulas or against an earlier table, at z standard errors.
-struct CheckCommand: DocumentedCommand {
+struct CheckCommand: RunnableCommand {
     static let name = "check"
     static let abstract = "Check a table's simulated means against their formula columns, or against a baseline table."
     static let discussion = """
@@ -55,6 +55,12 @@ struct CheckCommand: DocumentedCommand {
     let baselinePath: String?
     let limit: Double
     let relative: Double?
+
+    static func main<Output: TextOutputStream, Errors: TextOutputStream>(
+        _ tokens: ArraySlice<ArgumentToken>, standardOutput: inout Output, standardError: inout Errors, terminal: Bool
+    ) throws(CommandLineError) -> Int32 {
+        try CheckCommand(tokens: tokens).run(standardOutput: &standardOutput)
+    }
 
     /// `backoff check FILE [options]`: the table comes first.
     init(tokens: some Collection<ArgumentToken>) throws(CommandLineError) {

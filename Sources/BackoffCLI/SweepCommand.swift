@@ -3,7 +3,7 @@ import RetrySimulation
 
 /// `backoff sweep <command>`: runs a command over the cartesian product of option lists and ranges,
 /// one row per point, in grid order, in parallel, sharded, resumable.
-struct SweepCommand: DocumentedCommand {
+struct SweepCommand: RunnableCommand {
     static let name = "sweep"
     static let abstract = "Run waits, simulate or formula over a grid of parameters: one CSV row per point."
     static let discussion = """
@@ -81,6 +81,13 @@ struct SweepCommand: DocumentedCommand {
     let dryRun: Bool
     /// Runs one point and returns its row (varied values, the command's row, point_id).
     let runPoint: @Sendable (Int) throws(CommandLineError) -> [String]
+
+    static func main<Output: TextOutputStream, Errors: TextOutputStream>(
+        _ tokens: ArraySlice<ArgumentToken>, standardOutput: inout Output, standardError: inout Errors, terminal: Bool
+    ) throws(CommandLineError) -> Int32 {
+        try SweepCommand(tokens: tokens, standardErrorIsTerminal: terminal)
+            .run(standardOutput: &standardOutput, standardError: &standardError)
+    }
 
     init(tokens: some Collection<ArgumentToken>, standardErrorIsTerminal: Bool = false) throws(CommandLineError) {
         let names = Self.sweptCommands.map { $0.name }

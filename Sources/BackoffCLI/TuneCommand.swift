@@ -12,7 +12,7 @@ import Stochastics
 /// constraints. Every candidate runs on the same seed (common random numbers), so candidates differ
 /// by their policy, not by their luck. The best feasible candidate is then run on a fresh seed; if
 /// its constraints fail there, `tune` says so and exits 1.
-struct TuneCommand: DocumentedCommand {
+struct TuneCommand: RunnableCommand {
     static let name = "tune"
     static let abstract = "Find the policy that does best on a simulate column while constraints on other columns hold."
     static let discussion = """
@@ -101,6 +101,12 @@ struct TuneCommand: DocumentedCommand {
     let seed: UInt64
     let jobs: Int
     let outputPath: String?
+
+    static func main<Output: TextOutputStream, Errors: TextOutputStream>(
+        _ tokens: ArraySlice<ArgumentToken>, standardOutput: inout Output, standardError: inout Errors, terminal: Bool
+    ) throws(CommandLineError) -> Int32 {
+        try TuneCommand(tokens: tokens).run(standardOutput: &standardOutput, standardError: &standardError)
+    }
 
     init(tokens: some Collection<ArgumentToken>) throws(CommandLineError) {
         let options = try ParsedOptions(command: Self.name, specs: Self.specs, tokens: tokens, fillingIn: false)
