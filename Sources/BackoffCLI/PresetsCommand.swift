@@ -81,7 +81,7 @@ struct PresetsCommand: BackoffCommand {
                 Self.table.row(
                     Row(
                         preset: preset, policy: policy, closedForm: policy.closedForm,
-                        firstWindow: policy.waitWindow(after: BackoffState(policy: policy)))))
+                        firstWindow: policy.waitWindowNanoseconds(after: BackoffState(policy: policy)))))
         }
         return table
     }

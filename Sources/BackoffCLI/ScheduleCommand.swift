@@ -90,7 +90,7 @@ struct ScheduleCommand: BackoffCommand {
             }
             append(wait: 0, window: 0...0)
             while true {
-                let window = policy.waitWindow(after: state)
+                let window = policy.waitWindowNanoseconds(after: state)
                 guard let wait = policy.nextWait(after: &state, elapsed: state.totalWait, using: &random) else { break }
                 attempt += 1
                 append(wait: wait, window: window)

@@ -62,7 +62,7 @@ extension BackoffPolicy {
             let total = nominalStartTimes.last ?? 0
             let capped =
                 nominalStartTimes.count > 1
-                ? (1..<nominalStartTimes.count).count { nominalWait(beforeRetry: $0) == _cap } : 0
+                ? (1..<nominalStartTimes.count).count { nominalWaitNanoseconds(beforeRetry: $0) == _cap } : 0
             return (total * 1e9, 0, Double(capped))
         }
         if retries == 0 { return (0, 0, 0) }

@@ -10,7 +10,7 @@ extension BackoffPolicy {
         var elapsed = 0.0
         var k = 1
         while k < maxAttempts {
-            let wait = schedule == .immediate ? 0 : nominalWait(beforeRetry: k).rounded()
+            let wait = schedule == .immediate ? 0 : nominalWaitNanoseconds(beforeRetry: k).rounded()
             if elapsed + wait > _maxElapsed { break }
             elapsed += wait
             starts.append(elapsed / 1e9)

@@ -4,7 +4,7 @@ extension BackoffPolicy {
     /// rounding), for retry k = `state.attempts`: the mode's window (see ``Jitter``), capped as the
     /// cap mode says; a clamped window's top is the cap, which the draw takes with the probability
     /// that the unclamped draw would have passed it.
-    public func waitWindow(after state: BackoffState) -> ClosedRange<Double> {
+    public func waitWindowNanoseconds(after state: BackoffState) -> ClosedRange<Double> {
         if case .immediate = schedule { return 0...0 }
         return jitter.kernel.window(self, retry: state.attempts, previous: state._previous)
     }
@@ -13,14 +13,14 @@ extension BackoffPolicy {
     /// (none, full, equal, proportional, additive): U(low, high) with probability 1 - atCap, and exactly
     /// the cap with probability atCap (under `clamp`, when the window reaches past c). `nil` for the
     /// decorrelated modes and polly-v2, whose waits depend on each other.
-    public func waitLaw(beforeRetry k: Int) -> (low: Double, high: Double, atCap: Double)? {
+    public func waitLawNanoseconds(beforeRetry k: Int) -> (low: Double, high: Double, atCap: Double)? {
         if case .immediate = schedule { return (0, 0, 0) }
         return jitter.kernel.law(self, retry: k)
     }
 
-    /// ``waitLaw(beforeRetry:)`` on whole nanoseconds, as the outage convolution takes it (without
+    /// ``waitLawNanoseconds(beforeRetry:)`` on whole nanoseconds, as the outage convolution takes it (without
     /// jitter, and for full and equal jitter under `nominal`, the nominal wait is rounded first).
-    public func roundedWaitLaw(beforeRetry k: Int) -> (low: Double, high: Double, atCap: Double)? {
+    public func roundedWaitLawNanoseconds(beforeRetry k: Int) -> (low: Double, high: Double, atCap: Double)? {
         if case .immediate = schedule { return (0, 0, 0) }
         return jitter.kernel.roundedLaw(self, retry: k)
     }

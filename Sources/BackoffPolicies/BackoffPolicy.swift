@@ -125,11 +125,17 @@ public struct BackoffPolicy: Hashable, Sendable {
     /// The multiplier m as reported in CSV (1 for schedules other than exponential).
     public var multiplier: Double { schedule.multiplier }
 
-    /// The un-jittered wait e_k before retry k (k >= 1), in nanoseconds, with the cap applied.
+    /// The un-jittered wait e_k before retry k (k >= 1), with the cap applied, rounded to whole
+    /// nanoseconds as a wait is.
+    public func nominalWait(beforeRetry k: Int) -> Duration {
+        .nanoseconds(Self.wholeNanoseconds(nominalWaitNanoseconds(beforeRetry: k)))
+    }
+
+    /// e_k in nanoseconds, unrounded: what the draws and closed forms compute with.
     ///
     /// - Complexity: O(1).
     @inlinable
-    public func nominalWait(beforeRetry k: Int) -> Double {
+    func nominalWaitNanoseconds(beforeRetry k: Int) -> Double {
         min(_cap, windowNominal(beforeRetry: k))
     }
 

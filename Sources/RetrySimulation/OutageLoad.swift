@@ -52,7 +52,7 @@ public struct OutageLoad: Sendable {
                 waits.append((0, 0, 0))
                 continue
             }
-            guard let law = policy.roundedWaitLaw(beforeRetry: k) else { return nil }
+            guard let law = policy.roundedWaitLawNanoseconds(beforeRetry: k) else { return nil }
             waits.append(law)
         }
         let horizon = waits.reduce(0) { $0 + $1.high } + Double(bucketWidth)

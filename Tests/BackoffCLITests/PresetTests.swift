@@ -63,7 +63,7 @@ import Testing
         var state = BackoffState(policy: policy)
         var random = ScriptedHalves()
         for (k, window) in expectation.windows.enumerated() {
-            let actual = policy.waitWindow(after: state)
+            let actual = policy.waitWindowNanoseconds(after: state)
             #expect(
                 abs(actual.lowerBound / 1e9 - window.lowerBound) < 1e-9
                     && abs(actual.upperBound / 1e9 - window.upperBound) < 1e-9,

@@ -37,7 +37,7 @@ import Testing
         for run in 0..<2_000 {
             var state = BackoffState(policy: policy)
             while true {
-                let window = policy.waitWindow(after: state)
+                let window = policy.waitWindowNanoseconds(after: state)
                 guard let wait = policy.nextWait(after: &state, elapsed: state.totalWait, using: &random) else { break }
                 let ns = Double(wait)
                 // Waits are rounded to whole nanoseconds, so allow half a nanosecond at each end.

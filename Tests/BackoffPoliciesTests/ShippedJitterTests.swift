@@ -155,7 +155,7 @@ import Testing
         let critical = 2.2255 / Double(runs).squareRoot()
         #expect(distance <= critical, "seed \(Self.seed), \(jitter.name), \(capMode): KS \(distance) > \(critical)")
         // The library's own law of that wait says the same.
-        let law = try #require(policy.waitLaw(beforeRetry: 1))
+        let law = try #require(policy.waitLawNanoseconds(beforeRetry: 1))
         #expect(abs(law.low - low) < 1 && abs(law.atCap - atCap) < 1e-12, "\(jitter.name), \(capMode): waitLaw \(law)")
         // Clamped: [low, c].
         #expect(abs(law.high - (atCap > 0 ? cap : high)) < 1, "\(jitter.name), \(capMode): waitLaw \(law)")

@@ -24,7 +24,7 @@ enum EqualJitter: WindowJitterFamily {
     }
 
     @usableFromInline static func unclampedMean(_ policy: BackoffPolicy, retry k: Int) -> Double {
-        0.75 * policy.nominalWait(beforeRetry: k)
+        0.75 * policy.nominalWaitNanoseconds(beforeRetry: k)
     }
 
     @usableFromInline static func unclampedRange(largest: Double) -> ClosedRange<Double>? { largest / 2...largest }
@@ -35,7 +35,7 @@ enum EqualJitter: WindowJitterFamily {
         guard policy.capMode == .nominal else {
             return law(policy, retry: k).map { ($0.low.rounded(), $0.high.rounded(), $0.atCap) }
         }
-        let e = policy.nominalWait(beforeRetry: k).rounded()
+        let e = policy.nominalWaitNanoseconds(beforeRetry: k).rounded()
         return (e / 2, e, 0)
     }
 }

@@ -22,7 +22,7 @@ enum FullJitter: WindowJitterFamily {
     }
 
     @usableFromInline static func unclampedMean(_ policy: BackoffPolicy, retry k: Int) -> Double {
-        0.5 * policy.nominalWait(beforeRetry: k)
+        0.5 * policy.nominalWaitNanoseconds(beforeRetry: k)
     }
 
     @usableFromInline static func unclampedRange(largest: Double) -> ClosedRange<Double>? { 0...largest }
@@ -33,6 +33,6 @@ enum FullJitter: WindowJitterFamily {
         guard policy.capMode == .nominal else {
             return law(policy, retry: k).map { ($0.low.rounded(), $0.high.rounded(), $0.atCap) }
         }
-        return (0, policy.nominalWait(beforeRetry: k).rounded(), 0)
+        return (0, policy.nominalWaitNanoseconds(beforeRetry: k).rounded(), 0)
     }
 }

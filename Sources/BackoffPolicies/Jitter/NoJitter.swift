@@ -18,7 +18,7 @@ enum NoJitter: WindowJitterFamily {
     static func draw<Random: UniformSource>(
         _ policy: BackoffPolicy, retry k: Int, previous: inout Double, using random: inout Random
     ) -> Double {
-        policy.nominalWait(beforeRetry: k)
+        policy.nominalWaitNanoseconds(beforeRetry: k)
     }
 
     @inlinable
@@ -39,21 +39,21 @@ enum NoJitter: WindowJitterFamily {
 
     @usableFromInline static func window(_ policy: BackoffPolicy, retry k: Int, previous: Double) -> ClosedRange<Double>
     {
-        let nominal = policy.nominalWait(beforeRetry: k)
+        let nominal = policy.nominalWaitNanoseconds(beforeRetry: k)
         return nominal...nominal
     }
 
     @usableFromInline static func law(_ policy: BackoffPolicy, retry k: Int) -> (
         low: Double, high: Double, atCap: Double
     )? {
-        let e = policy.nominalWait(beforeRetry: k)
+        let e = policy.nominalWaitNanoseconds(beforeRetry: k)
         return (e, e, 0)
     }
 
     @usableFromInline static func roundedLaw(_ policy: BackoffPolicy, retry k: Int) -> (
         low: Double, high: Double, atCap: Double
     )? {
-        let e = policy.nominalWait(beforeRetry: k).rounded()
+        let e = policy.nominalWaitNanoseconds(beforeRetry: k).rounded()
         return (e, e, 0)
     }
 
@@ -64,7 +64,7 @@ enum NoJitter: WindowJitterFamily {
     }
 
     @usableFromInline static func unclampedMean(_ policy: BackoffPolicy, retry k: Int) -> Double {
-        policy.nominalWait(beforeRetry: k)
+        policy.nominalWaitNanoseconds(beforeRetry: k)
     }
 
     @usableFromInline static func totalWaitRange(_ policy: BackoffPolicy, retries: Int, largest: Double) -> ClosedRange<
