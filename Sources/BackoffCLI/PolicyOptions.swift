@@ -25,9 +25,11 @@ struct PolicyOptions {
         }
     }
 
+    /// `--jitter`'s name (its declaration takes each command's default list).
+    static let jitterName = "jitter"
     static func jitter(default defaultValue: String) -> Option<[Jitter]> {
         Option(
-            "jitter", "list", default: defaultValue,
+            jitterName, "list", default: defaultValue,
             form: "a comma-separated list of none, full, equal, proportional:F, additive:D, decorrelated, "
                 + "decorrelated-monotone, polly-v2, or all",
             help: "Jitter modes, comma-separated: none, full, equal, proportional:F, additive:D, decorrelated, "

@@ -50,7 +50,7 @@ struct SweepAxis: Equatable {
     ///   input of a few bytes cannot ask for ten million values).
     init(spec: OptionSpec, text: String, command: String, limit: Int = pointLimit) throws(CommandLineError) {
         self.spec = spec
-        if spec.name == "jitter" && text == "all" {
+        if spec.name == PolicyOptions.jitterName && text == "all" {
             values = Jitter.allModes.map(\.name)
             return
         }

@@ -105,7 +105,7 @@ extension SweepCommand {
 
     /// `--dry-run`: the points and their seeds.
     private func listPoints(standardOutput: inout some TextOutputStream) throws(CommandLineError) -> Int32 {
-        let hasSeed = grid.specs.contains { $0.name == "seed" }
+        let hasSeed = grid.specs.contains { $0.name == SweepGrid.seed }
         var table = CSVTable(
             header: ["point"] + grid.variedAxes.map(\.columnName) + (hasSeed ? ["seed"] : []) + ["point_id"])
         for index in points {

@@ -176,8 +176,8 @@ struct SweepCommand: RunnableCommand {
         let policyGiven = [PolicyOptions.preset.name, PolicyOptions.grpcServiceConfig.name].contains {
             options.givenText($0) != nil
         }
-        if !axes.contains(where: { $0.spec.name == "jitter" }), !policyGiven,
-            let jitter = sweptSpecs.first(where: { $0.name == "jitter" })
+        if !axes.contains(where: { $0.spec.name == PolicyOptions.jitterName }), !policyGiven,
+            let jitter = sweptSpecs.first(where: { $0.name == PolicyOptions.jitterName })
         {
             axes.append(try SweepAxis(spec: jitter, text: jitter.defaultValue!, command: name))
         }

@@ -34,6 +34,12 @@ struct SweepGrid: Sendable {
     /// The `--seed` axis, and the root seed when no axis sets it (`nil`: the command has no `--seed`).
     private let seedAxis: Int?
     private let defaultRoot: UInt64?
+    /// `--seed` and `--jobs`, by their declarations: a point runs with its own seed and one thread.
+    static let (seed, jobs) = (RunOptions.seedOption.name, RunOptions.jobsOption.name)
+    /// The options a point's seed leaves out: its jitter mode (each mode has its own stream), the
+    /// root seed itself, and the thread count (which changes nothing); its identity leaves out the
+    /// thread count only.
+    static let outsideSeed: Set<String> = [PolicyOptions.jitterName, seed, jobs]
     /// Whether the command takes `--jobs` (a point runs with `--jobs 1`).
     private let hasJobs: Bool
 
@@ -55,7 +61,7 @@ struct SweepGrid: Sendable {
         }
         pointCount = count
         canonicalLines = specs.map { spec in
-            let (inSeed, inIdentity) = (!["jitter", "seed", "jobs"].contains(spec.name), spec.name != "jobs")
+            let (inSeed, inIdentity) = (!Self.outsideSeed.contains(spec.name), spec.name != Self.jobs)
             func line(_ value: String) -> [UInt8] { Array("\(spec.name)=\(SweepAxis.canonical(value, of: spec))".utf8) }
             if let axis = axes.firstIndex(where: { $0.spec.name == spec.name }) {
                 return (axis, axes[axis].values.map(line), inSeed, inIdentity)
@@ -67,9 +73,9 @@ struct SweepGrid: Sendable {
             strides[position] = strides[position + 1] * axes[position + 1].values.count
         }
         self.strides = strides
-        seedAxis = axes.firstIndex { $0.spec.name == "seed" }
-        defaultRoot = specs.first { $0.name == "seed" }.map { UInt64($0.defaultValue ?? "0") ?? 0 }
-        hasJobs = specs.contains { $0.name == "jobs" }
+        seedAxis = axes.firstIndex { $0.spec.name == Self.seed }
+        defaultRoot = specs.first { $0.name == Self.seed }.map { UInt64($0.defaultValue ?? "0") ?? 0 }
+        hasJobs = specs.contains { $0.name == Self.jobs }
     }
 
     /// The index of axis `axis`'s value at point `index`.
@@ -128,8 +134,8 @@ struct SweepGrid: Sendable {
         for (position, axis) in axes.enumerated() where position != seedAxis {
             options.append((axis.spec.name, axis.values[valueIndex(position, at: index)]))
         }
-        if let seed = seed(at: index) { options.append(("seed", String(seed))) }
-        if hasJobs { options.append(("jobs", "1")) }
+        if let seed = seed(at: index) { options.append((Self.seed, String(seed))) }
+        if hasJobs { options.append((Self.jobs, "1")) }
         return options
     }
 
