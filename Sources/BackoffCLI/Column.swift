@@ -1,3 +1,5 @@
+import BackoffPolicies
+
 /// One CSV column: its name, what it means, and how its value is written from a row's `Source`.
 /// A table's header, its rows, `backoff help <command>` and the data dictionary's column table all come
 /// from one list of these, so they cannot drift apart. New columns go at the end of a list.
@@ -6,11 +8,20 @@ struct Column<Source>: Sendable {
     /// One line for help and the data dictionary: what the column holds, with its unit.
     let meaning: String
     let value: @Sendable (Source) -> String
+    /// The policy parameters whose value the column reports (a row's policy error names it).
+    private(set) var policyParameters: [PolicyParameter] = []
 
     init(_ name: String, _ meaning: String, _ value: @escaping @Sendable (Source) -> String) {
         self.name = name
         self.meaning = meaning
         self.value = value
+    }
+
+    /// The column as the one that reports `parameters` of a row's policy.
+    func reporting(_ parameters: PolicyParameter...) -> Column {
+        var column = self
+        column.policyParameters = parameters
+        return column
     }
 
     /// The column as documentation: its name and meaning.

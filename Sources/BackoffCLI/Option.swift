@@ -56,6 +56,15 @@ struct Option<Value: Sendable>: Sendable {
             absent: nil, parse: { text throws(InvalidValue) in try parse(text) })
     }
 
+    /// The option as the one that sets `parameter` of a policy: the policy's errors about it name
+    /// this option; `formStatesRange` says that its form already states the parameter's own range.
+    func setting(_ parameter: PolicyParameter, formStatesRange: Bool = false) -> Option {
+        var option = self
+        option.spec.policyParameter = parameter
+        option.spec.formStatesRange = formStatesRange
+        return option
+    }
+
     /// The same option (name, default, form, parser, preset reading) with the help line another
     /// command shows for it: one declaration, however many commands take it.
     func withHelp(_ help: String) -> Option {
@@ -63,7 +72,8 @@ struct Option<Value: Sendable>: Sendable {
         option.spec = OptionSpec(
             name: spec.name, placeholder: spec.placeholder, kind: spec.kind, help: help,
             defaultValue: spec.defaultValue,
-            form: spec.form, presetText: spec.presetText, isRepeatable: spec.isRepeatable)
+            form: spec.form, presetText: spec.presetText, isRepeatable: spec.isRepeatable,
+            policyParameter: spec.policyParameter, formStatesRange: spec.formStatesRange)
         return option
     }
 

@@ -18,6 +18,11 @@ struct OptionSpec: Sendable, Equatable {
     var presetText: (@Sendable (Preset) -> String?)? = nil
     /// Whether the option may be given more than once (each value is kept, in order).
     var isRepeatable = false
+    /// The policy parameter the option sets, so a policy's error names this option.
+    var policyParameter: PolicyParameter? = nil
+    /// Whether the option's form states its parameter's own range (then an error of that range
+    /// needs no words beyond the form).
+    var formStatesRange = false
 
     /// `--name <value>`, or `--name` for a flag, as help and error messages show it.
     var usage: String { isFlag ? "--\(name)" : "--\(name) <\(placeholder)>" }

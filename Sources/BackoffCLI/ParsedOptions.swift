@@ -175,7 +175,10 @@ struct ParsedOptions {
     private func startText(_ spec: OptionSpec) -> String? { start.flatMap { spec.presetText?($0.preset) } }
 
     /// True when the user gave the option or the start set it.
-    func isSet<Value>(_ option: Option<Value>) -> Bool { values[option.name] != nil || startText(option.spec) != nil }
+    func isSet<Value>(_ option: Option<Value>) -> Bool { isSet(option.spec) }
+
+    /// The same for the option declared by `spec`.
+    func isSet(_ spec: OptionSpec) -> Bool { values[spec.name] != nil || startText(spec) != nil }
 
     /// The usage error for the option's value (the text given, or its default), quoting it and the
     /// accepted form, with what is wrong beyond the form when `detail` says it.

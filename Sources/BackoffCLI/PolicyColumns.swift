@@ -5,24 +5,27 @@ import BackoffPolicies
 enum PolicyColumns {
     static func leading<Source>(_ policy: @escaping @Sendable (Source) -> BackoffPolicy) -> [Column<Source>] {
         [
-            Column("base_s", "base b, seconds") { CSVFormat.seconds(policy($0).base) },
+            Column("base_s", "base b, seconds") { CSVFormat.seconds(policy($0).base) }.reporting(.base),
             Column("multiplier", "multiplier m (1 for schedules other than exponential)") {
                 CSVFormat.number(policy($0).multiplier)
-            },
-            Column("cap_s", "cap c, seconds (inf: no cap)") { CSVFormat.seconds(policy($0).cap) },
-            Column("max_attempts", "attempts per request n") { CSVFormat.integer(policy($0).maxAttempts) },
+            }.reporting(.multiplier),
+            Column("cap_s", "cap c, seconds (inf: no cap)") { CSVFormat.seconds(policy($0).cap) }.reporting(.cap),
+            Column("max_attempts", "attempts per request n") { CSVFormat.integer(policy($0).maxAttempts) }
+                .reporting(.attempts),
         ]
     }
 
     static func trailing<Source>(_ policy: @escaping @Sendable (Source) -> BackoffPolicy) -> [Column<Source>] {
         [
-            Column("schedule", "exponential, constant, linear or immediate") { policy($0).schedule.name },
+            // A linear schedule's increment is in no column: its errors name the schedule.
+            Column("schedule", "exponential, constant, linear or immediate") { policy($0).schedule.name }
+                .reporting(.increment),
             Column("decorrelated_factor", "r of decorrelated jitter (empty for other modes)") {
                 if case .decorrelated(let r) = policy($0).jitter { CSVFormat.number(r) } else { "" }
-            },
+            }.reporting(.decorrelatedFactor),
             Column("max_elapsed_s", "total-time limit, seconds (inf: none)") {
                 CSVFormat.seconds(policy($0).maxElapsed)
-            },
+            }.reporting(.maxElapsed),
         ]
     }
 
@@ -30,10 +33,17 @@ enum PolicyColumns {
     static func capMode<Source>(_ policy: @escaping @Sendable (Source) -> BackoffPolicy) -> Column<Source> {
         Column("cap_mode", "where the cap applies: nominal (before the jitter) or clamp (min(cap, draw))") {
             policy($0).capMode.rawValue
-        }
+        }.reporting(.capMode)
+    }
+
+    /// The column that reports `parameter`, by the declarations above.
+    static func name(of parameter: PolicyParameter) -> String? {
+        let columns =
+            [jitter { $0 }] + leading { (policy: BackoffPolicy) in policy } + trailing { $0 } + [capMode { $0 }]
+        return columns.first { $0.policyParameters.contains(parameter) }?.name
     }
 
     static func jitter<Source>(_ policy: @escaping @Sendable (Source) -> BackoffPolicy) -> Column<Source> {
-        Column("jitter", "jitter mode") { policy($0).jitter.name }
+        Column("jitter", "jitter mode") { policy($0).jitter.name }.reporting(.jitter)
     }
 }

@@ -35,7 +35,7 @@ struct PolicyOptions {
             help: "Jitter modes, comma-separated: none, full, equal, proportional:F, additive:D, decorrelated, "
                 + "decorrelated-monotone, polly-v2, or all (none, full, equal, decorrelated).",
             parse: parseJitters
-        ).setByPreset({ [$0.policy.jitter] }, text: { $0.map(\.name).joined(separator: ",") })
+        ).setByPreset({ [$0.policy.jitter] }, text: { $0.map(\.name).joined(separator: ",") }).setting(.jitter)
     }
     static let preset = Option<String?>.optional(
         "preset", "name", form: "one of " + Preset.all.map(\.name).joined(separator: ", "),
@@ -56,7 +56,7 @@ struct PolicyOptions {
             "Where the cap applies: nominal (cap the nominal wait, then jitter) or clamp (jitter, then min(cap, wait)). "
             + "Default: each mode's rule (clamp for decorrelated and polly-v2, nominal for the others).",
         parse: Parsers.choice(CapMode.self)
-    ).setByPreset({ .some($0.policy.capMode) }, text: { $0?.rawValue ?? "" })
+    ).setByPreset({ .some($0.policy.capMode) }, text: { $0?.rawValue ?? "" }).setting(.capMode)
     static let schedule = Option(
         "schedule", "name", default: "exponential", form: "one of exponential, constant, linear, immediate",
         help: "Un-jittered schedule: exponential (b m^(k-1)), constant (b), linear (b + (k-1) d) or immediate (0).",
@@ -66,26 +66,29 @@ struct PolicyOptions {
         "base", "duration", kind: .duration, default: "100ms",
         form: "a duration greater than 0 with a unit (ns, us, ms, s, m, h), e.g. 100ms",
         help: "Base wait b: the first retry's un-jittered wait.", parse: Parsers.duration
-    ).setByPreset({ $0.policy.base }, text: \.unitText)
+    ).setByPreset({ $0.policy.base }, text: \.unitText).setting(.base, formStatesRange: true)
     static let multiplier = Option(
         "multiplier", "number", kind: .number, default: "2", form: "a number >= 1, e.g. 2",
         help: "Multiplier m of the exponential schedule.", parse: Parsers.number
     ).setByPreset(
-        { if case .exponential(let m) = $0.policy.schedule { m } else { nil } }, text: { CSVFormat.number($0) })
+        { if case .exponential(let m) = $0.policy.schedule { m } else { nil } }, text: { CSVFormat.number($0) }
+    ).setting(.multiplier, formStatesRange: true)
     static let increment = Option<Duration?>.optional(
         "increment", "duration", kind: .duration, form: OptionSpec.durationForm,
         help: "Increment d of the linear schedule (default: the base).", parse: Parsers.duration
     ).setByPreset(
-        { if case .linear(let d) = $0.policy.schedule { .some(d) } else { nil } }, text: { $0?.unitText ?? "" })
+        { if case .linear(let d) = $0.policy.schedule { .some(d) } else { nil } }, text: { $0?.unitText ?? "" }
+    ).setting(.increment)
     static let cap = Option(
         "cap", "duration", kind: .duration, default: "5s",
         form: "a duration at least the base, with a unit (e.g. 5s), or none",
         help: "Cap c on each wait, or none.", parse: Parsers.durationOrNone
-    ).setByPreset({ .some($0.policy.cap) }, text: { $0?.unitText ?? "none" })
+    ).setByPreset({ .some($0.policy.cap) }, text: { $0?.unitText ?? "none" }).setting(.cap)
     static let maxAttempts = Option(
         "max-attempts", "count", kind: .count, default: "5", form: Parsers.countForm(attemptRange, example: 5),
         help: "Attempts per request, the first included (RxSwift's retry(n)).", parse: Parsers.count(in: attemptRange)
-    ).setByPreset({ if case .maxAttempts(let n) = $0.policy.budget { n } else { nil } }, text: { String($0) })
+    ).setByPreset({ if case .maxAttempts(let n) = $0.policy.budget { n } else { nil } }, text: { String($0) }).setting(
+        .attempts, formStatesRange: true)
     /// Attempts a request may make.
     static let attemptRange = 1...1_000_000_000
     static let maxRetries = Option<Int?>.optional(
@@ -94,16 +97,18 @@ struct PolicyOptions {
         parse: Parsers.count(in: 0...(attemptRange.upperBound - 1))
     ).setByPreset(
         { if case .maxRetries(let r) = $0.policy.budget { .some(r) } else { nil } }, text: { $0.map(String.init) ?? "" }
-    )
+    ).setting(.attempts, formStatesRange: true)
     static let maxElapsed = Option<Duration??>.optional(
         "max-elapsed", "duration", kind: .duration, form: "a duration with a unit (e.g. 10s), or none",
         help: "Give up instead of retrying when the retry would start later than this after the first attempt.",
         parse: Parsers.durationOrNone
-    ).setByPreset({ $0.policy.maxElapsed.map { .some(.some($0)) } }, text: { $0??.unitText ?? "none" })
+    ).setByPreset({ $0.policy.maxElapsed.map { .some(.some($0)) } }, text: { $0??.unitText ?? "none" }).setting(
+        .maxElapsed)
     static let decorrelatedFactor = Option(
         "decorrelated-factor", "number", kind: .number, default: "3", form: "a number > 1, e.g. 3",
         help: "Factor r of decorrelated jitter: s_k = min(c, U(b, r s_(k-1))).", parse: Parsers.number
-    ).setByPreset({ $0.policy.jitter.decorrelatedFactor }, text: { CSVFormat.number($0) })
+    ).setByPreset({ $0.policy.jitter.decorrelatedFactor }, text: { CSVFormat.number($0) }).setting(
+        .decorrelatedFactor, formStatesRange: true)
 
     static func specs(defaultJitter: String) -> [OptionSpec] {
         [
@@ -228,29 +233,24 @@ struct PolicyOptions {
         }
     }
 
-    /// The policy's error, reported against the option it concerns, quoting the value given. The
-    /// ranges the options' forms state need no more words.
+    /// The policy's error, reported against the option that sets the parameter it concerns (found by
+    /// the declarations: the one given, else the one the start set, else the first declared), quoting
+    /// the value. An error of a parameter's own range needs no words when the option's form states
+    /// the range.
     private static func usageError(_ error: PolicyError, options: ParsedOptions) -> CommandLineError {
-        let budget = options.isSet(maxRetries) && !options.isGiven(maxAttempts) ? maxRetries.spec : maxAttempts.spec
-        let (spec, detail): (OptionSpec, String?) =
+        if case .capBelowBase(let cap, _) = error, options.isGiven(Self.base) && !options.isGiven(Self.cap) {
+            // Blame the option the user gave: a base above the default cap is the base's fault.
+            let origin = options.origin(of: Self.cap.spec) ?? "given"
+            return options.invalid(
+                Self.base.spec, detail: "the base must be at most the cap (\(cap.unitText), \(origin))")
+        }
+        let candidates = options.specs.filter { $0.policyParameter == error.parameter }
+        guard let first = candidates.first else { return .usage("\(error)", command: options.command) }
+        let spec = candidates.first(where: options.isGiven) ?? candidates.first(where: options.isSet) ?? first
+        let detail: String? =
             switch error {
-            case .nonPositiveBase: (base.spec, nil)
-            case .multiplierBelowOne: (multiplier.spec, nil)
-            case .capBelowBase(let cap, let base):
-                // Blame the option the user gave: a base above the default cap is the base's fault.
-                options.isGiven(Self.base) && !options.isGiven(Self.cap)
-                    ? (
-                        Self.base.spec,
-                        "the base must be at most the cap (\(cap.unitText), \(options.origin(of: Self.cap.spec) ?? "given"))"
-                    )
-                    : (Self.cap.spec, "the cap must be at least the base (\(base.unitText))")
-            case .noAttempts: (budget, nil)
-            case .waitsOverflow: (budget, "\(error)")
-            case .decorrelatedFactorNotAboveOne: (decorrelatedFactor.spec, nil)
-            case .proportionalFractionOutOfRange, .negativeAdditiveSpread: (jitter(default: "").spec, "\(error)")
-            case .capModeNotApplicable: (capMode.spec, "\(error)")
-            case .negativeIncrement: (increment.spec, "\(error)")
-            case .negativeMaxElapsed: (maxElapsed.spec, "\(error)")
+            case .capBelowBase(_, let base): "the cap must be at least the base (\(base.unitText))"
+            default: error.isOutsideOwnRange && spec.formStatesRange ? nil : "\(error)"
             }
         return options.invalid(spec, detail: detail)
     }

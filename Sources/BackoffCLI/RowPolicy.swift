@@ -77,18 +77,7 @@ enum RowPolicy {
                 budget: .maxAttempts(attempts),
                 maxElapsed: maxElapsed)
         } catch {
-            let column: String =
-                switch error {
-                case .nonPositiveBase: "base_s"
-                case .multiplierBelowOne: "multiplier"
-                case .capBelowBase: "cap_s"
-                case .noAttempts, .waitsOverflow: "max_attempts"
-                case .decorrelatedFactorNotAboveOne: "decorrelated_factor"
-                case .proportionalFractionOutOfRange, .negativeAdditiveSpread: "jitter"
-                case .capModeNotApplicable: "cap_mode"
-                case .negativeIncrement: "schedule"
-                case .negativeMaxElapsed: "max_elapsed_s"
-                }
+            let column = PolicyColumns.name(of: error.parameter) ?? "jitter"
             throw Problem(column: column, value: value(column) ?? "", reason: "which makes no valid policy: \(error)")
         }
     }

@@ -88,3 +88,12 @@ import Testing
         }
     }
 }
+
+/// A policy's error names an option and a column through their declarations: every parameter has both.
+@Suite struct PolicyParameterDeclarationTests {
+    @Test(arguments: PolicyParameter.allCases)
+    func everyParameterHasAnOptionAndAColumn(parameter: PolicyParameter) {
+        #expect(PolicyOptions.specs(defaultJitter: "").contains { $0.policyParameter == parameter }, "\(parameter)")
+        #expect(PolicyColumns.name(of: parameter) != nil, "\(parameter)")
+    }
+}
