@@ -48,7 +48,8 @@ let package = Package(
             name: "RetrySimulationTests",
             dependencies: ["RetrySimulation", "BackoffPolicies", "EventSimulation", "Stochastics"]
         ),
-        .testTarget(name: "BackoffCLITests", dependencies: ["BackoffCLI", "BackoffPolicies", "Retrying"]),
+        .testTarget(
+            name: "BackoffCLITests", dependencies: ["BackoffCLI", "BackoffPolicies", "Retrying", "RetrySimulation"]),
         .testTarget(
             name: "RetryingTests",
             dependencies: ["Retrying", "BackoffPolicies", "EventSimulation", "RetrySimulation", "Stochastics"]),

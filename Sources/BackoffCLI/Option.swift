@@ -1,4 +1,5 @@
 import BackoffPolicies
+import RetrySimulation
 
 /// One option of a command, typed: its declaration (name, help, default, accepted form) and the
 /// parser that turns its text into a `Value`, as swift-argument-parser's `@Option` is. Commands read
@@ -59,8 +60,17 @@ struct Option<Value: Sendable>: Sendable {
     /// The option as the one that sets `parameter` of a policy: the policy's errors about it name
     /// this option; `formStatesRange` says that its form already states the parameter's own range.
     func setting(_ parameter: PolicyParameter, formStatesRange: Bool = false) -> Option {
+        setting(.policy(parameter), formStatesRange: formStatesRange)
+    }
+
+    /// The option as the one that sets `parameter` of a scenario (see the policy's form above).
+    func setting(_ parameter: ScenarioParameter, formStatesRange: Bool = false) -> Option {
+        setting(.scenario(parameter), formStatesRange: formStatesRange)
+    }
+
+    private func setting(_ parameter: ModelParameter, formStatesRange: Bool) -> Option {
         var option = self
-        option.spec.policyParameter = parameter
+        option.spec.parameter = parameter
         option.spec.formStatesRange = formStatesRange
         return option
     }
@@ -73,7 +83,7 @@ struct Option<Value: Sendable>: Sendable {
             name: spec.name, placeholder: spec.placeholder, kind: spec.kind, help: help,
             defaultValue: spec.defaultValue,
             form: spec.form, presetText: spec.presetText, isRepeatable: spec.isRepeatable,
-            policyParameter: spec.policyParameter, formStatesRange: spec.formStatesRange)
+            parameter: spec.parameter, formStatesRange: spec.formStatesRange)
         return option
     }
 

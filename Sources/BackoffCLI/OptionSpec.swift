@@ -1,4 +1,5 @@
 import BackoffPolicies
+import RetrySimulation
 
 /// The declaration of one option, whatever its value's type: what help shows, what the lexer
 /// checks and what a sweep needs to read, range and canonicalise its values.
@@ -18,8 +19,8 @@ struct OptionSpec: Sendable, Equatable {
     var presetText: (@Sendable (Preset) -> String?)? = nil
     /// Whether the option may be given more than once (each value is kept, in order).
     var isRepeatable = false
-    /// The policy parameter the option sets, so a policy's error names this option.
-    var policyParameter: PolicyParameter? = nil
+    /// The model parameter the option sets, so the model's error about it names this option.
+    var parameter: ModelParameter? = nil
     /// Whether the option's form states its parameter's own range (then an error of that range
     /// needs no words beyond the form).
     var formStatesRange = false
@@ -40,4 +41,10 @@ struct OptionSpec: Sendable, Equatable {
 
 extension OptionSpec {
     static let durationForm = "a duration with a unit (ns, us, ms, s, m, h), e.g. 250ms, 1.5s, 2m"
+}
+
+/// A parameter of the models the options set: a policy's or a scenario's.
+enum ModelParameter: Hashable, Sendable {
+    case policy(PolicyParameter)
+    case scenario(ScenarioParameter)
 }

@@ -244,7 +244,7 @@ struct PolicyOptions {
             return options.invalid(
                 Self.base.spec, detail: "the base must be at most the cap (\(cap.unitText), \(origin))")
         }
-        let candidates = options.specs.filter { $0.policyParameter == error.parameter }
+        let candidates = options.specs.filter { $0.parameter == .policy(error.parameter) }
         guard let first = candidates.first else { return .usage("\(error)", command: options.command) }
         let spec = candidates.first(where: options.isGiven) ?? candidates.first(where: options.isSet) ?? first
         let detail: String? =

@@ -7,14 +7,16 @@ import RetrySimulation
 extension ScenarioOptions {
     static let clients = Option(
         "clients", "count", kind: .count, default: "1000", form: Parsers.countForm(clientRange, example: 1000),
-        help: "Clients N (sessions); with burst arrivals all start at t = 0.", parse: Parsers.count(in: clientRange))
+        help: "Clients N (sessions); with burst arrivals all start at t = 0.", parse: Parsers.count(in: clientRange)
+    ).setting(.clients, formStatesRange: true)
     /// Clients one run holds (see ``Scenario/maximumClients``).
     static let clientRange = 1...Scenario.maximumClients
     static let server = Option(
         "server", "model", kind: .serverModel, default: "outage:2s", form: ServerSpec.form,
         help:
             "Server model: always-fail, bernoulli:P, outage:DURATION, contention, capacity, or trace:FILE (an incident: "
-            + "time_s,failure_probability[,retry_after_s], a step function).", parse: parseServer)
+            + "time_s,failure_probability[,retry_after_s], a step function).", parse: parseServer
+    ).setting(.server, formStatesRange: true)
     static let serverRetryAfter = Option(
         "server-retry-after", "duration", kind: .duration, default: "none",
         form: "a duration with a unit (e.g. 500ms), recovery, or none",
@@ -22,62 +24,76 @@ extension ScenarioOptions {
             "Retry-After sent with bernoulli and outage failures: a duration, recovery (the time left in the outage), or none.",
         parse: { text throws(InvalidValue) -> RetryAfter? in
             text == "recovery" ? .untilRecovery : try Parsers.durationOrNone(text).map { .fixed($0) }
-        })
+        }
+    ).setting(.serverRetryAfter)
     static let hop = Option(
         "hop", "duration", kind: .duration, default: "10ms", form: OptionSpec.durationForm,
-        help: "contention: mean of one network hop, |N(mean, sd)|.", parse: Parsers.duration)
+        help: "contention: mean of one network hop, |N(mean, sd)|.", parse: Parsers.duration
+    ).setting(.networkDelay)
     static let hopSD = Option(
         "hop-sd", "duration", kind: .duration, default: "2ms", form: OptionSpec.durationForm,
-        help: "contention: standard deviation of one network hop.", parse: Parsers.duration)
+        help: "contention: standard deviation of one network hop.", parse: Parsers.duration
+    ).setting(.networkDelay)
     static let workers = Option(
         "workers", "count", kind: .count, default: "4", form: Parsers.countForm(1...1_000_000, example: 4),
-        help: "capacity: workers serving attempts in parallel.", parse: Parsers.count(in: 1...1_000_000))
+        help: "capacity: workers serving attempts in parallel.", parse: Parsers.count(in: 1...1_000_000)
+    ).setting(.workers, formStatesRange: true)
     static let service = Option(
         "service", "distribution", default: "exp:20ms",
         form: "fixed:DURATION, exp:MEAN or lognormal:MEAN:SD with durations greater than 0, e.g. exp:20ms",
-        help: "capacity: service time, fixed:D, exp:MEAN or lognormal:MEAN:SD.", parse: Parsers.form(serviceTime))
+        help: "capacity: service time, fixed:D, exp:MEAN or lognormal:MEAN:SD.", parse: Parsers.form(serviceTime)
+    ).setting(.serviceTime, formStatesRange: true)
     static let queue = Option(
         "queue", "count", kind: .count, default: "100", form: Parsers.countForm(0...1_000_000_000, example: 100),
         help: "capacity: attempts that may wait for a worker; more are rejected at once.",
-        parse: Parsers.count(in: 0...1_000_000_000))
+        parse: Parsers.count(in: 0...1_000_000_000)
+    ).setting(.queue, formStatesRange: true)
     static let rejectRetryAfter = Option(
         "reject-retry-after", "duration", kind: .duration, default: "none",
         form: "a duration with a unit (e.g. 1s), or none",
-        help: "capacity: Retry-After sent with a rejection, or none.", parse: Parsers.durationOrNone)
+        help: "capacity: Retry-After sent with a rejection, or none.", parse: Parsers.durationOrNone
+    ).setting(.rejectionRetryAfter)
     static let degradeFrom = Option<Duration?>.optional(
         "degrade-from", "duration", kind: .duration, form: OptionSpec.durationForm,
         help: "capacity: start of the degradation window (the overload trigger).", parse: Parsers.duration)
     static let degradeUntil = Option<Duration?>.optional(
         "degrade-until", "duration", kind: .duration, form: "a duration after --degrade-from, e.g. 3s",
-        help: "capacity: end of the degradation window.", parse: Parsers.duration)
+        help: "capacity: end of the degradation window.", parse: Parsers.duration
+    ).setting(.degradationEnd)
     static let degradeTo = Option(
         "degrade-to", "number", kind: .number, default: "0.25", form: "a number in (0, 1], e.g. 0.25",
         help: "capacity: capacity during the window, as a fraction (service times are divided by it).",
-        parse: Parsers.number)
+        parse: Parsers.number
+    ).setting(.degradedCapacity, formStatesRange: true)
     static let capacityTrace = Option<StepFunction<Double>?>.optional(
         "capacity-trace", "file",
         form: "a CSV file with the columns time_s,capacity_factor (factors > 0, times from 0 on)",
         help: "capacity: capacity over time from an incident, a CSV of time_s,capacity_factor (a step function; "
             + "service times are divided by the factor); instead of --degrade-*.",
-        parse: { path throws(InvalidValue) in try TraceFile.capacityProfile(path: path) })
+        parse: { path throws(InvalidValue) in try TraceFile.capacityProfile(path: path) }
+    ).setting(.capacityProfile)
     static let timeout = Option(
         "timeout", "duration", kind: .duration, default: "none",
         form: "a duration greater than 0 (e.g. 200ms), or none",
         help:
             "capacity: the client's per-attempt timeout (a timed-out attempt fails; the server still does the work), or none.",
-        parse: Parsers.durationOrNone)
+        parse: Parsers.durationOrNone
+    ).setting(.timeout, formStatesRange: true)
     static let arrivals = Option(
         "arrivals", "process", default: "burst",
         form: "burst, uniform:DURATION (e.g. uniform:1s) or poisson:RATE with RATE > 0 (e.g. poisson:500)",
         help: "When sessions start: burst (all at 0), uniform:WINDOW, or poisson:RATE per second over --duration.",
-        parse: Parsers.form(ArrivalsText.init))
+        parse: Parsers.form(ArrivalsText.init)
+    ).setting(.arrivals, formStatesRange: true)
     static let duration = Option(
         "duration", "duration", kind: .duration, default: "10s", form: "a duration greater than 0, e.g. 10s",
-        help: "poisson arrivals: how long clients keep arriving.", parse: Parsers.duration)
+        help: "poisson arrivals: how long clients keep arriving.", parse: Parsers.duration
+    ).setting(.arrivalDuration, formStatesRange: true)
     static let permanent = Option(
         "permanent", "fraction", kind: .number, default: "0", form: "a number in [0, 1], e.g. 0.05",
         help: "Fraction of requests that meet a permanent error (404, 401) at their first attempt and are not retried.",
-        parse: Parsers.number)
+        parse: Parsers.number
+    ).setting(.permanentFraction, formStatesRange: true)
     static let retryAfter = Option(
         "retry-after", "mode", default: "ignore", form: "one of ignore, honor, max",
         help:
@@ -88,14 +104,17 @@ extension ScenarioOptions {
         "retry-trigger", "trigger", default: "timer", form: "timer, recovery or recovery:DURATION (e.g. recovery:50ms)",
         help:
             "What starts a retry: timer (the backoff), or recovery[:DELAY] (the server's recovery signal plus U(0, DELAY)).",
-        parse: Parsers.form(parseTrigger))
+        parse: Parsers.form(parseTrigger)
+    ).setting(.retryTrigger)
     static let requestsPerClient = Option(
         "requests-per-client", "count", kind: .count, default: "1",
         form: Parsers.countForm(1...1_000_000_000, example: 10),
-        help: "Requests each client sends in sequence (a session).", parse: Parsers.count(in: 1...1_000_000_000))
+        help: "Requests each client sends in sequence (a session).", parse: Parsers.count(in: 1...1_000_000_000)
+    ).setting(.requestsPerClient, formStatesRange: true)
     static let think = Option(
         "think", "duration", kind: .duration, default: "0ms", form: "a duration with a unit, e.g. 100ms",
-        help: "Pause between the end of a request and the next one of the session.", parse: Parsers.duration)
+        help: "Pause between the end of a request and the next one of the session.", parse: Parsers.duration
+    ).setting(.thinkTime)
     static let budget = Option(
         "budget", "budget", default: "none", form: LimitSpec.budgetForm,
         help:
@@ -116,7 +135,8 @@ extension ScenarioOptions {
     static let bucket = Option(
         "bucket", "duration", kind: .duration, default: "10ms",
         form: "a duration greater than 0 with a unit, e.g. 10ms",
-        help: "Width of a load timeline bucket.", parse: Parsers.form(ValueParser.duration, where: { $0 > .zero }))
+        help: "Width of a load timeline bucket.", parse: Parsers.form(ValueParser.duration, where: { $0 > .zero })
+    ).setting(.bucket, formStatesRange: true)
 
     /// The scenario options in help order (after the policy's, `--clients` first and `--bucket` last).
     static let specs: [OptionSpec] = [

@@ -126,48 +126,24 @@ struct ScenarioOptions {
             capacityProfile: try options(capacityTrace))
     }
 
-    /// The scenario's error, reported against the option it concerns, quoting the value given. The
-    /// ranges the options' forms state need no more words.
+    /// The scenario's error, reported against the option that sets the parameter it concerns (found
+    /// by the declarations: the one given, else the first declared), quoting the value. An error of
+    /// a parameter's own range needs no words when the option's form states the range; a rule
+    /// between options says which.
     private static func usageError(_ error: SimulationError, options: ParsedOptions) -> CommandLineError {
-        let (spec, detail): (OptionSpec, String?) =
+        let candidates = options.specs.filter { $0.parameter == .scenario(error.parameter) }
+        guard let first = candidates.first else { return .usage("\(error)", command: options.command) }
+        let spec = candidates.first(where: options.isGiven) ?? first
+        let from = "(--degrade-from \(options.text(degradeFrom) ?? ""))"
+        let detail: String? =
             switch error {
-            case .nonPositiveBucket: (bucket.spec, nil)
-            case .tooManyBuckets: (bucket.spec, "\(error)")
-            case .invalidFailureProbability, .negativeOutage: (server.spec, nil)
-            case .invalidTrace: (server.spec, "\(error)")
-            case .negativeRetryAfter: (serverRetryAfter.spec, "\(error)")
-            case .retryAfterNeedsRecovery: (serverRetryAfter.spec, "bernoulli failures have no recovery time")
-            case .invalidNetworkDelay: (hop.spec, "\(error)")
-            case .noWorkers: (workers.spec, nil)
-            case .negativeQueueLimit: (queue.spec, nil)
-            case .nonPositiveServiceTime, .invalidLognormalServiceTime: (service.spec, nil)
-            case .negativeRejectionRetryAfter: (rejectRetryAfter.spec, "\(error)")
-            case .degradationEndsBeforeStart:
-                (
-                    degradeUntil.spec,
-                    "the degradation window ends before it starts (--degrade-from \(options.text(degradeFrom) ?? ""))"
-                )
-            case .invalidDegradedCapacity: (degradeTo.spec, nil)
-            case .invalidCapacityFactor: (capacityTrace.spec, "\(error)")
-            case .degradationAndCapacityTrace:
-                (capacityTrace.spec, "\(error) (--degrade-from \(options.text(degradeFrom) ?? ""))")
-            case .noClients: (clients.spec, nil)
-            case .tooManyClients, .noRuns: (clients.spec, "\(error)")
-            case .tooManyArrivals: (arrivals.spec, "\(error)")
-            case .beyondHorizon: (server.spec, "\(error)")  // thrown by a run, not by the scenario's checks
-            case .nonPositiveArrivalWindow, .invalidPoissonRate: (arrivals.spec, nil)
-            case .nonPositiveArrivalDuration: (duration.spec, nil)
-            case .negativeNotificationDelay: (retryTrigger.spec, "\(error)")
-            case .invalidPermanentFraction: (permanent.spec, nil)
-            case .permanentWithContention: (permanent.spec, "\(error)")
-            case .noRequests: (requestsPerClient.spec, nil)
-            case .negativeThinkTime: (think.spec, "\(error)")
-            case .nonPositiveTimeout, .timeoutWithoutQueue: (timeout.spec, nil)
+            case .retryAfterNeedsRecovery: "bernoulli failures have no recovery time"
+            case .degradationEndsBeforeStart: "the degradation window ends before it starts \(from)"
+            case .degradationAndCapacityTrace: "\(error) \(from)"
             case .recoveryTriggerWithoutRecovery:
-                (
-                    retryTrigger.spec,
-                    "the recovery trigger needs a server that recovers (outage, a trace that ends at probability 0, or capacity with --degrade-from/--degrade-until or a --capacity-trace back at 1)"
-                )
+                "the recovery trigger needs a server that recovers (outage, a trace that ends at probability 0, or "
+                    + "capacity with --degrade-from/--degrade-until or a --capacity-trace back at 1)"
+            default: error.isOutsideOwnRange && spec.formStatesRange ? nil : "\(error)"
             }
         return options.invalid(spec, detail: detail)
     }

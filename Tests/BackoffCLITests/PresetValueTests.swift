@@ -1,5 +1,6 @@
 import BackoffPolicies
 import Foundation
+import RetrySimulation
 import Testing
 
 @testable import BackoffCLI
@@ -93,7 +94,15 @@ import Testing
 @Suite struct PolicyParameterDeclarationTests {
     @Test(arguments: PolicyParameter.allCases)
     func everyParameterHasAnOptionAndAColumn(parameter: PolicyParameter) {
-        #expect(PolicyOptions.specs(defaultJitter: "").contains { $0.policyParameter == parameter }, "\(parameter)")
+        #expect(PolicyOptions.specs(defaultJitter: "").contains { $0.parameter == .policy(parameter) }, "\(parameter)")
         #expect(PolicyColumns.name(of: parameter) != nil, "\(parameter)")
+    }
+}
+
+/// A scenario's error names its option through the declarations: every parameter has one in simulate.
+@Suite struct ScenarioParameterDeclarationTests {
+    @Test(arguments: ScenarioParameter.allCases)
+    func everyParameterHasAnOption(parameter: ScenarioParameter) {
+        #expect(SimulateCommand.specs.contains { $0.parameter == .scenario(parameter) }, "\(parameter)")
     }
 }

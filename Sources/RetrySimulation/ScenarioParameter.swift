@@ -1,0 +1,48 @@
+/// The parameter of a scenario that a ``SimulationError`` concerns, so a front end names what it
+/// took the value from (an option, a spec's key) from its own declarations.
+public enum ScenarioParameter: Hashable, Sendable, CaseIterable {
+    case server, serverRetryAfter, networkDelay, workers, queue, serviceTime, rejectionRetryAfter, degradationEnd
+    case degradedCapacity, capacityProfile, clients, arrivals, arrivalDuration, retryTrigger, permanentFraction
+    case requestsPerClient, thinkTime, timeout, bucket
+}
+
+extension SimulationError {
+    /// The parameter whose value is refused (for a rule between two, the one it constrains).
+    public var parameter: ScenarioParameter {
+        switch self {
+        case .invalidFailureProbability, .negativeOutage, .invalidTrace, .beyondHorizon: .server
+        case .negativeRetryAfter, .retryAfterNeedsRecovery: .serverRetryAfter
+        case .invalidNetworkDelay: .networkDelay
+        case .noWorkers: .workers
+        case .negativeQueueLimit: .queue
+        case .nonPositiveServiceTime, .invalidLognormalServiceTime: .serviceTime
+        case .negativeRejectionRetryAfter: .rejectionRetryAfter
+        case .degradationEndsBeforeStart: .degradationEnd
+        case .invalidDegradedCapacity: .degradedCapacity
+        case .invalidCapacityFactor, .degradationAndCapacityTrace: .capacityProfile
+        case .noClients, .tooManyClients, .noRuns: .clients
+        case .tooManyArrivals, .nonPositiveArrivalWindow, .invalidPoissonRate: .arrivals
+        case .nonPositiveArrivalDuration: .arrivalDuration
+        case .negativeNotificationDelay, .recoveryTriggerWithoutRecovery: .retryTrigger
+        case .invalidPermanentFraction, .permanentWithContention: .permanentFraction
+        case .noRequests: .requestsPerClient
+        case .negativeThinkTime: .thinkTime
+        case .nonPositiveTimeout, .timeoutWithoutQueue: .timeout
+        case .nonPositiveBucket, .tooManyBuckets: .bucket
+        }
+    }
+
+    /// True when the value lies outside its parameter's own range (a probability in [0, 1], a
+    /// count of at least 1, a time greater than 0 or not negative), false for a rule between
+    /// parameters, of the run (its size, its horizon) or of a file.
+    public var isOutsideOwnRange: Bool {
+        switch self {
+        case .invalidTrace, .beyondHorizon, .retryAfterNeedsRecovery, .degradationEndsBeforeStart,
+            .degradationAndCapacityTrace, .tooManyClients, .noRuns, .tooManyArrivals, .recoveryTriggerWithoutRecovery,
+            .permanentWithContention, .timeoutWithoutQueue, .tooManyBuckets, .invalidNetworkDelay,
+            .invalidCapacityFactor:
+            false
+        default: true
+        }
+    }
+}
