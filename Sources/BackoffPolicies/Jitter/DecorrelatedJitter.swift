@@ -98,8 +98,8 @@ enum DecorrelatedJitter: JitterFamily {
     }
 
     @usableFromInline static func expectedTotals(_ policy: BackoffPolicy) -> AnyIterator<Double> {
-        var moments = policy.decorrelatedMomentsInSeconds()
-        return AnyIterator { moments.next()!.mean }
+        var moments = policy.decorrelatedMoments(retries: nil)
+        return AnyIterator { moments.next()!.mean / 1e9 }
     }
 }
 
@@ -195,12 +195,12 @@ enum MonotoneDecorrelatedJitter: JitterFamily {
     }
 
     @usableFromInline static func expectedTotals(_ policy: BackoffPolicy) -> AnyIterator<Double> {
-        var moments = policy.decorrelatedMomentsInSeconds()
+        var moments = policy.decorrelatedMoments(retries: nil)
         var first = true
-        let base = policy._base / 1e9
+        let base = policy._base
         return AnyIterator {
             defer { first = false }
-            return first ? base : base + moments.next()!.mean
+            return (first ? base : base + moments.next()!.mean) / 1e9
         }
     }
 }
@@ -213,15 +213,11 @@ extension BackoffPolicy {
             clamps: capMode == .clamp)
     }
 
-    /// The moments of the chain's partial sums for `retries` waits, in nanoseconds.
-    func decorrelatedMoments(retries: Int, countingCapped: Bool = false) -> DecorrelatedMoments {
+    /// The moments of the chain's partial sums for `retries` waits (`nil`: without end), in
+    /// nanoseconds, as every closed form takes them.
+    func decorrelatedMoments(retries: Int?, countingCapped: Bool = false) -> DecorrelatedMoments {
         DecorrelatedMoments(
             base: _base, cap: _cap, factor: _jitterParameter, chain: decorrelatedChain, retries: retries,
             countingCapped: countingCapped)
-    }
-
-    /// The same without end, in seconds (the budget search's).
-    func decorrelatedMomentsInSeconds() -> DecorrelatedMoments {
-        DecorrelatedMoments(base: _base / 1e9, cap: _cap / 1e9, factor: _jitterParameter, chain: decorrelatedChain)
     }
 }
