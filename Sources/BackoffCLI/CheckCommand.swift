@@ -38,12 +38,9 @@ struct CheckCommand: RunnableCommand {
     ]
     static let example = "backoff check sweep.csv && backoff check sweep.csv --baseline last-release.csv --rel 0.05"
 
-    /// A simulated mean, its formula column and its standard error column.
-    static let comparisons: [(measured: String, formula: String, standardError: String)] = [
-        ("mean_total_wait_s", "formula_mean_total_wait_s", "se_mean_total_wait_s"),
-        ("attempts_per_client", "formula_attempts_per_client", "se_attempts_per_client"),
-        ("successes", "formula_successes", "se_successes"),
-    ]
+    /// The simulated means, with their formula and standard error columns (see ``CheckedMean``).
+    static let comparisons: [(mean: CheckedMean, measured: String, formula: String, standardError: String)] =
+        CheckedMean.allCases.map { ($0, $0.column, $0.formulaColumn, $0.standardErrorColumn) }
 
     /// Columns that describe a row's parameters rather than measure something.
     static let parameterColumns: Set<String> = [
@@ -112,7 +109,7 @@ struct CheckCommand: RunnableCommand {
         }
         for (row, record) in table.records.enumerated() {
             report.rows += 1
-            let recomputed: [String: Double?]?
+            let recomputed: RecomputedForms?
             do {
                 recomputed = try Self.recompute(record, in: table)
             } catch {
@@ -127,7 +124,7 @@ struct CheckCommand: RunnableCommand {
                     report.unreadable.append("row \(row + 1): \(comparison.formula) is not a number")
                     continue
                 }
-                if let recomputed, let value = recomputed[comparison.formula] {
+                if let recomputed, let value = recomputed[comparison.mean] {
                     report.recomputed += 1
                     switch (formula, value) {
                     case (nil, nil):
@@ -177,12 +174,12 @@ struct CheckCommand: RunnableCommand {
     }
 
     /// The row's closed forms recomputed from its policy (and, for simulate rows, scenario) columns,
-    /// by formula column (`nil` values: no closed form), or `nil` when the columns cannot say.
+    /// by the mean they belong to (`nil` values: no closed form), or `nil` when the columns cannot say.
     /// - Throws: a ``RowPolicy/Problem`` naming the column that describes no valid policy or scenario.
-    static func recompute(_ record: [String], in table: CSVReader) throws(RowPolicy.Problem) -> [String: Double?]? {
+    static func recompute(_ record: [String], in table: CSVReader) throws(RowPolicy.Problem) -> RecomputedForms? {
         guard let policy = try RowPolicy.policy(record, in: table) else { return nil }
         guard let serverColumn = table.column("server") else {
-            return ["formula_mean_total_wait_s": policy.totalWaitMoments?.mean]
+            return RecomputedForms([.meanTotalWait: policy.totalWaitMoments?.mean])
         }
         // A simulate row: its closed forms are those of a burst of single requests (the only rows
         // that have them), against the server in its column.
@@ -211,11 +208,10 @@ struct CheckCommand: RunnableCommand {
                 column: "server", value: serverText, reason: "which makes no valid scenario: \(error)")
         }
         let form = scenario.closedForm
-        return [
-            "formula_attempts_per_client": form?.attemptsPerClient,
-            "formula_mean_total_wait_s": form?.meanTotalWait,
-            "formula_successes": form.map { $0.successFraction * Double(clients) },
-        ]
+        return RecomputedForms([
+            .attemptsPerClient: form?.attemptsPerClient, .meanTotalWait: form?.meanTotalWait,
+            .successes: form.map { $0.successFraction * Double(clients) },
+        ])
     }
 
     /// Deterministic values agree when within a nanosecond-scale rounding of each other.

@@ -15,10 +15,12 @@ extension SimulateCommand {
             Column("attempts_total", "attempts made by all clients (contention: writes, the 2015 study's calls)") {
                 String($0.report.attempts)
             },
-            Column("attempts_per_client", "attempts_total / N") { CSVFormat.number($0.report.attemptsPerClient) },
-            Column("successes", "requests that succeeded") { String($0.report.successes) },
+            Column(CheckedMean.attemptsPerClient.column, "attempts_total / N") {
+                CSVFormat.number($0.report.attemptsPerClient)
+            },
+            Column(CheckedMean.successes.column, "requests that succeeded") { String($0.report.successes) },
             Column("give_ups", "requests that ran out of attempts (or time)") { String($0.report.giveUps) },
-            Column("mean_total_wait_s", "mean per-request total wait, seconds") {
+            Column(CheckedMean.meanTotalWait.column, "mean per-request total wait, seconds") {
                 CSVFormat.number($0.report.totalWait.mean)
             },
             Column("p99_total_wait_s", "99th percentile of the per-request total wait, seconds") {
@@ -39,29 +41,37 @@ extension SimulateCommand {
             },
             Column("bucket_s", "bucket width, seconds") { CSVFormat.seconds($0.scenario.bucketWidth) },
             Column(
-                "formula_attempts_per_client",
+                CheckedMean.attemptsPerClient.formulaColumn,
                 "closed-form expected attempts per client, for a burst of single requests against an instant server "
                     + "(always-fail; bernoulli; outage without jitter, or by convolution with a jitter mode whose waits are "
                     + "independent: full, equal, proportional, additive; empty otherwise)"
             ) { CSVFormat.number($0.formula?.attemptsPerClient) },
-            Column("formula_mean_total_wait_s", "closed-form expected total wait, seconds (empty: no closed form)") {
+            Column(
+                CheckedMean.meanTotalWait.formulaColumn,
+                "closed-form expected total wait, seconds (empty: no closed form)"
+            ) {
                 CSVFormat.number($0.formula?.meanTotalWait)
             },
-            Column("formula_successes", "closed-form expected successes (empty: no closed form)") { row in
+            Column(CheckedMean.successes.formulaColumn, "closed-form expected successes (empty: no closed form)") {
+                row in
                 CSVFormat.number(row.formula.map { $0.successFraction * row.clients })
             },
         ]
         + PolicyColumns.trailing { $0.scenario.policy }
         + [
             Column("generator", "GSL generator") { $0.generator.rawValue },
-            Column("se_attempts_per_client", "standard error of attempts_per_client (sd of per-client attempts / √N)") {
+            Column(
+                CheckedMean.attemptsPerClient.standardErrorColumn,
+                "standard error of attempts_per_client (sd of per-client attempts / √N)"
+            ) {
                 CSVFormat.number($0.report.attemptsStandardError)
             },
-            Column("se_mean_total_wait_s", "standard error of mean_total_wait_s, seconds") {
+            Column(CheckedMean.meanTotalWait.standardErrorColumn, "standard error of mean_total_wait_s, seconds") {
                 CSVFormat.number($0.report.totalWait.standardError)
             },
             Column(
-                "se_successes", "binomial standard error of successes, √(n p (1 - p)), n requests, p = successes / n"
+                CheckedMean.successes.standardErrorColumn,
+                "binomial standard error of successes, √(n p (1 - p)), n requests, p = successes / n"
             ) {
                 CSVFormat.number($0.report.successesStandardError)
             },
