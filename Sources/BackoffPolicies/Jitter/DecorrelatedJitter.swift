@@ -12,11 +12,10 @@ import Foundation
 /// Their totals have no elementary closed form: `DecorrelatedMoments` integrates the chain's
 /// transition operator (exactly without a binding cap).
 @usableFromInline
-enum DecorrelatedJitter: JitterFamily {
+enum DecorrelatedJitter: ChainJitterFamily {
     @usableFromInline static var streamIndex: UInt64 { 3 }
     @usableFromInline static var defaultCapMode: CapMode { .clamp }
     @usableFromInline static var capModes: [CapMode] { [.nominal, .clamp] }
-    @usableFromInline static var buildsItsOwnSchedule: Bool { true }
     @usableFromInline static func parameter(of jitter: Jitter) -> Double { jitter.decorrelatedFactor ?? 0 }
     @usableFromInline static func initialPrevious(base: Double) -> Double { base }
 
@@ -50,13 +49,6 @@ enum DecorrelatedJitter: JitterFamily {
         let (c, r) = (policy._clampAt, policy._jitterParameter)
         return min(c, policy._base)...min(c, min(policy._tableCap, r * previous))
     }
-
-    @usableFromInline static func law(_ policy: BackoffPolicy, retry k: Int) -> (
-        low: Double, high: Double, atCap: Double
-    )? { nil }
-    @usableFromInline static func roundedLaw(_ policy: BackoffPolicy, retry k: Int) -> (
-        low: Double, high: Double, atCap: Double
-    )? { nil }
 
     @usableFromInline static func longestTotalWait(_ policy: BackoffPolicy, retries: Int) -> Double {
         // The k-th draw is at most min(c, b r^k): an exponential schedule from b r with ratio r.
@@ -93,10 +85,6 @@ enum DecorrelatedJitter: JitterFamily {
         return k
     }
 
-    @usableFromInline static func meanPerNominalWait(_ policy: BackoffPolicy) -> (perNominal: Double, offset: Double)? {
-        nil
-    }
-
     @usableFromInline static func expectedTotals(_ policy: BackoffPolicy) -> AnyIterator<Double> {
         var moments = policy.decorrelatedMoments(retries: nil)
         return AnyIterator { moments.next()!.mean / 1e9 }
@@ -107,11 +95,10 @@ enum DecorrelatedJitter: JitterFamily {
 /// drawn above the previous one, U(s, min(c, r s)). Its totals are b plus the decorrelated
 /// recursion of the other waits, from b.
 @usableFromInline
-enum MonotoneDecorrelatedJitter: JitterFamily {
+enum MonotoneDecorrelatedJitter: ChainJitterFamily {
     @usableFromInline static var streamIndex: UInt64 { 7 }
     @usableFromInline static var defaultCapMode: CapMode { .nominal }
     @usableFromInline static var capModes: [CapMode] { [.nominal, .clamp] }
-    @usableFromInline static var buildsItsOwnSchedule: Bool { true }
     @usableFromInline static func parameter(of jitter: Jitter) -> Double { jitter.decorrelatedFactor ?? 0 }
     @usableFromInline static func initialPrevious(base: Double) -> Double { 0 }
 
@@ -130,27 +117,12 @@ enum MonotoneDecorrelatedJitter: JitterFamily {
         return next
     }
 
-    @inlinable
-    static func drawTotalWaits<Random: UniformSource, Sink: TotalWaitSink>(
-        _ policy: BackoffPolicy, count: Int, retries: Int, nominal: UnsafePointer<Double>, capWait: Int64,
-        using random: inout Random, into sink: inout Sink
-    ) -> Int {
-        BackoffPolicy.drawSequences(Self.self, policy, count: count, retries: retries, capWait: capWait, &random, &sink)
-    }
-
     @usableFromInline static func window(_ policy: BackoffPolicy, retry k: Int, previous: Double) -> ClosedRange<Double>
     {
         guard previous > 0 else { return policy._base...policy._base }
         let (c, r) = (policy._clampAt, policy._jitterParameter)
         return min(c, previous)...min(c, min(policy._tableCap, r * previous))
     }
-
-    @usableFromInline static func law(_ policy: BackoffPolicy, retry k: Int) -> (
-        low: Double, high: Double, atCap: Double
-    )? { nil }
-    @usableFromInline static func roundedLaw(_ policy: BackoffPolicy, retry k: Int) -> (
-        low: Double, high: Double, atCap: Double
-    )? { nil }
 
     @usableFromInline static func longestTotalWait(_ policy: BackoffPolicy, retries: Int) -> Double {
         // b, then at most min(c, b r^k) for the k-th draw.
@@ -188,10 +160,6 @@ enum MonotoneDecorrelatedJitter: JitterFamily {
     @usableFromInline static func uncappedRetries(_ policy: BackoffPolicy, retries: Int) -> Int {
         // The first wait is b; then as the decorrelated chain.
         min(retries, DecorrelatedJitter.uncappedRetries(policy, retries: retries) + 1)
-    }
-
-    @usableFromInline static func meanPerNominalWait(_ policy: BackoffPolicy) -> (perNominal: Double, offset: Double)? {
-        nil
     }
 
     @usableFromInline static func expectedTotals(_ policy: BackoffPolicy) -> AnyIterator<Double> {

@@ -8,12 +8,11 @@ import Foundation
 /// The waits telescope: the first R of them total (b / 1.4) g(R - 1 + u_last), so the total lies in
 /// [(b / 1.4) g(R - 1), (b / 1.4) g(R)] and its law is that of one uniform through g.
 @usableFromInline
-enum PollyV2Jitter: JitterFamily {
+enum PollyV2Jitter: ChainJitterFamily {
     @usableFromInline static var streamIndex: UInt64 { 8 }
     /// Polly's MaxDelay clamps; there is no nominal wait to cap.
     @usableFromInline static var defaultCapMode: CapMode { .clamp }
     @usableFromInline static var capModes: [CapMode] { [.clamp] }
-    @usableFromInline static var buildsItsOwnSchedule: Bool { true }
     @usableFromInline static func parameter(of jitter: Jitter) -> Double { 0 }
     @usableFromInline static func initialPrevious(base: Double) -> Double { 0 }
 
@@ -28,14 +27,6 @@ enum PollyV2Jitter: JitterFamily {
         return min(policy._clampAt, wait)
     }
 
-    @inlinable
-    static func drawTotalWaits<Random: UniformSource, Sink: TotalWaitSink>(
-        _ policy: BackoffPolicy, count: Int, retries: Int, nominal: UnsafePointer<Double>, capWait: Int64,
-        using random: inout Random, into sink: inout Sink
-    ) -> Int {
-        BackoffPolicy.drawSequences(Self.self, policy, count: count, retries: retries, capWait: capWait, &random, &sink)
-    }
-
     @usableFromInline static func window(_ policy: BackoffPolicy, retry k: Int, previous: Double) -> ClosedRange<Double>
     {
         let scale = scale(policy._base)
@@ -43,13 +34,6 @@ enum PollyV2Jitter: JitterFamily {
         let high = (g(Double(k)) - previous) * scale
         return min(policy._clampAt, low)...min(policy._clampAt, high)
     }
-
-    @usableFromInline static func law(_ policy: BackoffPolicy, retry k: Int) -> (
-        low: Double, high: Double, atCap: Double
-    )? { nil }
-    @usableFromInline static func roundedLaw(_ policy: BackoffPolicy, retry k: Int) -> (
-        low: Double, high: Double, atCap: Double
-    )? { nil }
 
     @usableFromInline static func longestTotalWait(_ policy: BackoffPolicy, retries: Int) -> Double {
         min(scale(policy._base) * g(Double(retries)), policy._cap * Double(retries))
@@ -83,10 +67,6 @@ enum PollyV2Jitter: JitterFamily {
         var k = 0
         while k < retries && !clampCanBind(policy, retries: k + 1) { k += 1 }
         return k
-    }
-
-    @usableFromInline static func meanPerNominalWait(_ policy: BackoffPolicy) -> (perNominal: Double, offset: Double)? {
-        nil
     }
 
     @usableFromInline static func expectedTotals(_ policy: BackoffPolicy) -> AnyIterator<Double> {
