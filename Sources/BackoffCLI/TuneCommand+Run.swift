@@ -44,7 +44,7 @@ extension TuneCommand {
         let output = try outputPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         var evaluations: [Evaluation] = []
         var seen: [Candidate: Int] = [:]
-        let base = scenarioArguments + ["--seed", String(seed), "--jobs", "1"]
+        let base = scenarioOptions + [(RunOptions.seedOption.name, String(seed)), (RunOptions.jobsOption.name, "1")]
 
         /// Runs the candidates not yet seen, `jobs` at a time, in order.
         func evaluate(_ candidates: [Candidate], phase: String) throws(CommandLineError) -> [[String: String]] {
@@ -57,7 +57,7 @@ extension TuneCommand {
             let rows: [[String: String]]
             do {
                 rows = try ParallelWork.map(fresh.count, jobs: jobs) { index in
-                    try Self.simulate(base + Self.arguments(fresh[index]))
+                    try Self.simulate(base + Self.values(fresh[index]))
                 }
             } catch let error as CommandLineError {
                 throw error
@@ -158,7 +158,9 @@ extension TuneCommand {
         }
         let freshSeed = SeedDerivation.streamSeed(root: seed, stream: 0xF4E5)
         let check = try Self.simulate(
-            scenarioArguments + Self.arguments(best.candidate) + ["--seed", String(freshSeed), "--jobs", "1"])
+            scenarioOptions + Self.values(best.candidate) + [
+                (RunOptions.seedOption.name, String(freshSeed)), (RunOptions.jobsOption.name, "1"),
+            ])
         let holds = feasible(check)
         let report = constraints.map { "\($0.column) \(check[$0.column] ?? "") (\($0.text))" }.joined(separator: ", ")
         standardError.write(

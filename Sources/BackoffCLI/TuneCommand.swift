@@ -97,7 +97,8 @@ struct TuneCommand: RunnableCommand {
     let constraints: [Constraint]
     let space: TuneSearchSpace
     let designPoints: Int
-    let scenarioArguments: [String]
+    /// The scenario's options as given (tune sets --seed, --jobs and --output itself), by name.
+    let scenarioOptions: [NamedValue]
     let seed: UInt64
     let jobs: Int
     let outputPath: String?
@@ -147,24 +148,22 @@ struct TuneCommand: RunnableCommand {
         jobs = run.jobs
         outputPath = try options(TableOptions.output)
         // The scenario: every simulate option given, as given (tune sets seed, jobs and output itself).
-        var arguments: [String] = []
+        let ownValues = [RunOptions.seedOption.name, RunOptions.jobsOption.name, TableOptions.output.name]
+        var given: [NamedValue] = []
         for name in options.order
-        where SimulateCommand.specs.contains(where: { $0.name == name })
-            && !["seed", "jobs", "output"].contains(name)
-        {
-            arguments += options.spec(name).isFlag ? ["--\(name)"] : ["--\(name)", options.givenText(name)!]
+        where SimulateCommand.specs.contains(where: { $0.name == name }) && !ownValues.contains(name) {
+            given.append((name, options.givenText(name)!))
         }
-        if space.dimensions["jitter"] == nil && options.givenText("jitter") == nil {
-            arguments += ["--jitter", "full"]
-        }
-        scenarioArguments = arguments
+        let jitter = PolicyOptions.jitterName
+        if space.dimensions[jitter] == nil && options.givenText(jitter) == nil { given.append((jitter, "full")) }
+        scenarioOptions = given
         // Every candidate's simulate must parse: check every choice and both ends of every range (with
         // the others at their centres) before anything runs, then that something varies.
         var largest = MemoryEstimate()
         for choices in space.choiceCombinations {
             for unit in space.checkpoints {
-                let candidate = try Self.parse(
-                    arguments + Self.arguments(Candidate(space: space, unit: unit, choices: choices)))
+                let candidate = try Self.command(
+                    given + Self.values(Candidate(space: space, unit: unit, choices: choices)))
                 if candidate.memoryEstimate.bytes > largest.bytes { largest = candidate.memoryEstimate }
             }
         }
@@ -218,25 +217,37 @@ struct TuneCommand: RunnableCommand {
         return name
     }
 
-    static func arguments(_ candidate: Candidate) -> [String] {
-        candidate.values.keys.sorted().flatMap { ["--\($0)", candidate.values[$0]!] }
+    /// An option's value, by the option's name.
+    typealias NamedValue = (name: String, value: String)
+
+    /// The candidate's values, by option, in name order.
+    static func values(_ candidate: Candidate) -> [NamedValue] {
+        candidate.values.keys.sorted().map { ($0, candidate.values[$0]!) }
     }
 
-    /// The simulate command `arguments` make, validated (a usage error names the candidate's option).
-    static func parse(_ arguments: [String]) throws(CommandLineError) -> SimulateCommand {
+    /// The simulate command of `given`, through simulate's own declarations (the sweep's path: no
+    /// argument list to write and lex again); a usage error names the candidate.
+    static func command(_ given: [NamedValue]) throws(CommandLineError) -> SimulateCommand {
         do {
-            let options = try ParsedOptions(
-                command: SimulateCommand.name, specs: SimulateCommand.specs, tokens: ArgumentLexer.tokens(arguments))
+            let options = try ParsedOptions(command: SimulateCommand.name, specs: SimulateCommand.specs, given: given)
             return try SimulateCommand(options)
         } catch {
             guard case .usage(let message, _) = error else { throw error }
-            throw .usage("\(message) (in the candidate \(arguments.joined(separator: " ")))", command: name)
+            throw .usage("\(message) (in the candidate \(describe(given)))", command: name)
         }
     }
 
-    /// A simulate run of `arguments`: its one row, by column.
-    static func simulate(_ arguments: [String]) throws(CommandLineError) -> [String: String] {
-        let table = try parse(arguments).run()
+    /// `given` as a command line would say it, for messages.
+    static func describe(_ given: [NamedValue]) -> String {
+        given.flatMap { option in
+            SimulateCommand.specs.first { $0.name == option.name }?.isFlag == true
+                ? ["--\(option.name)"] : ["--\(option.name)", option.value]
+        }.joined(separator: " ")
+    }
+
+    /// A simulate run of `given`: its one row, by column.
+    static func simulate(_ given: [NamedValue]) throws(CommandLineError) -> [String: String] {
+        let table = try command(given).run()
         return Dictionary(uniqueKeysWithValues: zip(table.header, table.rows[0]))
     }
 }
