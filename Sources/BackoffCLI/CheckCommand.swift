@@ -125,6 +125,13 @@ struct CheckCommand: RunnableCommand {
                     continue
                 }
                 if let recomputed, let value = recomputed[comparison.mean] {
+                    // A simulate row with an empty formula may come from a scenario that has none and
+                    // whose options no column records (a shared budget, arrivals, sessions): there is
+                    // nothing to compare, and the columns cannot say it should have one.
+                    if formula == nil && value != nil && table.column("server") != nil {
+                        report.withoutFormula += 1
+                        continue
+                    }
                     report.recomputed += 1
                     switch (formula, value) {
                     case (nil, nil):
@@ -166,8 +173,10 @@ struct CheckCommand: RunnableCommand {
                 }
                 report.add(
                     MeanCheck(
-                        observed: observed, expected: expected, standardError: error, limit: limit,
-                        exactTolerance: tolerance(expected)),
+                        observed: observed, expected: expected,
+                        standardError: Self.standardError(
+                            error, of: comparison.mean, expected: expected, record, table),
+                        limit: limit, exactTolerance: tolerance(expected)),
                     column: comparison.measured, row: label(row, record, table), against: "formula")
             }
         }
@@ -212,6 +221,20 @@ struct CheckCommand: RunnableCommand {
             .attemptsPerClient: form?.attemptsPerClient, .meanTotalWait: form?.meanTotalWait,
             .successes: form.map { $0.successFraction * Double(clients) },
         ])
+    }
+
+    /// The standard error to judge a mean by. For successes, a binomial count, it is at least the
+    /// count's standard error under the formula, √(n p (1 - p)) with p = formula / n and n the row's
+    /// clients (the closed forms hold for one request per client): a run in which every request
+    /// succeeded has no spread of its own (se 0), though the formula allows a few failures.
+    static func standardError(
+        _ measured: Double, of mean: CheckedMean, expected: Double, _ record: [String], _ table: CSVReader
+    ) -> Double {
+        guard mean == .successes, let column = table.column("clients"), let n = Double(record[column]), n >= 1 else {
+            return measured
+        }
+        let p = min(1, max(0, expected / n))
+        return max(measured, (n * p * (1 - p)).squareRoot())
     }
 
     /// Deterministic values agree when within a nanosecond-scale rounding of each other.

@@ -92,3 +92,34 @@ import Testing
             "\(invented.stdout)")
     }
 }
+
+/// Every reference table that carries a mean with its formula and standard error passes `check`:
+/// the tables the toolkit itself writes must not fail its own regression check.
+@Suite struct ReferenceTablesPassCheckTests {
+    static let tables: [String] = {
+        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("notebooks-data")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: data.path)) ?? []
+        return names.filter { $0.hasSuffix(".csv") }.sorted().compactMap { name in
+            let path = data.appendingPathComponent(name).path
+            guard let header = (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").first,
+                CheckedMean.allCases.contains(where: { mean in
+                    [mean.column, mean.formulaColumn, mean.standardErrorColumn].allSatisfy {
+                        header.split(separator: ",").map(String.init).contains($0)
+                    }
+                })
+            else { return nil }
+            return path
+        }
+    }()
+
+    @Test func theReferenceTablesAreFound() { #expect(Self.tables.count >= 6, "\(Self.tables)") }
+
+    /// The presets' tables failed before: rows with a shared budget have no formula, which their
+    /// columns cannot tell, and a run where every request succeeded had a standard error of 0.
+    @Test(arguments: tables)
+    func aReferenceTablePassesCheck(path: String) {
+        let result = Invocation(["check", path])
+        #expect(result.status == 0, "\(path): \(result.stdout)")
+    }
+}
