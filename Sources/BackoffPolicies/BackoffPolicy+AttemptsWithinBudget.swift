@@ -13,7 +13,7 @@ extension BackoffPolicy {
     public func maxAttempts(expectedTotalWaitAtMost limit: Duration) -> AttemptsWithinBudget {
         let budget = limit.nanoseconds / 1e9
         if case .immediate = schedule { return .any }
-        if let (perWait, offset) = jitter.kernel.meanPerNominalWait(self) {
+        if !_shapesWaits, let (perWait, offset) = jitter.kernel.meanPerNominalWait(self) {
             func expected(_ attempts: Int) -> Double {
                 let sums = NominalWaitSums(schedule: schedule, base: _base, cap: _cap, retries: attempts - 1)
                 return perWait * sums.sumInSeconds + Double(attempts - 1) * offset / 1e9
@@ -32,7 +32,7 @@ extension BackoffPolicy {
             }
             return .attempts(low)
         }
-        let totals = jitter.kernel.expectedTotals(self)
+        let totals = _shapesWaits ? shapedExpectedTotals() : jitter.kernel.expectedTotals(self)
         var previous = 0.0
         var previousStep = 0.0
         var retries = 0

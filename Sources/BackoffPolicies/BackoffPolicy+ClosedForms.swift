@@ -66,6 +66,7 @@ extension BackoffPolicy {
             return (total * 1e9, 0, Double(capped))
         }
         if retries == 0 { return (0, 0, 0) }
+        if _shapesWaits { return shapedTotals(retries: retries) }
         return jitter.kernel.totals(self, retries: retries, countingCapped: countingCapped)
     }
 }

@@ -10,7 +10,11 @@ extension BackoffPolicy {
         var elapsed = 0.0
         var k = 1
         while k < maxAttempts {
-            let wait = schedule == .immediate ? 0 : nominalWaitNanoseconds(beforeRetry: k).rounded()
+            let wait =
+                schedule == .immediate
+                ? 0
+                : _shapesWaits
+                    ? shapedWaitMoments(beforeRetry: k).mean : nominalWaitNanoseconds(beforeRetry: k).rounded()
             if elapsed + wait > _maxElapsed { break }
             elapsed += wait
             starts.append(elapsed / 1e9)
@@ -25,6 +29,7 @@ extension BackoffPolicy {
         let retries = maxAttempts - 1
         if case .immediate = schedule { return [Double](repeating: 0, count: maxAttempts) }
         if maxElapsed != nil { return jitter == .disabled ? nominalStartTimes : nil }
+        if _shapesWaits { return shapedExpectedStartTimes(retries: retries) }
         return jitter.kernel.expectedStartTimes(self, retries: retries)
     }
 }

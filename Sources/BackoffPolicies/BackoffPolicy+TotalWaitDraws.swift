@@ -40,7 +40,7 @@ extension BackoffPolicy {
     ) -> WaitTally {
         let retries = maxAttempts - 1
         let capWait = roundedCap ?? -1
-        guard _maxElapsed == .infinity, retries > 0, retries <= 64, !_isImmediate else {
+        guard _maxElapsed == .infinity, retries > 0, retries <= 64, !_isImmediate, !_shapesWaits else {
             var tally = WaitTally()
             for run in 0..<count { sink.take(run: run, totalWait: drawTotalWait(using: &random, tally: &tally)) }
             return tally
@@ -162,8 +162,7 @@ struct DrawTotalWait<Random: UniformSource>: JitterFamilyVisitor {
         var total: Int64 = 0
         var previous = policy._initialPrevious
         for k in 1...retries {
-            let wait = BackoffPolicy.wholeNanoseconds(
-                Family.draw(policy, retry: k, previous: &previous, using: &random.pointee))
+            let wait = policy.shapedWait(family, retry: k, previous: &previous, using: &random.pointee)
             if Double(total) + Double(wait) > policy._maxElapsed { break }
             total += wait
             tally.pointee.waits += 1

@@ -22,6 +22,7 @@ extension BackoffPolicy {
             return 0...min(largest, _maxElapsed / 1e9)
         }
         guard retries > 0 else { return 0...0 }
+        if _shapesWaits { return shapedTotalWaitRange(retries: retries) }
         return jitter.kernel.totalWaitRange(self, retries: retries, largest: largest)
     }
 
@@ -34,6 +35,13 @@ extension BackoffPolicy {
         guard _cap.isFinite, retries > 0 else { return nil }
         if case .immediate = schedule { return nil }
         let uncapped = jitter.kernel.uncappedRetries(self, retries: retries)
-        return uncapped < retries ? uncapped + 1 : nil
+        guard uncapped < retries else { return nil }
+        // A first retry of its own is limited by the cap only when e_1 is the cap and it is not
+        // skipped; the cap then binds from the second retry, where the family's windows start again.
+        if uncapped == 0 && firstRetry != .jittered {
+            if firstRetry == .unjittered && nominalWaitNanoseconds(beforeRetry: 1) >= _cap { return 1 }
+            return retries >= 2 ? 2 : nil
+        }
+        return uncapped + 1
     }
 }

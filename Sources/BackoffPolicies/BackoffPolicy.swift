@@ -28,6 +28,11 @@ public struct BackoffPolicy: Hashable, Sendable {
     public let budget: AttemptBudget
     /// The optional limit on the time from the first attempt to the start of a retry.
     public let maxElapsed: Duration?
+    /// How the first retry's wait is chosen (the jitter's draw, e_1 exactly, or 0).
+    public let firstRetry: FirstRetry
+    /// The unit every wait is floored to (Envoy draws whole milliseconds), or `nil`: waits are rounded
+    /// to the nearest nanosecond.
+    public let granularity: Duration?
 
     /// b, c (infinity without a cap) and the total-time limit (infinity without one), in nanoseconds.
     @usableFromInline let _base: Double
@@ -52,6 +57,10 @@ public struct BackoffPolicy: Hashable, Sendable {
     /// n, and whether the schedule is `immediate`, settled once (both are read at every decision).
     @usableFromInline let _maxAttempts: Int
     @usableFromInline let _isImmediate: Bool
+    /// The granularity in nanoseconds (0 without one), and whether a first-retry rule or a
+    /// granularity shapes the waits (the draws then take ``shapedWait(_:retry:previous:using:)``).
+    @usableFromInline let _grain: Double
+    @usableFromInline let _shapesWaits: Bool
 
     /// The largest virtual time the policy's total wait may take, in nanoseconds (about 146 years).
     public static let longestTotalWaitNanoseconds: Double = 0x1p62
@@ -64,7 +73,9 @@ public struct BackoffPolicy: Hashable, Sendable {
         jitter: Jitter = .disabled,
         capMode: CapMode? = nil,
         budget: AttemptBudget = .maxAttempts(5),
-        maxElapsed: Duration? = nil
+        maxElapsed: Duration? = nil,
+        firstRetry: FirstRetry = .jittered,
+        granularity: Duration? = nil
     ) throws(PolicyError) {
         guard base > .zero else { throw .nonPositiveBase(base) }
         if case .exponential(let m) = schedule, !(m.isFinite && m >= 1) { throw .multiplierBelowOne(m) }
@@ -77,6 +88,13 @@ public struct BackoffPolicy: Hashable, Sendable {
         let capMode = capMode ?? jitter.defaultCapMode
         guard jitter.capModes.contains(capMode) else { throw .capModeNotApplicable(capMode, jitter: jitter) }
         if let maxElapsed, maxElapsed < .zero { throw .negativeMaxElapsed(maxElapsed) }
+        if let granularity, granularity <= .zero { throw .nonPositiveGranularity(granularity) }
+        if jitter.buildsItsOwnSchedule {
+            if firstRetry != .jittered {
+                throw .waitShapeNeedsIndependentWaits(jitter: jitter, rule: "an \(firstRetry.rawValue) first retry")
+            }
+            if granularity != nil { throw .waitShapeNeedsIndependentWaits(jitter: jitter, rule: "a granularity") }
+        }
 
         self.base = base
         self.schedule = schedule
@@ -85,6 +103,10 @@ public struct BackoffPolicy: Hashable, Sendable {
         self.capMode = capMode
         self.budget = budget
         self.maxElapsed = maxElapsed
+        self.firstRetry = firstRetry
+        self.granularity = granularity
+        _grain = granularity?.nanoseconds ?? 0
+        _shapesWaits = firstRetry != .jittered || granularity != nil
         _base = base.nanoseconds
         _cap = cap?.nanoseconds ?? .infinity
         _maxElapsed = maxElapsed?.nanoseconds ?? .infinity

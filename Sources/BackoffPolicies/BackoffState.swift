@@ -79,7 +79,7 @@ extension BackoffPolicy {
             var draw = DrawOneWait(retry: state._attempts, previous: state._previous, random: random)
             let wait = jitter.visit(&draw, self)
             state._previous = draw.previous
-            return Self.wholeNanoseconds(wait)
+            return wait
         }
     }
 }
@@ -97,7 +97,11 @@ struct DrawOneWait<Random: UniformSource>: JitterFamilyVisitor {
     }
 
     @inlinable
-    mutating func visit<Family: JitterFamily>(_ family: Family.Type, _ policy: BackoffPolicy) -> Double {
-        Family.draw(policy, retry: retry, previous: &previous, using: &random.pointee)
+    mutating func visit<Family: JitterFamily>(_ family: Family.Type, _ policy: BackoffPolicy) -> Int64 {
+        if policy._shapesWaits {
+            return policy.shapedWait(family, retry: retry, previous: &previous, using: &random.pointee)
+        }
+        return BackoffPolicy.wholeNanoseconds(
+            Family.draw(policy, retry: retry, previous: &previous, using: &random.pointee))
     }
 }

@@ -22,6 +22,11 @@ public enum PolicyError: Error, Equatable, Sendable {
     case negativeMaxElapsed(Duration)
     /// The longest possible total wait does not fit in virtual time (about 146 years).
     case waitsOverflow(longestTotalWaitSeconds: Double)
+    /// A granularity must be greater than zero.
+    case nonPositiveGranularity(Duration)
+    /// A first-retry rule or a granularity needs waits drawn independently of each other, which the
+    /// decorrelated chains and polly-v2 do not have.
+    case waitShapeNeedsIndependentWaits(jitter: Jitter, rule: String)
 }
 
 extension PolicyError: CustomStringConvertible {
@@ -51,6 +56,11 @@ extension PolicyError: CustomStringConvertible {
         case .waitsOverflow(let seconds):
             "the longest total wait would be \(seconds) s, beyond what virtual time holds (about 146 years); "
                 + "set a cap or allow fewer attempts"
+        case .nonPositiveGranularity(let g):
+            "the granularity must be greater than 0, got \(g)"
+        case .waitShapeNeedsIndependentWaits(let jitter, let rule):
+            "\(rule) needs waits drawn independently of each other; \(jitter.name) jitter draws each wait from the "
+                + "one before (use none, full, equal, proportional or additive)"
         }
     }
 }

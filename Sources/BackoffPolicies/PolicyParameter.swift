@@ -1,7 +1,8 @@
 /// The parameter of a policy that a ``PolicyError`` concerns, so a front end names what it took the
 /// value from (an option, a table's column, a config's field) from its own declarations.
 public enum PolicyParameter: Hashable, Sendable, CaseIterable {
-    case base, multiplier, increment, cap, capMode, attempts, jitter, decorrelatedFactor, maxElapsed
+    case base, multiplier, increment, cap, capMode, attempts, jitter, decorrelatedFactor, maxElapsed, firstRetry
+    case granularity
 }
 
 extension PolicyError {
@@ -18,6 +19,8 @@ extension PolicyError {
         case .capModeNotApplicable: .capMode
         case .negativeIncrement: .increment
         case .negativeMaxElapsed: .maxElapsed
+        case .nonPositiveGranularity: .granularity
+        case .waitShapeNeedsIndependentWaits: .jitter
         }
     }
 
@@ -26,7 +29,7 @@ extension PolicyError {
     /// policy (cap >= base, a cap rule the jitter cannot follow, waits that must fit virtual time).
     public var isOutsideOwnRange: Bool {
         switch self {
-        case .capBelowBase, .capModeNotApplicable, .waitsOverflow: false
+        case .capBelowBase, .capModeNotApplicable, .waitsOverflow, .waitShapeNeedsIndependentWaits: false
         default: true
         }
     }

@@ -1,7 +1,7 @@
 /// A retry budget shared by the requests of one client: one of the published models, behind one
 /// interface that a retry loop or a simulation drives.
 ///
-/// Call ``requestStarted(at:)`` for each new request, ``acquireRetry(at:afterTimeout:activeRequests:activeRetries:)``
+/// Call ``requestStarted(at:)`` for each new request, ``acquireRetry(at:afterTimeout:kind:activeRequests:activeRetries:)``
 /// before each retry (a denied retry ends the request), and ``recordAnswer(success:retryCost:)`` for each
 /// answer from the server.
 public enum RetryBudget: Hashable, Sendable {
@@ -34,14 +34,15 @@ public enum RetryBudget: Hashable, Sendable {
 
     /// Asks for a retry. - Returns: the retry's cost (0 for budgets that do not charge one), or `nil`
     /// when the budget denies it.
-    public mutating func acquireRetry(at now: Nanoseconds, afterTimeout: Bool, activeRequests: Int, activeRetries: Int)
-        -> Int?
-    {
+    public mutating func acquireRetry(
+        at now: Nanoseconds, afterTimeout: Bool, kind: FailureKind = .transient, activeRequests: Int,
+        activeRetries: Int
+    ) -> Int? {
         switch self {
         case .tokenBucket(let bucket):
             return bucket.allowsRetry ? 0 : nil
         case .quota(var quota):
-            let cost = quota.acquireRetry(afterTimeout: afterTimeout)
+            let cost = quota.acquireRetry(afterTimeout: afterTimeout, kind: kind)
             self = .quota(quota)
             return cost
         case .ratio(var budget):

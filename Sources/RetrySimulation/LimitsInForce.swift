@@ -12,9 +12,12 @@ struct LimitsInForce: RetryGate {
     private var retrying: [Bool]
     /// The cost the budget charged for the retry granted last.
     private var granted = 0
+    /// The kind of the server's failures, which sets what a retry after one costs.
+    private let failureKind: FailureKind
 
-    init(limits: RetryLimits, clients: Int) {
+    init(limits: RetryLimits, clients: Int, failureKind: FailureKind) {
         self.limits = limits
+        self.failureKind = failureKind
         retryCosts = [Int32](repeating: 0, count: limits.budget == nil ? 0 : clients)
         retrying = [Bool](repeating: false, count: limits.budget == nil ? 0 : clients)
     }
@@ -54,7 +57,8 @@ struct LimitsInForce: RetryGate {
         }
         guard
             let cost = limits.budget!.acquireRetry(
-                at: time, afterTimeout: afterTimeout, activeRequests: activeRequests, activeRetries: activeRetries
+                at: time, afterTimeout: afterTimeout, kind: failureKind, activeRequests: activeRequests,
+                activeRetries: activeRetries
             )
         else { return false }
         granted = cost

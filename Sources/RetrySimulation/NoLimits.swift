@@ -3,7 +3,7 @@ import BackoffPolicies
 /// The gate of a scenario without a retry budget, breaker or throttle: admits every attempt, grants
 /// every retry the policy makes, and keeps no state. Its methods compile to nothing.
 struct NoLimits: RetryGate {
-    init(limits: RetryLimits, clients: Int) {
+    init(limits: RetryLimits, clients: Int, failureKind: FailureKind) {
         precondition(limits.isEmpty, "NoLimits holds no limits")
     }
 

@@ -16,7 +16,8 @@ import EventSimulation
 /// ```
 /// The laws live on a histogram of cells of width δ = w/32 (w the bucket width; coarser if the
 /// horizon would need more than 4 million cells), each wait's bounds rounded to whole cells (exact
-/// for the usual millisecond schedules). S_1 = w_1 is placed exactly; every later step treats a
+/// for the usual millisecond schedules). S_1 = w_1 is placed exactly (and S_2 after an immediate first
+/// retry, w_1 = 0); every later step treats a
 /// cell's mass as spread evenly across the cell, so adding U(pδ, qδ) spreads it as a trapezoid:
 /// half a share 1/L in cells p and q, a full share in between (L = q - p), and a point wait shifts
 /// it by p cells. The error in any bucket is second order in δ/w, with no bias at bucket edges.
@@ -72,19 +73,24 @@ public struct OutageLoad: Sendable {
         var expectedAttempts = 1.0
         var expectedWait = 0.0
         var stillFailing = end > 0 ? 1.0 : 0.0  // P(S_0 < T), S_0 = 0 exactly
-        for (step, wait) in waits.enumerated() {
+        // S_k stays exactly 0 while every wait so far was 0 (an immediate first retry): the next wait
+        // is then placed exactly too, as the first is.
+        var atZero = true
+        for wait in waits {
             // Attempt k + 2 happens iff S_k < T: restrict, then add the next wait.
-            let restricted = step == 0 ? law.map { $0 * stillFailing } : Self.restrict(law, below: end, cell: cell)
+            let fromPoint = atZero
+            atZero = atZero && wait.high == 0
+            let restricted = fromPoint ? law.map { $0 * stillFailing } : Self.restrict(law, below: end, cell: cell)
             expectedAttempts += stillFailing
             expectedWait += ((1 - wait.atCap) * (wait.low + wait.high) / 2 + wait.atCap * wait.high) * stillFailing
             law = Self.convolve(
                 restricted, cellsFrom: Int((wait.low / cell).rounded()), to: Int((wait.high / cell).rounded()),
-                fromPoint: step == 0)
+                fromPoint: fromPoint)
             if wait.atCap > 0 {
                 // Clamped: the uniform part U(low, c) with its mass, and an atom at c (= high).
                 let atom = Self.convolve(
                     restricted, cellsFrom: Int((wait.high / cell).rounded()), to: Int((wait.high / cell).rounded()),
-                    fromPoint: step == 0)
+                    fromPoint: fromPoint)
                 for i in law.indices { law[i] = (1 - wait.atCap) * law[i] + wait.atCap * atom[i] }
             }
             for i in 0..<cells {

@@ -7,7 +7,7 @@ import BackoffPolicies
 /// compiled with ``NoLimits``, whose every method is empty: it pays no check per attempt.
 protocol RetryGate {
     /// A gate for `clients` clients; only called with limits the gate can hold.
-    init(limits: RetryLimits, clients: Int)
+    init(limits: RetryLimits, clients: Int, failureKind: FailureKind)
 
     /// A request's first attempt starts at `time` (nanoseconds).
     mutating func requestStarted(at time: Int64)

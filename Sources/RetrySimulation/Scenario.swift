@@ -27,6 +27,9 @@ public struct Scenario: Sendable {
     public let attemptTimeout: Duration?
     /// Retry budget, breaker and throttle, shared by all clients.
     public let limits: RetryLimits
+    /// The kind of the server's failures (timeouts aside): what a retry after one costs the AWS
+    /// quota. The CLI also picks a preset's policy for it.
+    public let failureKind: FailureKind
     /// The bucket width and the timeout in whole nanoseconds, as the run reads them.
     let bucketNanoseconds: Nanoseconds
     let timeoutNanoseconds: Nanoseconds?
@@ -41,7 +44,8 @@ public struct Scenario: Sendable {
         clients: Int, server: ServerModel, policy: BackoffPolicy, bucketWidth: Duration,
         arrivals: Arrivals = .burst, permanentFraction: Double = 0, retryAfter: RetryAfterHandling = .ignore,
         retryTrigger: RetryTrigger = .timer, requestsPerClient: Int = 1, thinkTime: Duration = .zero,
-        onGiveUp: GiveUpBehavior = .endSession, attemptTimeout: Duration? = nil, limits: RetryLimits = RetryLimits()
+        onGiveUp: GiveUpBehavior = .endSession, attemptTimeout: Duration? = nil, limits: RetryLimits = RetryLimits(),
+        failureKind: FailureKind = .transient
     ) throws(SimulationError) {
         guard bucketWidth > .zero else { throw .nonPositiveBucket(bucketWidth) }
         try server.validate()
@@ -93,6 +97,7 @@ public struct Scenario: Sendable {
         self.onGiveUp = onGiveUp
         self.attemptTimeout = attemptTimeout
         self.limits = limits
+        self.failureKind = failureKind
     }
 
     /// What the clients consult when an answer arrives.

@@ -45,7 +45,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         policy = scenario.policy
         behaviour = scenario.behaviour
         self.seed = seed
-        gate = Gate(limits: scenario.limits, clients: starts.count)
+        gate = Gate(limits: scenario.limits, clients: starts.count, failureKind: scenario.failureKind)
         streams = ClientStreams(count: eventOrdered ? starts.count : 0, root: seed)
         capWait = scenario.policy.roundedCap ?? -1
         timeline = LoadRecorder(bucketWidth: scenario.bucketNanoseconds)
