@@ -82,7 +82,7 @@ struct FormulaCommand: BackoffCommand {
             ) {
                 CSVFormat.number($0.atCapFraction)
             },
-        ]
+        ] + PolicyColumns.shape { $0.policy }
 
     /// The columns `--wait-budget` adds.
     static let budgetTable: [Column<Row>] = [

@@ -4,14 +4,14 @@ import BackoffPolicies
 /// (colons, not commas, so that a sweep can list several: `--budget none,token,aws-quota`).
 ///
 /// ```
-/// --budget none | token[:max=10][:ratio=0.1] | aws-quota[:max=500][:cost=5][:timeout-cost=10] | ratio[:percent=0.1][:reserve=10][:window=10s]
+/// --budget none | token[:max=10][:ratio=0.1] | aws-quota[:max=500][:cost=5][:timeout-cost=10][:throttling-cost=COST] | ratio[:percent=0.1][:reserve=10][:window=10s]
 ///          | concurrency[:percent=0.2][:min=3]
 /// --breaker none | on[:threshold=0.5][:min=20][:window=10s][:open=5s][:probes=3]
 /// --throttle none | adaptive[:k=2][:window=120s]
 /// ```
 enum LimitSpec {
     static let budgetForm =
-        "none, token[:max=N][:ratio=R], aws-quota[:max=N][:cost=N][:timeout-cost=N], ratio[:percent=P][:reserve=N][:window=DURATION] "
+        "none, token[:max=N][:ratio=R], aws-quota[:max=N][:cost=N][:timeout-cost=N][:throttling-cost=N], ratio[:percent=P][:reserve=N][:window=DURATION] "
         + "or concurrency[:percent=P][:min=N], e.g. token:max=10:ratio=0.1"
     static let breakerForm =
         "none or on[:threshold=F][:min=N][:window=DURATION][:open=DURATION][:probes=N], e.g. on:threshold=0.5"
@@ -112,9 +112,12 @@ enum LimitSpec {
             let maximum = try parameters.count("max", standard.maximum, in: 1...countRange.upperBound)
             let cost = try parameters.count("cost", standard.retryCost, in: countRange)
             let timeoutCost = try parameters.count("timeout-cost", standard.timeoutRetryCost, in: countRange)
+            let throttlingCost = try parameters.count("throttling-cost", cost, in: countRange)
             return .quota(
                 try parameters.model { () throws(BudgetError) in
-                    try RetryQuota(maximum: maximum, retryCost: cost, timeoutRetryCost: timeoutCost)
+                    try RetryQuota(
+                        maximum: maximum, retryCost: cost, timeoutRetryCost: timeoutCost,
+                        throttlingRetryCost: throttlingCost)
                 })
         case "ratio":
             let percent = try parameters.number(
@@ -143,7 +146,7 @@ enum LimitSpec {
     private static func keys(budget text: String) -> [String] {
         switch text.prefix(while: { $0 != ":" }) {
         case "token": ["max", "ratio"]
-        case "aws-quota": ["max", "cost", "timeout-cost"]
+        case "aws-quota": ["max", "cost", "timeout-cost", "throttling-cost"]
         case "ratio": ["percent", "reserve", "window"]
         case "concurrency": ["percent", "min"]
         default: []
@@ -200,6 +203,7 @@ enum LimitSpec {
             let parameters = [
                 ("max", q.maximum, standard.maximum), ("cost", q.retryCost, standard.retryCost),
                 ("timeout-cost", q.timeoutRetryCost, standard.timeoutRetryCost),
+                ("throttling-cost", q.throttlingRetryCost, q.retryCost),
             ]
             return (["aws-quota"] + parameters.filter { $0.1 != $0.2 }.map { "\($0.0)=\($0.1)" }).joined(separator: ":")
         case .ratio(let b):

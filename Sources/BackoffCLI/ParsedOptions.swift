@@ -92,7 +92,9 @@ struct ParsedOptions {
             let hint = Suggestion.closest(to: name, among: Preset.all.map(\.name)).map { "did you mean '\($0)'?" }
             throw invalid(spec(PolicyOptions.preset.name), name, detail: hint)
         }
-        return PolicyStart(preset: preset, origin: "--preset \(name)")
+        // The policy for the failures' kind; an invalid kind is refused when the option is read.
+        let kind = values[PolicyOptions.failureKind.name].flatMap(FailureKind.init(rawValue:)) ?? .transient
+        return PolicyStart(preset: preset.answering(kind), origin: "--preset \(name)")
     }
 
     /// Reads the gRPC service config at `path` as the policy's start.

@@ -36,10 +36,25 @@ enum PolicyColumns {
         }.reporting(.capMode)
     }
 
+    /// `first_retry,granularity_s`: how the waits are shaped after the draw (every table ends with
+    /// them, as the newest policy columns).
+    static func shape<Source>(_ policy: @escaping @Sendable (Source) -> BackoffPolicy) -> [Column<Source>] {
+        [
+            Column("first_retry", "the first retry's wait: jittered (drawn), unjittered (e_1 exactly) or immediate (0)")
+            {
+                policy($0).firstRetry.rawValue
+            }.reporting(.firstRetry),
+            Column("granularity_s", "the unit each wait is floored to, seconds (0: none, waits to the nanosecond)") {
+                policy($0).granularity.map(CSVFormat.seconds) ?? "0"
+            }.reporting(.granularity),
+        ]
+    }
+
     /// The column that reports `parameter`, by the declarations above.
     static func name(of parameter: PolicyParameter) -> String? {
         let columns =
             [jitter { $0 }] + leading { (policy: BackoffPolicy) in policy } + trailing { $0 } + [capMode { $0 }]
+            + shape { $0 }
         return columns.first { $0.policyParameters.contains(parameter) }?.name
     }
 

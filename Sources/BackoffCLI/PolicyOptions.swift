@@ -110,15 +110,37 @@ struct PolicyOptions {
     ).setByPreset({ $0.policy.jitter.decorrelatedFactor }, text: { CSVFormat.number($0) }).setting(
         .decorrelatedFactor, formStatesRange: true)
 
+    static let firstRetry = Option(
+        "first-retry", "rule", default: "jittered", form: "one of jittered, unjittered, immediate",
+        help: "The first retry's wait: jittered (drawn like the others), unjittered (e_1 exactly, as grpc-go) or "
+            + "immediate (0, as urllib3; retry k >= 2 still waits e_k).",
+        parse: Parsers.choice(FirstRetry.self)
+    ).setByPreset({ $0.policy.firstRetry }, text: \.rawValue).setting(.firstRetry)
+    static let granularity = Option<Duration?>.optional(
+        "granularity", "duration", kind: .duration,
+        form: "a duration greater than 0 with a unit (ns, us, ms, s, m, h), e.g. 1ms",
+        help: "Floor each wait to a whole number of this unit (Envoy draws whole milliseconds: 1ms). Default: none.",
+        parse: Parsers.duration
+    ).setByPreset({ $0.policy.granularity.map { .some($0) } }, text: { $0?.unitText ?? "" }).setting(
+        .granularity, formStatesRange: true)
+
+    static let failureKind = Option(
+        "failure-kind", "kind", default: "transient", form: "transient or throttling",
+        help: "The kind of the failures: transient (5xx, timeouts) or throttling (429). A preset that backs off "
+            + "from each differently (aws-sdk-standard) follows this one; simulate charges the retry quota for it.",
+        parse: Parsers.choice(FailureKind.self))
+
     static func specs(defaultJitter: String) -> [OptionSpec] {
         [
             preset.spec, grpcServiceConfig.spec, grpcMethod.spec, jitter(default: defaultJitter).spec, schedule.spec,
             base.spec, multiplier.spec, increment.spec, cap.spec,
             capMode.spec, maxAttempts.spec, maxRetries.spec, maxElapsed.spec, decorrelatedFactor.spec,
+            firstRetry.spec, granularity.spec, failureKind.spec,
         ]
     }
 
     init(_ options: ParsedOptions, defaultJitter: String) throws(CommandLineError) {
+        _ = try options(Self.failureKind)  // read by the start (ParsedOptions) and by simulate's scenario
         let factor = try options(Self.decorrelatedFactor)
         let jitters = try options(Self.jitter(default: defaultJitter)).map { jitter -> Jitter in
             switch jitter {
@@ -154,6 +176,7 @@ struct PolicyOptions {
             budget = .maxAttempts(try options(Self.maxAttempts))
         }
         let (cap, maxElapsed) = (try options(Self.cap), try options(Self.maxElapsed) ?? nil)
+        let (firstRetry, granularity) = (try options(Self.firstRetry), try options(Self.granularity))
         var unused: [(option: OptionSpec, reason: String)] = []
         if case .exponential = schedule {
         } else {
@@ -183,7 +206,7 @@ struct PolicyOptions {
                 policies.append(
                     try BackoffPolicy(
                         base: base, schedule: schedule, cap: cap, jitter: jitter, capMode: capMode, budget: budget,
-                        maxElapsed: maxElapsed))
+                        maxElapsed: maxElapsed, firstRetry: firstRetry, granularity: granularity))
             } catch {
                 throw Self.usageError(error, options: options)
             }

@@ -4,8 +4,9 @@ import BackoffPolicies
 /// recompute the row's closed forms instead of trusting its formula columns.
 ///
 /// The columns are those every table writes: `jitter`, `base_s`, `multiplier`, `cap_s`,
-/// `max_attempts` (required), and `schedule`, `decorrelated_factor`, `max_elapsed_s`, `cap_mode`
-/// (optional; tables written before cap modes existed follow each mode's default rule).
+/// `max_attempts` (required), and `schedule`, `decorrelated_factor`, `max_elapsed_s`, `cap_mode`,
+/// `first_retry`, `granularity_s` (optional; tables written before a column existed follow its
+/// default: each mode's cap rule, a jittered first retry, no granularity).
 enum RowPolicy {
     static let required = ["jitter", "base_s", "multiplier", "cap_s", "max_attempts"]
 
@@ -71,11 +72,22 @@ enum RowPolicy {
             }
             capMode = mode
         }
+        var firstRetry = FirstRetry.jittered
+        if let text = value("first_retry"), !text.isEmpty {
+            guard let rule = FirstRetry(rawValue: text) else {
+                throw Problem(column: "first_retry", value: text, reason: "not jittered, unjittered or immediate")
+            }
+            firstRetry = rule
+        }
+        var granularity: Duration? = nil
+        if let text = value("granularity_s"), !text.isEmpty, text != "0" {
+            granularity = try seconds(text, column: "granularity_s")
+        }
         do {
             return try BackoffPolicy(
                 base: base, schedule: schedule, cap: cap, jitter: jitter, capMode: capMode,
                 budget: .maxAttempts(attempts),
-                maxElapsed: maxElapsed)
+                maxElapsed: maxElapsed, firstRetry: firstRetry, granularity: granularity)
         } catch {
             let column = PolicyColumns.name(of: error.parameter) ?? "jitter"
             throw Problem(column: column, value: value(column) ?? "", reason: "which makes no valid policy: \(error)")

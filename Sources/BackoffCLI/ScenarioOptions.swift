@@ -63,6 +63,7 @@ struct ScenarioOptions {
             try options(Self.requestsPerClient), try options(Self.think), try options(Self.onGiveUp)
         )
 
+        let failureKind = try options(PolicyOptions.failureKind)
         var scenarios: [Scenario] = []
         for policy in policies {
             do {
@@ -71,7 +72,8 @@ struct ScenarioOptions {
                         clients: clients, server: server, policy: policy, bucketWidth: bucket, arrivals: arrivals,
                         permanentFraction: permanent, retryAfter: retryAfter, retryTrigger: trigger,
                         requestsPerClient: requests,
-                        thinkTime: think, onGiveUp: onGiveUp, attemptTimeout: timeout, limits: limits))
+                        thinkTime: think, onGiveUp: onGiveUp, attemptTimeout: timeout, limits: limits,
+                        failureKind: failureKind))
             } catch {
                 throw Self.usageError(error, options: options)
             }

@@ -138,7 +138,7 @@ extension SimulateCommand {
             {
                 CSVFormat.number($0.report.waits.atCapFraction)
             },
-        ]
+        ] + PolicyColumns.shape { $0.scenario.policy }
 
     /// One row of `--timeline FILE` per bucket: a mode's bucket and its expected load.
     struct TimelineRow {

@@ -21,8 +21,14 @@ struct WaitsCommand: BackoffCommand {
         "samples", "file", form: "a file path",
         help: "Also write every run's total wait to this file (columns jitter,run,total_wait_s).",
         parse: Parsers.text)
+    static let waitSamples = Option<String?>.optional(
+        "wait-samples", "file", form: "a file path",
+        help: "Also write every retry's wait of every run to this file (columns jitter,run,retry,wait_s): the same "
+            + "draws as the table's, so a run's waits add up to its total.",
+        parse: Parsers.text)
     static let specs =
-        PolicyOptions.specs(defaultJitter: defaultJitter) + [runs.spec, samples.spec] + RunOptions.seedSpecs
+        PolicyOptions.specs(defaultJitter: defaultJitter) + [runs.spec, samples.spec, waitSamples.spec]
+        + RunOptions.seedSpecs
         + [RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec]
     /// What one row is written from: one jitter mode's experiment.
     struct Row {
@@ -98,7 +104,7 @@ struct WaitsCommand: BackoffCommand {
             {
                 CSVFormat.number($0.formulaAtCap)
             },
-        ]
+        ] + PolicyColumns.shape { $0.policy }
 
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }
 
@@ -108,6 +114,13 @@ struct WaitsCommand: BackoffCommand {
         Column("run", "the run's number, from 1") { String($0.run) },
         Column("total_wait_s", "the run's total wait, seconds") { CSVFormat.seconds(nanoseconds: $0.totalWait) },
     ]
+    /// One row of `--wait-samples FILE` per wait: a mode, the run, the retry and its wait.
+    static let waitSampleColumns: [Column<(jitter: String, run: Int, retry: Int, wait: Int64)>] = [
+        Column("jitter", "jitter mode") { $0.jitter },
+        Column("run", "the run's number, from 1") { String($0.run) },
+        Column("retry", "the retry the wait came before, from 1") { String($0.retry) },
+        Column("wait_s", "the wait, seconds") { CSVFormat.seconds(nanoseconds: $0.wait) },
+    ]
     static let example = "backoff waits --runs 100000 --jitter full,equal --base 100ms --cap 5s --max-attempts 6"
 
     let policy: PolicyOptions
@@ -115,6 +128,7 @@ struct WaitsCommand: BackoffCommand {
     let runs: Int
     let experiments: [WaitsExperiment]
     let samplesPath: String?
+    let waitSamplesPath: String?
     let outputPath: String?
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
@@ -128,9 +142,15 @@ struct WaitsCommand: BackoffCommand {
             throw options.invalid(Self.runs)  // the one range an experiment checks: at least 1 run
         }
         samplesPath = try options(Self.samples)
+        waitSamplesPath = try options(Self.waitSamples)
         outputPath = try options(TableOptions.output)
         try AtomicFileWriter.checkDistinct(
             table: outputPath, side: (Self.samples.name, samplesPath), command: Self.name)
+        try AtomicFileWriter.checkDistinct(
+            table: outputPath, side: (Self.waitSamples.name, waitSamplesPath), command: Self.name)
+        if let samplesPath, samplesPath == waitSamplesPath {
+            throw .usage("'--samples' and '--wait-samples' name the same file: \(samplesPath)", command: Self.name)
+        }
     }
 
     private struct ModeResult: Sendable {
@@ -166,6 +186,9 @@ struct WaitsCommand: BackoffCommand {
 
     func run() throws(CommandLineError) -> CSVTable {
         let samplesFile = try samplesPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
+        let waitSamplesFile = try waitSamplesPath.map { path throws(CommandLineError) in
+            try AtomicFileWriter(path: path)
+        }
         let (rootSeed, generator, jobs) = (randomness.seed, randomness.generator, randomness.jobs)
         let seeds = experiments.map { RandomStream.seed(root: rootSeed, jitter: $0.policy.jitter) }
         let results: [ModeResult]
@@ -212,6 +235,34 @@ struct WaitsCommand: BackoffCommand {
             }
             try samplesFile.commit()
         }
+        if let waitSamplesFile {
+            try writeWaitSamples(to: waitSamplesFile, seeds: seeds)
+        }
         return table
+    }
+
+    /// Writes every retry's wait of every mode's runs, drawn again from the same streams.
+    private func writeWaitSamples(to file: AtomicFileWriter, seeds: [UInt64]) throws(CommandLineError) {
+        file.write(Self.waitSampleColumns.header().joined(separator: ",") + "\n")
+        var chunk = ""
+        do {
+            for (experiment, seed) in zip(experiments, seeds) {
+                let name = experiment.policy.jitter.name
+                try experiment.forEachRunsWaits(seed: seed, algorithm: randomness.generator) { run, waits in
+                    for (retry, wait) in waits.enumerated() {
+                        chunk += Self.waitSampleColumns.row((name, run + 1, retry + 1, wait)).joined(separator: ",")
+                        chunk += "\n"
+                    }
+                    if chunk.utf8.count > 1 << 16 {
+                        file.write(chunk)
+                        chunk = ""
+                    }
+                }
+            }
+        } catch {
+            throw .failure("\(error)")
+        }
+        file.write(chunk)
+        try file.commit()
     }
 }
