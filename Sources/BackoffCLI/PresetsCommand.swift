@@ -14,13 +14,16 @@ struct PresetsCommand: BackoffCommand {
     /// What one row is written from: a preset and the policy it makes.
     struct Row {
         let preset: Preset
+        let kind: FailureKind
         let policy: BackoffPolicy
         let closedForm: PolicyClosedForm?
         let firstWindow: ClosedRange<Double>
     }
 
     /// The table's columns, in order; new columns go at the end.
-    static let table: [Column<Row>] = identity + PolicyColumns.leading { $0.policy } + limits + closedForms
+    static let table: [Column<Row>] =
+        identity + PolicyColumns.leading { $0.policy } + limits + closedForms + PolicyColumns.shape { $0.policy }
+        + evidence
 
     private static let identity: [Column<Row>] = [
         Column("preset", "preset name, for --preset") { $0.preset.name },
@@ -63,6 +66,17 @@ struct PresetsCommand: BackoffCommand {
         Column("notes", "where the library and the model part") { $0.preset.notes },
     ]
 
+    private static let evidence: [Column<Row>] = [
+        Column(
+            "verified",
+            "library-code VERSION: compared with the library's own code, run at VERSION, by scripts/conformance; "
+                + "source-read: written from its source, not run"
+        ) { $0.preset.evidence.text },
+        Column("failure_kind", "the kind of failure the row's policy answers (a preset may treat each apart)") {
+            $0.kind.rawValue
+        },
+    ]
+
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }
 
     static let example = "backoff presets --output presets.csv"
@@ -76,12 +90,14 @@ struct PresetsCommand: BackoffCommand {
     func run() throws(CommandLineError) -> CSVTable {
         var table = CSVTable(header: Self.table.header())
         for preset in Preset.all {
-            let policy = preset.policy
-            table.append(
-                Self.table.row(
-                    Row(
-                        preset: preset, policy: policy, closedForm: policy.closedForm,
-                        firstWindow: policy.waitWindowNanoseconds(after: BackoffState(policy: policy)))))
+            for kind in preset.failureKinds {
+                let policy = preset.policy(for: kind)
+                table.append(
+                    Self.table.row(
+                        Row(
+                            preset: preset, kind: kind, policy: policy, closedForm: policy.closedForm,
+                            firstWindow: policy.waitWindowNanoseconds(after: BackoffState(policy: policy)))))
+            }
         }
         return table
     }

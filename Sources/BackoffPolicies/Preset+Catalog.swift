@@ -1,27 +1,42 @@
 /// The presets: each library's default policy, declared once. The sources were read at the
-/// commits named; `Tests/BackoffCLITests/PresetTests.swift` checks each against its library's
-/// formula, written out independently.
+/// versions named; `Tests/BackoffCLITests/PresetTests.swift` checks each against its library's
+/// formula, written out independently, and `scripts/conformance` compares every preset whose
+/// library installs here (``Preset/Evidence/codeRun(version:)``) with the library's own code.
 extension Preset {
     /// Every preset, in the order `backoff presets` lists them.
     public static let all: [Preset] = [
-        awsSDKStandard, awsSDKSwift, grpcConnection, pollyV8Default, pollyV8ExponentialJitter, pollyContribDecorrelated,
+        awsSDKStandard, awsSDKStandard143, awsSDKSwift, grpcConnection, pollyV8Default, pollyV8ExponentialJitter,
+        pollyContribDecorrelated,
         envoyDefault, cenkaltiDefault, resilience4jExponentialRandom, alamofireDefault, swiftRetryDefault, sotoDefault,
+        tenacityRandomExponential, tenacityExponentialJitter, urllib3Requests, googleAPICoreDefault,
+        pythonBackoffExpo,
     ]
 
-    /// botocore's standard retry mode: U(0, min(2^(attempt-1) s, 20 s)), 3 attempts, the retry quota.
+    /// botocore's standard retry mode under its 2026 rules (botocore 1.44): U(0, min(b 2^(attempt-1), 20 s))
+    /// from b = 50 ms after a transient error and 1 s after a throttling error, 3 attempts, the 2026 quota.
     public static let awsSDKStandard = Preset(
-        name: "aws-sdk-standard", library: "AWS SDKs, standard retry mode (botocore)",
-        policy: policy("aws-sdk-standard") { () throws(PolicyError) in
-            try BackoffPolicy(
-                base: .seconds(1), schedule: .exponential(multiplier: 2), cap: .seconds(20), jitter: .full,
-                capMode: .nominal,
-                budget: .maxAttempts(3))
-        },
+        name: "aws-sdk-standard", library: "AWS SDKs, standard retry mode (botocore 1.44, the 2026 rules)",
+        policy: awsStandardPolicy(base: .milliseconds(50), preset: "aws-sdk-standard"),
+        throttlingPolicy: awsStandardPolicy(base: .seconds(1), preset: "aws-sdk-standard"),
+        budget: .quota(.botocore2026),
+        source: "boto/botocore botocore/retries/standard.py (ExponentialBackoff, RetryQuotaChecker) and quota.py, "
+            + "botocore 1.44.5",
+        evidence: .codeRun(version: "botocore 1.44.5"),
+        notes: "rand * min(b 2^(attempt-1), 20 s), b = 50 ms after a 5xx, timeout or connection error and 1 s after "
+            + "a throttling error (--failure-kind); 25 ms and 4 attempts for DynamoDB are not modelled; the retry "
+            + "quota (500, 14 a retry, 5 after a throttling error) is shared by all simulated clients, as by the "
+            + "requests of one SDK client; compared with botocore's own client (scripts/conformance)")
+
+    /// botocore 1.43's standard retry mode (before the 2026 rules): U(0, min(2^(attempt-1) s, 20 s)).
+    public static let awsSDKStandard143 = Preset(
+        name: "aws-sdk-standard-1.43", library: "AWS SDKs, standard retry mode (botocore 1.43, before the 2026 rules)",
+        policy: awsStandardPolicy(base: .seconds(1), preset: "aws-sdk-standard-1.43"),
         budget: .quota(.awsStandard),
-        source:
-            "boto/botocore botocore/retries/standard.py (ExponentialBackoff, retry mode 2.0) and quota.py, commit 0719e795",
-        notes: "rand * min(2^(attempt-1), 20 s): the cap is inside the window; the retry quota (500, 5 per retry, 10 "
-            + "after a timeout) is shared by all simulated clients, as by the requests of one SDK client")
+        source: "boto/botocore botocore/retries/standard.py (ExponentialBackoff) and quota.py, botocore 1.43.127",
+        evidence: .codeRun(version: "botocore 1.43.127"),
+        notes: "rand * min(2^(attempt-1), 20 s) after any error: the cap is inside the window; the retry quota "
+            + "(500, 5 a retry, 10 after a timeout) is shared by all simulated clients; compared with botocore's own "
+            + "client (scripts/conformance)")
 
     /// smithy-swift: min(random × 2^attempt s, 20 s), 2 retries, the retry quota.
     public static let awsSDKSwift = Preset(
@@ -37,18 +52,21 @@ extension Preset {
             + "DefaultRetryStrategy.swift, RetryStrategyOptions (maxRetriesBase 2)",
         notes: "min(random * 2^attempt, 20 s): clamped after the draw, unlike botocore; same quota")
 
-    /// gRPC connection backoff: min(1.6^k s, 120 s) ± 20 %.
+    /// gRPC connection backoff as grpc-go computes it: 1 s, then min(1.6^k s, 120 s) ± 20 %.
     public static let grpcConnection = Preset(
-        name: "grpc-connection", library: "gRPC connection backoff",
+        name: "grpc-connection", library: "gRPC connection backoff (grpc-go)",
         policy: policy("grpc-connection") { () throws(PolicyError) in
             try BackoffPolicy(
                 base: .seconds(1), schedule: .exponential(multiplier: 1.6), cap: .seconds(120),
                 jitter: .proportional(fraction: 0.2),
-                capMode: .nominal, budget: .maxAttempts(100))
+                capMode: .nominal, budget: .maxAttempts(100), firstRetry: .unjittered)
         },
-        source: "grpc/grpc doc/connection-backoff.md, commit 27598d5f",
-        notes: "reconnection is not limited in gRPC (100 attempts here); the spec leaves the first wait unjittered, "
-            + "implementations such as grpc-go jitter it as here; MIN_CONNECT_TIMEOUT (20 s) is not modelled")
+        source: "grpc/grpc-go internal/backoff/backoff.go (Exponential.Backoff) and backoff/backoff.go "
+            + "(DefaultConfig), grpc-go 1.33.3; grpc/grpc doc/connection-backoff.md",
+        evidence: .codeRun(version: "grpc-go 1.33.3"),
+        notes: "the first wait is the base delay exactly (Backoff(0) returns it unjittered), later ones "
+            + "min(1.6^k, 120 s) (1 + 0.2 U(-1, 1)); reconnection is not limited (100 attempts here); gRPC's C core "
+            + "is said to jitter the first wait too (read, not run); MIN_CONNECT_TIMEOUT (20 s) is not modelled")
 
     /// Polly v8's defaults: 3 retries of a constant 2 s.
     public static let pollyV8Default = Preset(
@@ -84,20 +102,21 @@ extension Preset {
         notes: "U(min, min(max, 3 prev)): the cap inside the draw; the function has no defaults, these are its README's"
     )
 
-    /// Envoy's router retries: one retry of U(0, 25 ms), at most 3 retries in flight per cluster.
+    /// Envoy's router retries: one retry of a whole number of milliseconds below 25 ms, windows that
+    /// stop growing at 250 ms, at most 3 retries in flight per cluster.
     public static let envoyDefault = Preset(
         name: "envoy-default", library: "Envoy router retries",
         policy: policy("envoy-default") { () throws(PolicyError) in
             try BackoffPolicy(
                 base: .milliseconds(25), schedule: .exponential(multiplier: 2), cap: .milliseconds(250), jitter: .full,
-                capMode: .clamp, budget: .maxRetries(1))
+                capMode: .nominal, budget: .maxRetries(1), granularity: .milliseconds(1))
         },
         budget: .concurrency(concurrencyBudget),
-        source: "envoyproxy/envoy source/common/common/backoff_strategy.cc (commit 18a4509c) and "
-            + "source/common/router/retry_state_impl.cc (commit 00d9abb7)",
-        notes: "random % ((2^k - 1) 25 ms), min 250 ms: exact at the default single retry; with more retries Envoy's "
-            + "windows (2^k - 1) b are wider than b 2^(k-1) here; the cluster's max_retries (3 retries in flight) is the budget"
-    )
+        source: "envoyproxy/envoy source/common/common/backoff_strategy.cc (JitteredExponentialBackOffStrategy) and "
+            + "source/common/router/retry_state_impl.cc (25 ms base, 10 x base maximum, 1 retry)",
+        notes: "random() % window ms with window = min(25 ms 2^(k-1), 250 ms): a whole number of ms in [0, window), "
+            + "the window capped before the draw (older Envoy drew from (2^k - 1) 25 ms, clamped at 250 ms); the "
+            + "cluster's max_retries (3 retries in flight) is the budget; Envoy cannot be built here: read, not run")
 
     /// cenkalti/backoff's ExponentialBackOff defaults.
     public static let cenkaltiDefault = Preset(
@@ -108,7 +127,8 @@ extension Preset {
                 jitter: .proportional(fraction: 0.5), capMode: .nominal, budget: .maxAttempts(100),
                 maxElapsed: .seconds(15 * 60))
         },
-        source: "cenkalti/backoff exponential.go, commit 07049b92",
+        source: "cenkalti/backoff exponential.go (NewExponentialBackOff, NextBackOff), cenkalti/backoff 4.1.3",
+        evidence: .codeRun(version: "cenkalti/backoff 4.1.3"),
         notes: "MaxInterval caps the interval before the jitter; attempts are unlimited (100 here, not reached within "
             + "15 min); the library stops when the time before the wait passes 15 min, here a retry must start within it"
     )
@@ -163,12 +183,91 @@ extension Preset {
         source: "soto-project/soto-core Sources/SotoCore/RetryPolicy.swift, commit 00902b60",
         notes: "uniform in [2^a b/2, 2^a b) (equal jitter), no cap; an integer Retry-After is waited instead")
 
+    /// tenacity's `wait_random_exponential()`: U(0, 2^(attempt-1) s), no cap.
+    public static let tenacityRandomExponential = Preset(
+        name: "tenacity-random-exponential", library: "tenacity wait_random_exponential() (Python)",
+        policy: policy("tenacity-random-exponential") { () throws(PolicyError) in
+            try BackoffPolicy(
+                base: .seconds(1), schedule: .exponential(multiplier: 2), cap: nil, jitter: .full, capMode: .nominal,
+                budget: .maxAttempts(5))
+        },
+        source: "jd/tenacity tenacity/wait.py (wait_random_exponential, wait_exponential), tenacity 9.2.1",
+        evidence: .codeRun(version: "tenacity 9.2.1"),
+        notes: "random.uniform(0, min(2^(attempt-1), max)): with max= it is the nominal cap (--cap); tenacity retries "
+            + "forever by default (stop_never): 5 attempts here, as stop_after_attempt(5)")
+
+    /// tenacity's `wait_exponential_jitter()`: 2^(attempt-1) s + U(0, 1 s), clamped at `max` (none by default).
+    public static let tenacityExponentialJitter = Preset(
+        name: "tenacity-exponential-jitter", library: "tenacity wait_exponential_jitter() (Python)",
+        policy: policy("tenacity-exponential-jitter") { () throws(PolicyError) in
+            try BackoffPolicy(
+                base: .seconds(1), schedule: .exponential(multiplier: 2), cap: nil,
+                jitter: .additive(spread: .seconds(1)),
+                capMode: .clamp, budget: .maxAttempts(5))
+        },
+        source: "jd/tenacity tenacity/wait.py (wait_exponential_jitter), tenacity 9.2.1",
+        evidence: .codeRun(version: "tenacity 9.2.1"),
+        notes: "min(2^(attempt-1) + uniform(0, jitter), max), jitter 1 s: max= clamps after the draw (--cap); "
+            + "tenacity retries forever by default: 5 attempts here, as stop_after_attempt(5)")
+
+    /// requests through urllib3's `Retry(total=5, backoff_factor=0.5, backoff_jitter=1, backoff_max=6)`.
+    public static let urllib3Requests = Preset(
+        name: "urllib3-requests",
+        library: "urllib3 Retry(total=5, backoff_factor=0.5, backoff_jitter=1, backoff_max=6)",
+        policy: policy("urllib3-requests") { () throws(PolicyError) in
+            try BackoffPolicy(
+                base: .milliseconds(500), schedule: .exponential(multiplier: 2), cap: .seconds(6),
+                jitter: .additive(spread: .seconds(1)), capMode: .clamp, budget: .maxRetries(5),
+                firstRetry: .immediate)
+        },
+        source: "urllib3/urllib3 src/urllib3/util/retry.py (Retry.get_backoff_time, increment), urllib3 2.8.0",
+        evidence: .codeRun(version: "urllib3 2.8.0"),
+        notes: "0 before the first retry, then min(6 s, 0.5 s 2^(k-1) + random() 1 s): the jitter added before the "
+            + "clamp; a common configuration, not urllib3's default, which waits nothing at all (backoff_factor 0) "
+            + "and which requests uses unless given a Retry")
+
+    /// google-api-core's default `Retry`: U(0, min(2^(k-1) s, 60 s)) until 120 s have passed.
+    public static let googleAPICoreDefault = Preset(
+        name: "google-api-core-default", library: "google-api-core Retry() defaults (Python)",
+        policy: policy("google-api-core-default") { () throws(PolicyError) in
+            try BackoffPolicy(
+                base: .seconds(1), schedule: .exponential(multiplier: 2), cap: .seconds(60), jitter: .full,
+                capMode: .nominal, budget: .maxAttempts(100), maxElapsed: .seconds(120))
+        },
+        source: "googleapis/python-api-core google/api_core/retry/retry_base.py (exponential_sleep_generator, "
+            + "_retry_error_helper) and retry_unary.py (retry_target), google-api-core 2.44.0",
+        evidence: .codeRun(version: "google-api-core 2.44.0"),
+        notes: "uniform(0, min(initial 2^(k-1), maximum)): the nominal cap; a retry whose sleep would end past the "
+            + "120 s timeout is not made (--max-elapsed); attempts are unlimited (100 here, not reached)")
+
+    /// python-backoff's `on_exception(backoff.expo, ...)` with its default `full_jitter`.
+    public static let pythonBackoffExpo = Preset(
+        name: "python-backoff-expo", library: "backoff on_exception(backoff.expo, ..., max_tries=5) (Python)",
+        policy: policy("python-backoff-expo") { () throws(PolicyError) in
+            try BackoffPolicy(
+                base: .seconds(1), schedule: .exponential(multiplier: 2), cap: nil, jitter: .full, capMode: .nominal,
+                budget: .maxAttempts(5))
+        },
+        source: "litl/backoff backoff/_wait_gen.py (expo), _jitter.py (full_jitter), _sync.py, backoff 2.2.1",
+        evidence: .codeRun(version: "backoff 2.2.1"),
+        notes: "uniform(0, 2^(k-1) s): expo's max_value is the nominal cap (--cap); max_tries has no default "
+            + "(retries forever): 5 here")
+
     /// Envoy's default cluster limit of 3 retries in flight, as a concurrency budget without a percentage.
     private static let concurrencyBudget: ConcurrencyBudget = {
         do { return try ConcurrencyBudget(budgetPercent: 0, minRetryConcurrency: 3) } catch {
             preconditionFailure("envoy-default's budget: \(error)")
         }
     }()
+
+    /// botocore's standard-mode policy from base `b`: U(0, min(b 2^(attempt-1), 20 s)), 3 attempts.
+    private static func awsStandardPolicy(base: Duration, preset: String) -> BackoffPolicy {
+        policy(preset) { () throws(PolicyError) in
+            try BackoffPolicy(
+                base: base, schedule: .exponential(multiplier: 2), cap: .seconds(20), jitter: .full, capMode: .nominal,
+                budget: .maxAttempts(3))
+        }
+    }
 
     /// A preset's policy; its parameters are constants, so a failure is a mistake in this file.
     private static func policy(_ name: String, _ make: () throws(PolicyError) -> BackoffPolicy) -> BackoffPolicy {

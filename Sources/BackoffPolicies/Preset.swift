@@ -11,13 +11,24 @@ public struct Preset: Hashable, Sendable, Identifiable {
         case sourceRead
         /// Compared with the library's own code, run at `version`, in this project's tests.
         case codeRun(version: String)
+
+        /// As `backoff presets` writes it: `source-read`, or `library-code` and the version.
+        public var text: String {
+            switch self {
+            case .sourceRead: "source-read"
+            case .codeRun(let version): "library-code \(version)"
+            }
+        }
     }
 
     /// The name `--preset` takes, e.g. `aws-sdk-standard`.
     public let name: String
     /// The library and setting it reproduces.
     public let library: String
+    /// The policy after a transient failure (and after any failure, unless ``throttlingPolicy`` is set).
     public let policy: BackoffPolicy
+    /// The policy after a throttling error, when the library backs off from it differently.
+    public let throttlingPolicy: BackoffPolicy?
     /// The retry budget the library shares between the requests of one client, if it has one.
     public let budget: RetryBudget?
     /// What the library does with a server's `Retry-After`.
@@ -31,18 +42,35 @@ public struct Preset: Hashable, Sendable, Identifiable {
     public var id: String { name }
 
     public init(
-        name: String, library: String, policy: BackoffPolicy, budget: RetryBudget? = nil,
-        retryAfterHandling: RetryAfterHandling = .ignore, source: String, evidence: Evidence = .sourceRead,
-        notes: String
+        name: String, library: String, policy: BackoffPolicy, throttlingPolicy: BackoffPolicy? = nil,
+        budget: RetryBudget? = nil, retryAfterHandling: RetryAfterHandling = .ignore, source: String,
+        evidence: Evidence = .sourceRead, notes: String
     ) {
         self.name = name
         self.library = library
         self.policy = policy
+        self.throttlingPolicy = throttlingPolicy
         self.budget = budget
         self.retryAfterHandling = retryAfterHandling
         self.source = source
         self.evidence = evidence
         self.notes = notes
+    }
+
+    /// The policy the library follows after a failure of `kind`.
+    public func policy(for kind: FailureKind) -> BackoffPolicy {
+        kind == .throttling ? throttlingPolicy ?? policy : policy
+    }
+
+    /// The kinds of failure the library tells apart: both when it backs off from each differently.
+    public var failureKinds: [FailureKind] { throttlingPolicy == nil ? [.transient] : FailureKind.allCases }
+
+    /// This preset with the policy for `kind` as its ``policy``: what `--preset NAME --failure-kind
+    /// KIND` starts from.
+    public func answering(_ kind: FailureKind) -> Preset {
+        Preset(
+            name: name, library: library, policy: policy(for: kind), throttlingPolicy: nil, budget: budget,
+            retryAfterHandling: retryAfterHandling, source: source, evidence: evidence, notes: notes)
     }
 
     /// The preset called `name`, if there is one.

@@ -11,13 +11,15 @@ import Testing
     /// The windows of the first waits and the expected total wait, in seconds, as each library's
     /// source computes them (the file is named in the preset's `source`).
     static let expectations: [(preset: String, windows: [ClosedRange<Double>], mean: Double?)] = [
-        // botocore: rand * min(2^(attempt-1), 20), attempts 1, 2.
-        ("aws-sdk-standard", [0...1, 0...2], (1.0 + 2) / 2),
+        // botocore 1.44, a transient error: rand * min(0.05 x 2^(attempt-1), 20), attempts 1, 2.
+        ("aws-sdk-standard", [0...0.05, 0...0.1], (0.05 + 0.1) / 2),
+        // botocore 1.43: rand * min(2^(attempt-1), 20), attempts 1, 2.
+        ("aws-sdk-standard-1.43", [0...1, 0...2], (1.0 + 2) / 2),
         // smithy-swift: min(random * 2^attempt, 20), attempt 0, 1 (the clamp cannot bind here).
         ("aws-sdk-swift", [0...1, 0...2], (1.0 + 2) / 2),
-        // gRPC connection backoff: min(1.6^k, 120) ± 20 %, 99 waits (mean: the nominal).
+        // grpc-go: Backoff(0) = 1 s exactly, then min(1.6^k, 120) ± 20 %, 99 waits (mean: the nominal).
         (
-            "grpc-connection", [0.8...1.2, 1.28...1.92, 2.048...3.072],
+            "grpc-connection", [1...1, 1.28...1.92, 2.048...3.072],
             (0..<99).map { min(pow(1.6, Double($0)), 120) }.reduce(0, +)
         ),
         // Polly v8 defaults: 3 retries of 2 s.
@@ -27,8 +29,8 @@ import Testing
         ("polly-v8-exponential-jitter", [0...(2 / 1.4) * 2 * tanh(2)], (2 / 1.4) * meanOfG(from: 2)),
         // Polly Contrib: U(10 ms, min(100 ms, 3 x 10 ms)) first (the mean is simulated below).
         ("polly-contrib-decorrelated", [0.01...0.03], nil),
-        // Envoy: random % ((2^1 - 1) x 25 ms), one retry.
-        ("envoy-default", [0...0.025], 0.0125),
+        // Envoy: random() % 25 ms, a whole number of ms in 0 ... 24, one retry: mean 12 ms.
+        ("envoy-default", [0...0.024], 0.012),
         // cenkalti: RetryInterval x [0.5, 1.5], the intervals of exponential.go's table.
         ("cenkalti-default", [0.25...0.75, 0.375...1.125, 0.5625...1.6875], nil),
         // resilience4j: 500 ms x 1.5^(attempt-1) x [0.5, 1.5], 2 waits.
@@ -39,6 +41,16 @@ import Testing
         ("swift-retry-default", [0...1, 0...2], 1.5),
         // soto: [2^a b/2, 2^a b), 4 retries: mean 0.75 (1 + 2 + 4 + 8).
         ("soto-default", [0.5...1, 1...2, 2...4, 4...8], 0.75 * 15),
+        // tenacity wait_random_exponential(): uniform(0, 2^(attempt-1)), 4 waits.
+        ("tenacity-random-exponential", [0...1, 0...2, 0...4, 0...8], 15.0 / 2),
+        // tenacity wait_exponential_jitter(): 2^(attempt-1) + uniform(0, 1), 4 waits.
+        ("tenacity-exponential-jitter", [1...2, 2...3, 4...5, 8...9], 15 + 4 * 0.5),
+        // urllib3: 0, then min(6, 0.5 x 2^(k-1) + random()), 5 retries: 0, [1, 2], [2, 3], [4, 5], 6.
+        ("urllib3-requests", [0...0, 1...2, 2...3, 4...5, 6...6], 0 + 1.5 + 2.5 + 4.5 + 6),
+        // google-api-core: uniform(0, min(2^(k-1), 60)) until 120 s (the mean is simulated).
+        ("google-api-core-default", [0...1, 0...2, 0...4], nil),
+        // python-backoff: uniform(0, 2^n), n = 0 ... 3.
+        ("python-backoff-expo", [0...1, 0...2, 0...4, 0...8], 15.0 / 2),
     ]
 
     /// ∫_0^1 2^(k+u) tanh(√(4(k+u))) du by Simpson's rule on 2,000 panels (the integrand is smooth
@@ -111,7 +123,14 @@ import Testing
         #expect(retries.field("max_attempts") == "5" && retries.field("jitter") == "equal")
         #expect(
             retries.stderr.contains(
-                "'--budget aws-quota' (from --preset aws-sdk-standard) does not apply to 'formula'; left out"))
+                "'--budget aws-quota:cost=14:timeout-cost=14:throttling-cost=5' (from --preset aws-sdk-standard) "
+                    + "does not apply to 'formula'; left out"))
+        // A throttling error backs off from 1 s, a transient one from 50 ms.
+        let throttling = Invocation("formula --preset aws-sdk-standard --failure-kind throttling")
+        #expect(
+            throttling.status == 0 && throttling.field("base_s") == "1"
+                && throttling.field("mean_total_wait_s") == "1.5")
+        #expect(Invocation("formula --preset aws-sdk-standard").field("base_s") == "0.05")
         let simulate = Invocation("simulate --preset envoy-default --clients 200 --server outage:1s")
         #expect(simulate.status == 0 && simulate.stderr.isEmpty, "\(simulate.stderr)")
         #expect(
@@ -132,12 +151,14 @@ import Testing
         #expect(result.status == 0)
         let table = CSVReader(text: result.stdout)
         #expect(table.malformedRecords == 0)
-        #expect(table.records.map { $0[0] } == Preset.all.map(\.name))
+        #expect(table.records.map { $0[0] } == Preset.all.flatMap { p in p.failureKinds.map { _ in p.name } })
         let source = try #require(table.header.firstIndex(of: "source"))
         let mean = try #require(table.header.firstIndex(of: "mean_total_wait_s"))
         #expect(table.records.allSatisfy { !$0[source].isEmpty })
-        // Every preset has a closed form but cenkalti's, whose 15-minute limit truncates the sum at random.
-        #expect(table.records.filter { $0[mean].isEmpty }.map { $0[0] } == ["cenkalti-default"])
+        // Every preset has a closed form but cenkalti's and google-api-core's, whose time limits
+        // (15 min, 120 s) truncate the sum at random.
+        #expect(
+            table.records.filter { $0[mean].isEmpty }.map { $0[0] } == ["cenkalti-default", "google-api-core-default"])
     }
 }
 

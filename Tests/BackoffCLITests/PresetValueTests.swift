@@ -47,7 +47,8 @@ import Testing
             return try PolicyOptions(options, defaultJitter: FormulaCommand.defaultJitter).policies[0]
         }
         let envoy = try policy(["--preset", "envoy-default", "--max-attempts", "4", "--jitter", "equal"])
-        #expect(envoy.base == .milliseconds(25) && envoy.cap == .milliseconds(250) && envoy.capMode == .clamp)
+        #expect(envoy.base == .milliseconds(25) && envoy.cap == .milliseconds(250) && envoy.capMode == .nominal)
+        #expect(envoy.granularity == .milliseconds(1))
         #expect(envoy.budget == .maxAttempts(4) && envoy.jitter == .equal)
         // Polly Contrib's decorrelated jitter with another factor keeps its nominal cap rule.
         let polly = try policy(["--preset", "polly-contrib-decorrelated", "--decorrelated-factor", "4"])
