@@ -353,23 +353,8 @@ def compare(report, name, library, ours, theirs, windows, cap, time_limited):
                     time_limited or (min(waits) <= low + reach and max(waits) >= high - reach),
                     f"{where}: window: {side} waits span [{min(waits)!r}, {max(waits)!r}] s and do not reach the "
                     f"ends of [{low!r}, {high!r}] s")
-        d = ks_statistic(a, b)
-        limit = KS_C * math.sqrt((len(a) + len(b)) / (len(a) * len(b)))
-        report.check(d <= limit, f"{where}: KS D = {d:.4f} > {limit:.4f} (n = {len(a)}, {len(b)})")
-        (m1, s1), (m2, s2) = mean_and_se(a), mean_and_se(b)
-        se = math.hypot(s1, s2)
-        report.check(
-            abs(m1 - m2) <= max(Z_LIMIT * se, tolerance),
-            f"{where}: mean wait ours {m1!r} s, the library's {m2!r} s (z {(m1 - m2) / se if se else 'inf'})")
-    total_a, total_b = [sum(r) for r in ours], [sum(r) for r in theirs]
-    d = ks_statistic(total_a, total_b)
-    limit = KS_C * math.sqrt((len(total_a) + len(total_b)) / (len(total_a) * len(total_b)))
-    report.check(d <= limit, f"{label}, total wait: KS D = {d:.4f} > {limit:.4f}")
-    (m1, s1), (m2, s2) = mean_and_se(total_a), mean_and_se(total_b)
-    se = math.hypot(s1, s2)
-    report.check(
-        abs(m1 - m2) <= max(Z_LIMIT * se, tolerance),
-        f"{label}, total wait: mean ours {m1!r} s, the library's {m2!r} s (z {(m1 - m2) / se if se else 'inf'})")
+        same_law(report, f"{where}, wait", a, b, tolerance)
+    m1, m2 = same_law(report, f"{label}, total wait", [sum(r) for r in ours], [sum(r) for r in theirs], tolerance)
     if cap is not None:
         shares = []
         for requests in (ours, theirs):
@@ -381,6 +366,19 @@ def compare(report, name, library, ours, theirs, windows, cap, time_limited):
         report.check(
             (x1 / n1 == x2 / n2) if se == 0 else abs(x1 / n1 - x2 / n2) <= Z_LIMIT * se,
             f"{label}: share of waits at the cap ({cap} s): ours {x1 / n1:.5f}, the library's {x2 / n2:.5f}")
+    return m1, m2
+
+
+def same_law(report, where, a, b, tolerance):
+    """Two samples of one law: KS distance and means (within `tolerance` when both are exact)."""
+    d = ks_statistic(a, b)
+    limit = KS_C * math.sqrt((len(a) + len(b)) / (len(a) * len(b)))
+    report.check(d <= limit, f"{where}: KS D = {d:.4f} > {limit:.4f} (n = {len(a)}, {len(b)})")
+    (m1, s1), (m2, s2) = mean_and_se(a), mean_and_se(b)
+    se = math.hypot(s1, s2)
+    report.check(
+        abs(m1 - m2) <= max(Z_LIMIT * se, tolerance),
+        f"{where}: mean ours {m1!r} s, the library's {m2!r} s (z {(m1 - m2) / se if se else 'inf'})")
     return m1, m2
 
 
