@@ -6,9 +6,12 @@ struct PresetsCommand: BackoffCommand {
     static let abstract =
         "List the retry policies libraries ship (for --preset): parameters, cap rule, limits, budget and source."
     static let discussion = """
-        Each preset is the policy and limits that reproduce a library's default behaviour, read from the \
-        library's source (column source); notes says where the model departs from the library. Any command \
-        takes --preset NAME, and options given beside it override the preset's.
+        Each preset is the policy and limits that reproduce a library's default behaviour, from the \
+        library's source (column source); verified says whether scripts/conformance compared it with the \
+        library's own code (library-code VERSION) or it was only read (source-read), and notes says where the \
+        model departs from the library. A library that backs off differently after a throttling error has a \
+        row per failure kind (--failure-kind). Any command takes --preset NAME, and options given beside it \
+        override the preset's.
         """
     static let specs = [TableOptions.output.spec]
     /// What one row is written from: a preset and the policy it makes.
