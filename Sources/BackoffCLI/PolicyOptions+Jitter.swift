@@ -3,7 +3,7 @@ import BackoffPolicies
 /// Reading `--jitter`: a list of mode names, each once, the parameterised ones with their parameter.
 extension PolicyOptions {
     /// `--jitter`: names, or `all`, each once (the decorrelated modes with the default factor until
-    /// the factor is known). `proportional:F` and `additive:D` carry their parameter.
+    /// the factor is known). `proportional:F`, `upward:F` and `additive:D` carry their parameter.
     @Sendable static func parseJitters(_ text: String) throws(InvalidValue) -> [Jitter] {
         if text == "all" { return Jitter.allModes }
         guard let names = ValueParser.list(text) else { throw InvalidValue() }
@@ -28,6 +28,11 @@ extension PolicyOptions {
                 throw InvalidValue("'\(name)': proportional:F takes a fraction F in [0, 1], e.g. proportional:0.5")
             }
             return .proportional(fraction: f)
+        case ("upward", let text?):
+            guard let f = ValueParser.number(text), f >= 0, f.isFinite else {
+                throw InvalidValue("'\(name)': upward:F takes a fraction F >= 0, e.g. upward:0.1")
+            }
+            return .upward(fraction: f)
         case ("additive", let text?):
             guard let d = ValueParser.duration(text), d >= .zero else {
                 throw InvalidValue("'\(name)': additive:D takes a duration D >= 0 with a unit, e.g. additive:1s")
@@ -35,6 +40,8 @@ extension PolicyOptions {
             return .additive(spread: d)
         case ("proportional", nil):
             throw InvalidValue("proportional jitter needs its fraction F in [0, 1], e.g. proportional:0.5")
+        case ("upward", nil):
+            throw InvalidValue("upward jitter needs its fraction F >= 0, e.g. upward:0.1")
         case ("additive", nil):
             throw InvalidValue("additive jitter needs its spread D, a duration, e.g. additive:1s")
         default:

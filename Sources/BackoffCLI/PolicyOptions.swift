@@ -30,9 +30,10 @@ struct PolicyOptions {
     static func jitter(default defaultValue: String) -> Option<[Jitter]> {
         Option(
             jitterName, "list", default: defaultValue,
-            form: "a comma-separated list of none, full, equal, proportional:F, additive:D, decorrelated, "
+            form: "a comma-separated list of none, full, equal, proportional:F, upward:F, additive:D, decorrelated, "
                 + "decorrelated-monotone, polly-v2, or all",
-            help: "Jitter modes, comma-separated: none, full, equal, proportional:F, additive:D, decorrelated, "
+            help:
+                "Jitter modes, comma-separated: none, full, equal, proportional:F, upward:F, additive:D, decorrelated, "
                 + "decorrelated-monotone, polly-v2, or all (none, full, equal, decorrelated).",
             parse: parseJitters
         ).setByPreset({ [$0.policy.jitter] }, text: { $0.map(\.name).joined(separator: ",") }).setting(.jitter)

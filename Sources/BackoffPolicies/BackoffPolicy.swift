@@ -84,6 +84,7 @@ public struct BackoffPolicy: Hashable, Sendable {
         guard budget.attempts >= 1 else { throw .noAttempts(budget) }
         if let r = jitter.decorrelatedFactor, !(r.isFinite && r > 1) { throw .decorrelatedFactorNotAboveOne(r) }
         if case .proportional(let f) = jitter, !(f >= 0 && f <= 1) { throw .proportionalFractionOutOfRange(f) }
+        if case .upward(let f) = jitter, !(f >= 0 && f.isFinite) { throw .upwardFractionOutOfRange(f) }
         if case .additive(let d) = jitter, d < .zero { throw .negativeAdditiveSpread(d) }
         let capMode = capMode ?? jitter.defaultCapMode
         guard jitter.capModes.contains(capMode) else { throw .capModeNotApplicable(capMode, jitter: jitter) }

@@ -12,6 +12,8 @@ public enum PolicyError: Error, Equatable, Sendable {
     case decorrelatedFactorNotAboveOne(Double)
     /// The fraction F of proportional jitter must lie in [0, 1].
     case proportionalFractionOutOfRange(Double)
+    /// The fraction F of upward jitter must be finite and not negative.
+    case upwardFractionOutOfRange(Double)
     /// The spread D of additive jitter must not be negative.
     case negativeAdditiveSpread(Duration)
     /// The jitter mode cannot follow this cap mode (polly-v2 only clamps).
@@ -44,6 +46,8 @@ extension PolicyError: CustomStringConvertible {
             "the decorrelated factor must be a finite number > 1, got \(r)"
         case .proportionalFractionOutOfRange(let f):
             "the fraction of proportional jitter must lie in [0, 1], got \(f)"
+        case .upwardFractionOutOfRange(let f):
+            "the fraction of upward jitter must be a finite number >= 0, got \(f)"
         case .negativeAdditiveSpread(let d):
             "the spread of additive jitter must not be negative, got \(d)"
         case .capModeNotApplicable(let mode, let jitter):

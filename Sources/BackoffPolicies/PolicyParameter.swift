@@ -15,7 +15,7 @@ extension PolicyError {
         case .capBelowBase: .cap
         case .noAttempts, .waitsOverflow: .attempts
         case .decorrelatedFactorNotAboveOne: .decorrelatedFactor
-        case .proportionalFractionOutOfRange, .negativeAdditiveSpread: .jitter
+        case .proportionalFractionOutOfRange, .upwardFractionOutOfRange, .negativeAdditiveSpread: .jitter
         case .capModeNotApplicable: .capMode
         case .negativeIncrement: .increment
         case .negativeMaxElapsed: .maxElapsed

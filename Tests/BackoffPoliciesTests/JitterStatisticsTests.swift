@@ -56,6 +56,7 @@ import Testing
         (Jitter.full, Duration?.some(.seconds(5)), 5), (.full, .ms(500), 8),
         (.equal, .seconds(5), 5), (.equal, .ms(500), 8),
         (.decorrelated(), nil, 5), (.decorrelated(), .seconds(1), 8), (.decorrelated(factor: 2), .ms(300), 12),
+        (.upward(fraction: 0.1), .seconds(5), 5), (.upward(fraction: 0.5), .ms(500), 8),
     ])
     func meanAndVarianceMatchTheClosedForm(jitter: Jitter, cap: Duration?, attempts: Int) throws {
         let policy = try BackoffPolicy(base: .ms(100), cap: cap, jitter: jitter, budget: .maxAttempts(attempts))

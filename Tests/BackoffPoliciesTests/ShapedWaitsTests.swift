@@ -74,7 +74,10 @@ import Testing
     /// forms: 200,000 simulated requests each. Mean: |x̄ - μ| <= 4 σ/√R. Variance: |s² - σ²| <= 4
     /// √((m4 - s⁴)/R), m4 the sample's fourth central moment. Share at the cap: |p̂ - p| <= 4
     /// √(p(1-p)/N) over the N waits (exact when p is 0 or 1).
-    @Test(arguments: [Jitter.disabled, .full, .equal, .proportional(fraction: 0.3), .additive(spread: .ms(70))])
+    @Test(arguments: [
+        Jitter.disabled, .full, .equal, .proportional(fraction: 0.3), .upward(fraction: 0.2),
+        .additive(spread: .ms(70)),
+    ])
     func shapedClosedFormsMatchSimulation(jitter: Jitter) throws {
         for (firstRetry, granularity, capMode) in [
             (FirstRetry.immediate, Duration?.none, CapMode.nominal), (.unjittered, .ms(7), .clamp),

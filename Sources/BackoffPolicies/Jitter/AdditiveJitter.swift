@@ -6,7 +6,7 @@
 @usableFromInline
 enum AdditiveJitter: WindowJitterFamily {
     @usableFromInline static var streamIndex: UInt64 { 6 }
-    @usableFromInline static var meanPerNominal: Double { 1 }
+    @usableFromInline static func meanPerNominal(parameter: Double) -> Double { 1 }
 
     /// D, in nanoseconds.
     @usableFromInline static func parameter(of jitter: Jitter) -> Double {

@@ -5,7 +5,7 @@
 @usableFromInline
 enum EqualJitter: WindowJitterFamily {
     @usableFromInline static var streamIndex: UInt64 { 2 }
-    @usableFromInline static var meanPerNominal: Double { 0.75 }
+    @usableFromInline static func meanPerNominal(parameter: Double) -> Double { 0.75 }
 
     @usableFromInline static func window(parameter: Double) -> JitterWindow {
         JitterWindow(lowScale: 0.5, lowOffset: 0, highScale: 1, highOffset: 0)

@@ -6,7 +6,7 @@
 @usableFromInline
 enum FullJitter: WindowJitterFamily {
     @usableFromInline static var streamIndex: UInt64 { 1 }
-    @usableFromInline static var meanPerNominal: Double { 0.5 }
+    @usableFromInline static func meanPerNominal(parameter: Double) -> Double { 0.5 }
 
     @usableFromInline static func window(parameter: Double) -> JitterWindow {
         JitterWindow(lowScale: 0, lowOffset: 0, highScale: 1, highOffset: 0)

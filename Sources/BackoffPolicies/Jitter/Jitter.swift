@@ -5,18 +5,20 @@
 /// full                   w_k = e_k u                          U(0, e_k)
 /// equal                  w_k = e_k/2 + e_k/2 u                U(e_k/2, e_k)
 /// proportional(F)        w_k = e_k (1 - F + 2 F u)            U((1-F) e_k, (1+F) e_k)
+/// upward(F)              w_k = e_k (1 + F u)                  U(e_k, (1+F) e_k)
 /// additive(D)            w_k = e_k + D u                      U(e_k, e_k + D)
 /// decorrelated(r)        s_0 = b,  w_k = s_k = U(b, r s_(k-1))
 /// decorrelatedMonotone(r) w_1 = b,  w_k = U(w_(k-1), r w_(k-1))
 /// pollyV2                w_k = (b / 1.4) (g(k-1+u_k) - g(k-2+u_(k-1))),  g(t) = 2^t tanh(√(4t)),  g(before) = 0
 /// ```
-/// The first five randomise a nominal schedule; the last three build their own from the base b (they
+/// The first six randomise a nominal schedule; the last three build their own from the base b (they
 /// ignore the multiplier). Each family's draws and closed forms live in one file of `Jitter/`
 /// (`FullJitter.swift`, ...), registered in `Jitter.visit(_:)`. How the cap c applies is the policy's ``CapMode``: see
 /// ``defaultCapMode`` for each mode's rule when none is given.
 ///
 /// - `proportional`: cenkalti/backoff and resilience4j (F = 0.5), gRPC connection backoff (0.2),
 ///   Polly v8's constant and linear jitter (0.25).
+/// - `upward`: Kubernetes' `wait.Jitter` (client-go's `retry.DefaultBackoff`, F = 0.1).
 /// - `additive`: Tenacity's `wait_exponential_jitter` (D = 1 s).
 /// - `decorrelated`: the AWS Architecture Blog's "decorrelated jitter" (2015); its simulator clamps
 ///   after the draw, min(c, U(b, r s)); Polly.Contrib.WaitAndRetry's `AwsDecorrelatedJitterBackoff`
@@ -33,6 +35,7 @@ public enum Jitter: Hashable, Sendable {
     case full
     case equal
     case proportional(fraction: Double)
+    case upward(fraction: Double)
     case additive(spread: Duration)
     case decorrelated(factor: Double = 3)
     case decorrelatedMonotone(factor: Double = 3)
@@ -44,7 +47,7 @@ public enum Jitter: Hashable, Sendable {
     /// The command-line names, in documented order; `proportional` and `additive` take a parameter
     /// after a colon.
     public static let names = [
-        "none", "full", "equal", "proportional:F", "additive:D", "decorrelated",
+        "none", "full", "equal", "proportional:F", "upward:F", "additive:D", "decorrelated",
         "decorrelated-monotone", "polly-v2",
     ]
 
@@ -56,6 +59,7 @@ public enum Jitter: Hashable, Sendable {
         case .full: "full"
         case .equal: "equal"
         case .proportional(let f): "proportional:\(Self.text(f))"
+        case .upward(let f): "upward:\(Self.text(f))"
         case .additive(let d): "additive:\(d.unitText)"
         case .decorrelated: "decorrelated"
         case .decorrelatedMonotone: "decorrelated-monotone"
@@ -67,6 +71,7 @@ public enum Jitter: Hashable, Sendable {
     public var family: String {
         switch self {
         case .proportional: "proportional"
+        case .upward: "upward"
         case .additive: "additive"
         default: name
         }

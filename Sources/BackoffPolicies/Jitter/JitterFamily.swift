@@ -83,6 +83,7 @@ extension Jitter {
         case .full: visitor.visit(FullJitter.self, context)
         case .equal: visitor.visit(EqualJitter.self, context)
         case .proportional: visitor.visit(ProportionalJitter.self, context)
+        case .upward: visitor.visit(UpwardJitter.self, context)
         case .additive: visitor.visit(AdditiveJitter.self, context)
         case .decorrelated: visitor.visit(DecorrelatedJitter.self, context)
         case .decorrelatedMonotone: visitor.visit(MonotoneDecorrelatedJitter.self, context)

@@ -6,7 +6,7 @@
 @usableFromInline
 enum NoJitter: WindowJitterFamily {
     @usableFromInline static var streamIndex: UInt64 { 0 }
-    @usableFromInline static var meanPerNominal: Double { 1 }
+    @usableFromInline static func meanPerNominal(parameter: Double) -> Double { 1 }
 
     @usableFromInline static func window(parameter: Double) -> JitterWindow {
         JitterWindow(lowScale: 1, lowOffset: 0, highScale: 1, highOffset: 0)

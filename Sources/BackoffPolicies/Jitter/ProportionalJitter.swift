@@ -7,7 +7,7 @@
 @usableFromInline
 enum ProportionalJitter: WindowJitterFamily {
     @usableFromInline static var streamIndex: UInt64 { 5 }
-    @usableFromInline static var meanPerNominal: Double { 1 }
+    @usableFromInline static func meanPerNominal(parameter: Double) -> Double { 1 }
 
     @usableFromInline static func parameter(of jitter: Jitter) -> Double {
         if case .proportional(let f) = jitter { f } else { 0 }

@@ -13,7 +13,7 @@ protocol WindowJitterFamily: JitterFamily {
         mean: Double, variance: Double, capped: Double
     )
     /// E[w_k] / e_k when nothing clamps.
-    static var meanPerNominal: Double { get }
+    static func meanPerNominal(parameter: Double) -> Double
     /// E[w_k] without a clamp, in nanoseconds (for the expected starts).
     static func unclampedMean(_ policy: BackoffPolicy, retry k: Int) -> Double
     /// The total's range without a clamp, in seconds, when it has a shape of its own (else the sum
@@ -170,7 +170,7 @@ extension WindowJitterFamily {
     }
 
     @usableFromInline static func meanPerNominalWait(_ policy: BackoffPolicy) -> (perNominal: Double, offset: Double)? {
-        policy._clampAt.isFinite ? nil : (meanPerNominal, meanOffset(policy))
+        policy._clampAt.isFinite ? nil : (meanPerNominal(parameter: policy._jitterParameter), meanOffset(policy))
     }
 
     /// What each wait's mean adds to its share of the nominal wait, in nanoseconds (0 but additive's).
