@@ -9,7 +9,7 @@ extension Preset {
         pollyContribDecorrelated,
         envoyDefault, cenkaltiDefault, resilience4jExponentialRandom, alamofireDefault, swiftRetryDefault, sotoDefault,
         tenacityRandomExponential, tenacityExponentialJitter, urllib3Requests, googleAPICoreDefault,
-        pythonBackoffExpo,
+        pythonBackoffExpo, kubernetesClientGo,
     ]
 
     /// botocore's standard retry mode under its 2026 rules (botocore 1.44): U(0, min(b 2^(attempt-1), 20 s))
@@ -252,6 +252,23 @@ extension Preset {
         evidence: .codeRun(version: "backoff 2.2.1"),
         notes: "uniform(0, 2^(k-1) s): expo's max_value is the nominal cap (--cap); max_tries has no default "
             + "(retries forever): 5 here")
+
+    /// client-go's `retry.DefaultBackoff` through `wait.ExponentialBackoff`: 10 ms x 5^(k-1), each
+    /// U(d, 1.1 d), 4 attempts.
+    public static let kubernetesClientGo = Preset(
+        name: "kubernetes-client-go", library: "Kubernetes client-go retry.DefaultBackoff (wait.Backoff)",
+        policy: policy("kubernetes-client-go") { () throws(PolicyError) in
+            try BackoffPolicy(
+                base: .milliseconds(10), schedule: .exponential(multiplier: 5), cap: nil,
+                jitter: .upward(fraction: 0.1),
+                capMode: .nominal, budget: .maxAttempts(4))
+        },
+        source: "kubernetes/client-go util/retry/util.go (DefaultBackoff: Steps 4, Duration 10 ms, Factor 5, "
+            + "Jitter 0.1) and kubernetes/apimachinery pkg/util/wait/backoff.go (Backoff.Step, Jitter, "
+            + "ExponentialBackoff)",
+        notes: "duration + rand.Float64() 0.1 duration: never below the nominal wait (upward jitter); Steps 4 "
+            + "makes 4 attempts and 3 waits (10, 50, 250 ms before the jitter); no Cap; k8s.io/apimachinery has "
+            + "no Debian package here: read, not run")
 
     /// Envoy's default cluster limit of 3 retries in flight, as a concurrency budget without a percentage.
     private static let concurrencyBudget: ConcurrencyBudget = {

@@ -51,6 +51,8 @@ import Testing
         ("google-api-core-default", [0...1, 0...2, 0...4], nil),
         // python-backoff: uniform(0, 2^n), n = 0 ... 3.
         ("python-backoff-expo", [0...1, 0...2, 0...4, 0...8], 15.0 / 2),
+        // client-go: d + rand.Float64() 0.1 d for d = 10, 50, 250 ms: mean 1.05 x 310 ms.
+        ("kubernetes-client-go", [0.01...0.011, 0.05...0.055, 0.25...0.275], 1.05 * 0.31),
     ]
 
     /// ∫_0^1 2^(k+u) tanh(√(4(k+u))) du by Simpson's rule on 2,000 panels (the integrand is smooth
