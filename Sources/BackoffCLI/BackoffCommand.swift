@@ -74,7 +74,10 @@ extension BackoffCommand {
 enum Commands {
     /// The commands that print one table.
     static var tables: [any BackoffCommand.Type] {
-        [ScheduleCommand.self, FormulaCommand.self, WaitsCommand.self, SimulateCommand.self, PresetsCommand.self]
+        [
+            ScheduleCommand.self, FormulaCommand.self, WaitsCommand.self, SimulateCommand.self, PresetsCommand.self,
+            LimiterCommand.self,
+        ]
     }
 
     /// Every command, in the order help lists them.

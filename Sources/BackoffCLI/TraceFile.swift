@@ -75,19 +75,19 @@ enum TraceFile {
         }
     }
 
-    /// The text of the file at `path`.
-    private static func load(_ path: String) throws(InvalidValue) -> String {
+    /// The text of the file at `path` (a `what` file, as messages name it).
+    static func load(_ path: String, what: String = "trace file") throws(InvalidValue) -> String {
         let data: Data
         do {
             data = try BoundedFile.read(path, limit: limit)
         } catch {
             switch error {
-            case .unreadable: throw InvalidValue("the trace file '\(path)' cannot be read")
-            case .tooLarge: throw InvalidValue("the trace file '\(path)' is larger than 64 MiB")
+            case .unreadable: throw InvalidValue("the \(what) '\(path)' cannot be read")
+            case .tooLarge: throw InvalidValue("the \(what) '\(path)' is larger than 64 MiB")
             }
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw InvalidValue("the trace file '\(path)' is not UTF-8 text")
+            throw InvalidValue("the \(what) '\(path)' is not UTF-8 text")
         }
         return text
     }

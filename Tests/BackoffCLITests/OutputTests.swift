@@ -140,6 +140,10 @@ import Testing
         #expect(Invocation(["--help"]).stdout == overview.stdout)
     }
 
+    /// A throttle log `backoff limiter` needs (the SDKs' shared test vector).
+    static let limiterLog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Conformance/limiter/sdk-vector.csv").path
+
     /// Every option in a command's help is accepted by that command, with its default value.
     @Test func everyDocumentedDefaultParses() {
         for command in Commands.tables {
@@ -148,6 +152,7 @@ import Testing
                 var arguments = [command.name, "--\(spec.name)", value]
                 if command.name == "waits" && spec.name != "runs" { arguments += ["--runs", "10"] }
                 if command.name == "simulate" && spec.name != "clients" { arguments += ["--clients", "10"] }
+                if command.name == "limiter" && spec.name != "events" { arguments += ["--events", Self.limiterLog] }
                 #expect(Invocation(arguments).status == 0, "\(arguments)")
             }
         }

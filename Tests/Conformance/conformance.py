@@ -287,6 +287,104 @@ def preset_rows(binary):
     return list(csv.DictReader(io.StringIO(out)))
 
 
+# --- the adaptive rate limiter, state by state -------------------------------------------------
+
+LIMITER_FILES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "limiter")
+
+
+def botocore_limiter_states(path, smoothing=None):
+    """botocore's own ClientRateLimiter driven through an events file on a fake clock: the state
+    after each event, as `backoff limiter` prints it. The token bucket's condition variable is the
+    one real-time part; its stand-in advances the clock by the wait asked, and by at least one ulp,
+    so that botocore's wait loop ends when a residue below an ulp is left."""
+    from botocore.retries import adaptive, bucket, throttling
+
+    class Clock:
+        def __init__(self, now):
+            self.now = now
+
+        def current_time(self):
+            return self.now
+
+        def sleep(self, amount):
+            self.advance(amount)
+
+        def advance(self, amount):
+            self.now = max(self.now + amount, math.nextafter(self.now, math.inf))
+
+    class Condition:
+        def __init__(self, clock):
+            self.clock = clock
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def wait(self, amount):
+            self.clock.advance(amount)
+
+        def notify(self):
+            pass
+
+    class Detector:
+        def is_throttling_error(self, **kwargs):
+            return kwargs["throttled"]
+
+    with open(path) as f:
+        events = [(float(row["time_s"]), row["event"]) for row in csv.DictReader(f)]
+    clock = Clock(events[0][0])
+    token_bucket = bucket.TokenBucket(max_rate=1, clock=clock)
+    token_bucket._new_fill_rate_condition = Condition(clock)
+    rate_clocker = adaptive.RateClocker(clock) if smoothing is None else adaptive.RateClocker(clock, smoothing)
+    limiter = adaptive.ClientRateLimiter(
+        rate_adjustor=throttling.CubicCalculator(starting_max_rate=0, start_time=clock.current_time()),
+        rate_clocker=rate_clocker, token_bucket=token_bucket, throttling_detector=Detector(), clock=clock)
+    states = []
+    for time_s, event in events:
+        clock.now = max(clock.now, time_s)
+        at, delay = clock.now, None
+        if event == "send":
+            limiter.on_sending_request(request=None)
+            delay = clock.now - at
+        else:
+            limiter.on_receiving_response(throttled=event == "throttle")
+        states.append({
+            "at_s": at, "delay_s": delay, "measured_rate": rate_clocker.measured_rate,
+            "fill_rate": token_bucket.max_rate, "capacity": token_bucket.max_capacity,
+            "tokens": token_bucket.available_capacity, "enabled": "yes" if limiter._enabled else "no"})
+    return states
+
+
+def check_limiter(report, binary, library, smoothing=None):
+    """Every state of `backoff limiter` against botocore's, to 1e-9 (relative above 1); with
+    `smoothing`, against a botocore limiter measuring with another smoothing (a negative control)."""
+    files = sorted(f for f in os.listdir(LIMITER_FILES) if f.endswith(".csv"))
+    for name in files:
+        path = os.path.join(LIMITER_FILES, name)
+        out = subprocess.run([binary, "limiter", "--events", path], check=True, capture_output=True, text=True).stdout
+        ours = list(csv.DictReader(io.StringIO(out)))
+        theirs = botocore_limiter_states(path, smoothing)
+        report.check(len(ours) == len(theirs), f"limiter {name}: {len(ours)} states, botocore's {len(theirs)}")
+        worst = 0.0
+        for row, (a, b) in enumerate(zip(ours, theirs), start=2):
+            for column, expected in b.items():
+                if column == "enabled" or expected is None:
+                    ok = a[column] == (expected or "")
+                    report.check(ok, f"limiter {name}, row {row}, {column}: ours '{a[column]}', botocore's '{expected}'")
+                    continue
+                value = float(a[column])
+                error = abs(value - expected) / max(1.0, abs(expected))
+                worst = max(worst, error)
+                report.check(
+                    error <= 1e-9,
+                    f"limiter {name}, row {row}, {column}: ours {value!r}, botocore's {expected!r} ({library})")
+        if smoothing is None:
+            print(f"conformance: limiter {name:28} {len(theirs)} events, every state within {worst:.1e} of "
+                  f"{library}'s")
+
+
 # --- statistics -------------------------------------------------------------------------------
 
 
@@ -473,6 +571,13 @@ def main():
         report.check(control.failures, f"negative control '{label}': no comparison told it from {library}")
         print(f"conformance: negative control {label!r}: {len(control.failures)} of {control.checks} checks fail, "
               f"as they must")
+
+    check_limiter(report, args.backoff, f"botocore {botocore.__version__}")
+    control = Report()
+    check_limiter(control, args.backoff, "botocore", smoothing=0.75)
+    report.check(control.failures, "negative control: botocore's limiter with smoothing 0.75 matched ours")
+    print(f"conformance: negative control 'limiter with smoothing 0.75': {len(control.failures)} of "
+          f"{control.checks} checks fail, as they must")
 
     if args.figure:
         draw_figure(totals, args.figure)

@@ -112,7 +112,7 @@ enum FuzzTargets {
     }
 
     /// A table as `check` and `--resume` read it, the policy each row describes, and the table as
-    /// an incident trace of failures and of capacity.
+    /// an incident trace of failures and of capacity, and as a log for `backoff limiter`.
     private static func csv(_ text: String) -> [String] {
         let table = CSVReader(text: text)
         let policies = table.records.prefix(1_000).map { record in
@@ -128,6 +128,11 @@ enum FuzzTargets {
                 },
             "capacity="
                 + describe { () throws(InvalidValue) in "\(try TraceFile.capacityProfile(text: text).steps.count) steps"
+                },
+            "limiter="
+                + describe { () throws(InvalidValue) in
+                    let states = LimiterCommand.replay(try LimiterEvents.parse(text))
+                    return "\(states.count) states, fill rate \(states.last.map { "\($0.limiter.fillRate)" } ?? "-")"
                 },
         ]
     }
