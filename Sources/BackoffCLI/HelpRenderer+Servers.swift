@@ -29,6 +29,12 @@ extension HelpRenderer {
                           on, every attempt fails independently with that probability, carrying that
                           Retry-After. Recovers when the probability is 0 for good. A trace of 1 until T
                           and 0 after is outage:T, draw for draw.
+          ratelimit:R     A token bucket shared by all clients: R tokens a second (10/s, 600/m), at most
+                          B of them (:burst=B, default 1), full at the start. An attempt that finds a
+                          whole token takes it and succeeds; any other fails at once with a throttling
+                          error (so --failure-kind is throttling, and a preset follows its throttling
+                          rule). With Poisson arrivals and one attempt, formula_successes is the
+                          stationary share the bucket admits.
 
         All but contention and capacity answer at once. Options that do not apply to the chosen model are ignored,
         with a warning on stderr.

@@ -92,8 +92,12 @@ struct ParsedOptions {
             let hint = Suggestion.closest(to: name, among: Preset.all.map(\.name)).map { "did you mean '\($0)'?" }
             throw invalid(spec(PolicyOptions.preset.name), name, detail: hint)
         }
-        // The policy for the failures' kind; an invalid kind is refused when the option is read.
-        let kind = values[PolicyOptions.failureKind.name].flatMap(FailureKind.init(rawValue:)) ?? .transient
+        // The policy for the failures' kind (a rate limiter's are throttling errors); an invalid kind
+        // is refused when the option is read.
+        let serverKind: FailureKind? =
+            values[ScenarioOptions.server.name]?.hasPrefix("ratelimit:") == true ? .throttling : nil
+        let kind =
+            values[PolicyOptions.failureKind.name].flatMap(FailureKind.init(rawValue:)) ?? serverKind ?? .transient
         return PolicyStart(preset: preset.answering(kind), origin: "--preset \(name)")
     }
 

@@ -64,6 +64,11 @@ struct ScenarioOptions {
         )
 
         let failureKind = try options(PolicyOptions.failureKind)
+        if let kind = server.failureKind, options.isGiven(PolicyOptions.failureKind), kind != failureKind {
+            throw .usage(
+                "'--failure-kind \(failureKind.rawValue)' does not fit '--server \(ServerSpec.text(server))': its failures "
+                    + "are \(kind.rawValue) errors", command: options.command)
+        }
         var scenarios: [Scenario] = []
         for policy in policies {
             do {
@@ -99,6 +104,8 @@ struct ScenarioOptions {
             return (.contention(hop: hop), [Self.hop.name, hopSD.name])
         case .trace(let trace):
             return (.trace(trace), [])
+        case .rateLimit(let limit):
+            return (.rateLimit(limit), [])
         case .capacity:
             let names =
                 [workers, queue].map(\.name) + [

@@ -2,12 +2,13 @@ import EventSimulation
 import RetrySimulation
 
 /// The `--server` syntax: `always-fail`, `bernoulli:P`, `outage:DURATION`, `contention`, `capacity`,
-/// `trace:FILE`.
+/// `trace:FILE`, `ratelimit:RATE[:burst=B]`.
 /// The parameters of contention and capacity (and Retry-After) come from their own options.
 enum ServerSpec {
     static let form =
         "always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), "
-        + "contention, capacity, or trace:FILE (a CSV of time_s,failure_probability)"
+        + "contention, capacity, trace:FILE (a CSV of time_s,failure_probability), or ratelimit:RATE[:burst=B] "
+        + "(RATE > 0 a second or a minute, e.g. 10/s or 600/m; B >= 1 whole tokens, default 1)"
 
     /// The kind of model written as `text` (default parameters), or `nil` when it is not of the
     /// accepted form. The model checks the ranges (`ServerModel.validate()`).
@@ -28,6 +29,8 @@ enum ServerSpec {
             return .capacity(CapacityModel(workers: 1, serviceTime: .deterministic(.nanoseconds(1)), queueLimit: 0))
         case ("trace", 2):
             return (try? TraceFile.trace(path: parts[1])).map { .trace($0) }
+        case ("ratelimit", 2):
+            return rateLimit(parts[1]).map { .rateLimit($0) }
         default:
             return nil
         }
@@ -42,9 +45,34 @@ enum ServerSpec {
         case .contention: "contention"
         case .capacity: "capacity"
         case .trace(let trace): "trace:\(trace.name)"
+        case .rateLimit(let limit):
+            "ratelimit:\(CSVFormat.number(limit.rate))/s" + (limit.burst == 1 ? "" : ":burst=\(limit.burst)")
         }
     }
 
+    /// `RATE[:burst=B]`, RATE a number per second or per minute (`10/s`, `600/m`); the ranges are the
+    /// model's to check.
+    private static func rateLimit(_ text: String) -> RateLimit? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { return nil }
+        var burst = 1
+        if parts.count == 2 {
+            guard parts[1].hasPrefix("burst="), let b = Int(parts[1].dropFirst("burst=".count)) else { return nil }
+            burst = b
+        }
+        let rate = parts[0]
+        let per: Double
+        if rate.hasSuffix("/s") {
+            per = 1
+        } else if rate.hasSuffix("/m") {
+            per = 60
+        } else {
+            return nil
+        }
+        guard let count = ValueParser.number(String(rate.dropLast(2))) else { return nil }
+        return RateLimit(rate: count / per, burst: burst)
+    }
+
     /// The model names, for suggestions.
-    static let names = ["always-fail", "bernoulli", "outage", "contention", "capacity", "trace"]
+    static let names = ["always-fail", "bernoulli", "outage", "contention", "capacity", "trace", "ratelimit"]
 }

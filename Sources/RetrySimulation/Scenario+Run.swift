@@ -40,6 +40,8 @@ extension Scenario {
             return try runEventOrdered(ContentionServer.self, starts: starts, seed: seed)
         case (.eventOrdered, .capacity):
             return try runEventOrdered(CapacityServer.self, starts: starts, seed: seed)
+        case (.eventOrdered, .rateLimit):
+            return try runEventOrdered(RateLimitServer.self, starts: starts, seed: seed)
         }
     }
 

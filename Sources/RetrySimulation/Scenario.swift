@@ -28,7 +28,8 @@ public struct Scenario: Sendable {
     /// Retry budget, breaker and throttle, shared by all clients.
     public let limits: RetryLimits
     /// The kind of the server's failures (timeouts aside): what a retry after one costs the AWS
-    /// quota. The CLI also picks a preset's policy for it.
+    /// quota. The CLI also picks a preset's policy for it. A server that decides it (a rate
+    /// limiter's are throttling errors) overrides the kind given.
     public let failureKind: FailureKind
     /// The bucket width and the timeout in whole nanoseconds, as the run reads them.
     let bucketNanoseconds: Nanoseconds
@@ -97,7 +98,7 @@ public struct Scenario: Sendable {
         self.onGiveUp = onGiveUp
         self.attemptTimeout = attemptTimeout
         self.limits = limits
-        self.failureKind = failureKind
+        self.failureKind = server.failureKind ?? failureKind
     }
 
     /// What the clients consult when an answer arrives.

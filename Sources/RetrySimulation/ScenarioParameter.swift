@@ -10,7 +10,9 @@ extension SimulationError {
     /// The parameter whose value is refused (for a rule between two, the one it constrains).
     public var parameter: ScenarioParameter {
         switch self {
-        case .invalidFailureProbability, .negativeOutage, .invalidTrace, .beyondHorizon: .server
+        case .invalidFailureProbability, .negativeOutage, .invalidTrace, .beyondHorizon, .invalidRateLimit,
+            .invalidBurst:
+            .server
         case .negativeRetryAfter, .retryAfterNeedsRecovery: .serverRetryAfter
         case .invalidNetworkDelay: .networkDelay
         case .noWorkers: .workers

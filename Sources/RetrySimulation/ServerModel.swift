@@ -12,6 +12,8 @@ import EventSimulation
 ///                 two network hops; the write succeeds only if the version is unchanged
 /// capacity        workers, a service-time distribution and a bounded queue (see CapacityModel)
 /// trace           a failure probability over time, a step function read from an incident (FailureTrace)
+/// ratelimit:R     a token bucket at the server (RateLimit): an attempt that finds a token succeeds
+///                 and takes it, any other fails at once with a throttling error
 /// ```
 /// Bernoulli and outage failures may carry a Retry-After.
 public enum ServerModel: Hashable, Sendable {
@@ -21,6 +23,7 @@ public enum ServerModel: Hashable, Sendable {
     case contention(hop: NetworkDelay)
     case capacity(CapacityModel)
     case trace(FailureTrace)
+    case rateLimit(RateLimit)
 
     /// Throws when a parameter is outside its range.
     public func validate() throws(SimulationError) {
@@ -36,6 +39,9 @@ public enum ServerModel: Hashable, Sendable {
             try Self.validate(retryAfter)
         case .trace:
             return  // validated when made
+        case .rateLimit(let limit):
+            guard limit.rate.isFinite, limit.rate > 0 else { throw .invalidRateLimit(limit.rate) }
+            guard limit.burst >= 1 else { throw .invalidBurst(limit.burst) }
         case .contention(let hop):
             guard hop.mean >= .zero, hop.standardDeviation >= .zero else { throw .invalidNetworkDelay }
         case .capacity(let model):
@@ -86,6 +92,13 @@ public enum ServerModel: Hashable, Sendable {
         case .trace(let trace): trace.steps.contains { $0.value.retryAfter != nil }
         default: false
         }
+    }
+
+    /// The kind of every failure the server answers with, when the server decides it: a rate
+    /// limiter's are throttling errors. `nil` for the others, whose kind the scenario gives.
+    public var failureKind: FailureKind? {
+        if case .rateLimit = self { return .throttling }
+        return nil
     }
 
     /// True for the servers that answer at once (always-fail, bernoulli, outage).

@@ -38,11 +38,15 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     /// The load timeline would need more buckets than the limit (memory grows with buckets).
     case tooManyBuckets(needed: Double, limit: Int)
     case invalidTrace(String)
+    case invalidRateLimit(Double)
+    case invalidBurst(Int)
 
     public var description: String {
         switch self {
         case .invalidFailureProbability(let p): "the failure probability must lie in [0, 1], got \(p)"
         case .invalidTrace(let reason): reason
+        case .invalidRateLimit(let rate): "the rate limit must be a number of requests per second > 0, got \(rate)"
+        case .invalidBurst(let burst): "the burst must be at least 1 token, got \(burst)"
         case .negativeOutage(let end): "the outage must end at or after 0, got \(end.seconds) s"
         case .negativeRetryAfter: "the Retry-After must not be negative"
         case .retryAfterNeedsRecovery: "Retry-After 'recovery' needs a server that recovers (an outage)"

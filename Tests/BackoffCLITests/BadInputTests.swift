@@ -8,7 +8,7 @@ import Testing
 @Suite struct BadInputTests {
     static let durationForm = "expected a duration greater than 0 with a unit (ns, us, ms, s, m, h), e.g. 100ms"
     static let serverForm =
-        "expected always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), contention, capacity, or trace:FILE (a CSV of time_s,failure_probability)"
+        "expected always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), contention, capacity, trace:FILE (a CSV of time_s,failure_probability), or ratelimit:RATE[:burst=B] (RATE > 0 a second or a minute, e.g. 10/s or 600/m; B >= 1 whole tokens, default 1)"
 
     static let cases: [(id: String, arguments: [String], message: String)] = [
         ("base zero", ["waits", "--base", "0ms"], "Invalid value '0ms' for '--base <duration>': \(durationForm)"),
@@ -65,6 +65,23 @@ import Testing
         (
             "zero bucket", ["simulate", "--bucket", "0ms"],
             "Invalid value '0ms' for '--bucket <duration>': expected a duration greater than 0 with a unit, e.g. 10ms"
+        ),
+        (
+            "rate limit of zero", ["simulate", "--server", "ratelimit:0/s"],
+            "Invalid value 'ratelimit:0/s' for '--server <model>': \(serverForm)"
+        ),
+        (
+            "rate limit without a unit", ["simulate", "--server", "ratelimit:10"],
+            "Invalid value 'ratelimit:10' for '--server <model>': \(serverForm)"
+        ),
+        (
+            "burst of zero", ["simulate", "--server", "ratelimit:10/s:burst=0"],
+            "Invalid value 'ratelimit:10/s:burst=0' for '--server <model>': \(serverForm)"
+        ),
+        (
+            "transient failures of a rate limiter",
+            ["simulate", "--server", "ratelimit:10/s", "--failure-kind", "transient"],
+            "'--failure-kind transient' does not fit '--server ratelimit:10/s': its failures are throttling errors"
         ),
         (
             "unknown server", ["simulate", "--server", "outtage:2s"],
