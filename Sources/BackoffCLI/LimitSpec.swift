@@ -15,7 +15,8 @@ enum LimitSpec {
         + "or concurrency[:percent=P][:min=N], e.g. token:max=10:ratio=0.1"
     static let breakerForm =
         "none or on[:threshold=F][:min=N][:window=DURATION][:open=DURATION][:probes=N], e.g. on:threshold=0.5"
-    static let throttleForm = "none or adaptive[:k=K][:window=DURATION], e.g. adaptive:k=2"
+    static let throttleForm =
+        "none, adaptive[:k=K][:window=DURATION] (e.g. adaptive:k=2), or aws-adaptive[:sdk=botocore][:scope=shared|per-client]"
 
     /// The `key=value` parameters of one spec, read once each: a value that is not of its kind,
     /// or outside its range, throws a message naming the parameter, what it takes and its range.
@@ -81,6 +82,17 @@ enum LimitSpec {
                         + "\(ValueParser.horizonText), e.g. 10s")
             }
             return value
+        }
+
+        /// A parameter that names one of `choices` (`what` says what each is).
+        func choice(_ key: String, _ fallback: String, among choices: [String], _ what: String) throws(InvalidValue)
+            -> String
+        {
+            guard let text = values[key] else { return fallback }
+            guard choices.contains(text) else {
+                throw InvalidValue("'\(key)=\(text.quotedInMessage)': \(key) takes \(what)")
+            }
+            return text
         }
 
         /// The model's own check, as the message of the spec.
@@ -176,19 +188,49 @@ enum LimitSpec {
         }
     }
 
+    /// What `--throttle` puts in front of the clients' attempts: the SRE book's adaptive throttling,
+    /// which refuses attempts locally, or the AWS SDKs' adaptive rate limiter, which delays them.
+    enum Throttle: Hashable, Sendable {
+        case sre(AdaptiveThrottle)
+        case awsAdaptive(RateLimiterScope)
+    }
+
     /// A throttle, or `nil` for `none`.
-    static func parseThrottle(_ text: String) throws(InvalidValue) -> AdaptiveThrottle? {
-        let adaptive = text.hasPrefix("adaptive:") || text == "adaptive"
-        let parameters = try Parameters(text, keys: adaptive ? ["k", "window"] : [])
+    static func parseThrottle(_ text: String) throws(InvalidValue) -> Throttle? {
+        let name = text.split(separator: ":", maxSplits: 1).first.map(String.init) ?? text
+        let keys: [String] =
+            switch name {
+            case "adaptive": ["k", "window"]
+            case "aws-adaptive": ["sdk", "scope"]
+            default: []
+            }
+        let parameters = try Parameters(text, keys: keys)
         switch parameters.name {
         case "none" where parameters.isEmpty:
             return nil
         case "adaptive":
             let k = try parameters.number("k", 2, in: 1...1e9, "a number (the SRE book's K)")
             let window = try parameters.duration("window", .seconds(120))
-            return try parameters.model { () throws(BudgetError) in try AdaptiveThrottle(k: k, window: window) }
+            return .sre(try parameters.model { () throws(BudgetError) in try AdaptiveThrottle(k: k, window: window) })
+        case "aws-adaptive":
+            // Only botocore's limiter is modelled; the parameter is read so that another SDK is refused.
+            _ = try parameters.choice(
+                "sdk", "botocore", among: ["botocore"],
+                "botocore (java-v2, go-v2 and smithy-swift are not modelled yet)")
+            let scope = try parameters.choice(
+                "scope", RateLimiterScope.shared.rawValue, among: RateLimiterScope.allCases.map(\.rawValue),
+                "shared (one SDK client for all) or per-client")
+            return .awsAdaptive(RateLimiterScope(rawValue: scope)!)
         default:
-            throw InvalidValue(unknownName(parameters.name, among: ["none", "adaptive"]))
+            throw InvalidValue(unknownName(parameters.name, among: ["none", "adaptive", "aws-adaptive"]))
+        }
+    }
+
+    /// A throttle as `--throttle` takes it.
+    static func text(_ throttle: Throttle) -> String {
+        switch throttle {
+        case .sre(let t): "adaptive:k=\(CSVFormat.number(t.k)):window=\(t.window.unitText)"
+        case .awsAdaptive(let scope): "aws-adaptive:sdk=botocore:scope=\(scope.rawValue)"
         }
     }
 
@@ -228,7 +270,7 @@ enum LimitSpec {
     }
 
     /// `parseThrottle`, likewise.
-    static func throttle(_ text: String) -> AdaptiveThrottle?? {
+    static func throttle(_ text: String) -> Throttle?? {
         orNil { () throws(InvalidValue) in try parseThrottle(text) }
     }
 

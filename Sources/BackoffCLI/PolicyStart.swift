@@ -30,6 +30,8 @@ struct PolicyStart {
     /// Every option a start can set, whichever command reads it: the policy's, and the limits and
     /// Retry-After handling that only `simulate` takes (another command leaves those out, saying so).
     static var settable: [OptionSpec] {
-        PolicyOptions.specs(defaultJitter: "") + [ScenarioOptions.budget.spec, ScenarioOptions.retryAfter.spec]
+        PolicyOptions.specs(defaultJitter: "") + [
+            ScenarioOptions.budget.spec, ScenarioOptions.retryAfter.spec, ScenarioOptions.throttle.spec,
+        ]
     }
 }

@@ -126,7 +126,11 @@ extension ScenarioOptions {
         help: "Circuit breaker shared by all clients: none or on[:parameters].", parse: LimitSpec.parseBreaker)
     static let throttle = Option(
         "throttle", "throttle", default: "none", form: LimitSpec.throttleForm,
-        help: "Adaptive client-side throttling (SRE book): none or adaptive[:k=K].", parse: LimitSpec.parseThrottle)
+        help: "Client-side throttling: none, adaptive[:k=K] (the SRE book's: refuses attempts locally) or "
+            + "aws-adaptive[:scope=shared|per-client] (the AWS SDKs' adaptive rate limiter: delays attempts for tokens).",
+        parse: LimitSpec.parseThrottle
+    ).setByPreset(
+        { $0.adaptiveRateLimiter.map { .some(.awsAdaptive($0)) } }, text: { $0.map(LimitSpec.text) ?? "none" })
     static let onGiveUp = Option(
         "on-give-up", "mode", default: "end-session", form: "end-session or continue",
         help:

@@ -55,8 +55,12 @@ struct ScenarioOptions {
                     + "(see --server-retry-after and --reject-retry-after)")
         }
         let timeout = applies.contains(Self.timeout.name) ? try options(Self.timeout) : nil
-        let limits = RetryLimits(
-            budget: try options(Self.budget), breaker: try options(Self.breaker), throttle: try options(Self.throttle))
+        var limits = RetryLimits(budget: try options(Self.budget), breaker: try options(Self.breaker))
+        switch try options(Self.throttle) {
+        case .sre(let throttle): limits.throttle = throttle
+        case .awsAdaptive(let scope): limits.rateLimiter = scope
+        case nil: break
+        }
         let (clients, bucket) = (try options(Self.clients), try options(Self.bucket))
         let (permanent, trigger) = (try options(Self.permanent), try options(Self.retryTrigger))
         let (requests, think, onGiveUp) = (

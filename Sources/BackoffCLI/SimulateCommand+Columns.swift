@@ -138,7 +138,15 @@ extension SimulateCommand {
             {
                 CSVFormat.number($0.report.waits.atCapFraction)
             },
-        ] + PolicyColumns.shape { $0.scenario.policy }
+        ] + PolicyColumns.shape { $0.scenario.policy } + [
+            Column(
+                "token_waits",
+                "attempts that waited for a token of the client-side rate limiter (--throttle aws-adaptive)"
+            ) {
+                String($0.report.tokenWaits)
+            },
+            Column("token_wait_s", "those waits in all, seconds") { CSVFormat.number($0.report.tokenWaitTotal) },
+        ]
 
     /// One row of `--timeline FILE` per bucket: a mode's bucket and its expected load.
     struct TimelineRow {

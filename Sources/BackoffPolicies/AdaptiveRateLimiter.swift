@@ -71,6 +71,20 @@ public struct AdaptiveRateLimiter: Hashable, Sendable {
         return wait
     }
 
+    /// One look at the bucket by a request at `time`, as one of botocore's threads looks: 0 when it
+    /// took a token (or the limiter is not on yet), else how long to sleep before looking again,
+    /// (1 - tokens) / fill rate. Several requests waiting at once each look again when they wake;
+    /// whichever finds the token first takes it.
+    public mutating func tryAcquire(at time: Double) -> Double {
+        guard isEnabled else { return 0 }
+        refill(at: time)
+        if tokens >= 1 {
+            tokens -= 1
+            return 0
+        }
+        return (1 - tokens) / fillRate
+    }
+
     /// Records a response at `time`: a throttling error, or any other answer (a success, or a
     /// non-throttling error, which botocore counts as a success).
     public mutating func recordResponse(throttled: Bool, at time: Double) {

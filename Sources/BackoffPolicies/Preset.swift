@@ -33,6 +33,9 @@ public struct Preset: Hashable, Sendable, Identifiable {
     public let budget: RetryBudget?
     /// What the library does with a server's `Retry-After`.
     public let retryAfterHandling: RetryAfterHandling
+    /// The client-side rate limiter the library puts in front of every attempt (the AWS SDKs'
+    /// adaptive mode, ``AdaptiveRateLimiter``), and who shares it; `nil` for none.
+    public let adaptiveRateLimiter: RateLimiterScope?
     /// The file or specification read, with its version.
     public let source: String
     public let evidence: Evidence
@@ -43,8 +46,8 @@ public struct Preset: Hashable, Sendable, Identifiable {
 
     public init(
         name: String, library: String, policy: BackoffPolicy, throttlingPolicy: BackoffPolicy? = nil,
-        budget: RetryBudget? = nil, retryAfterHandling: RetryAfterHandling = .ignore, source: String,
-        evidence: Evidence = .sourceRead, notes: String
+        budget: RetryBudget? = nil, retryAfterHandling: RetryAfterHandling = .ignore,
+        adaptiveRateLimiter: RateLimiterScope? = nil, source: String, evidence: Evidence = .sourceRead, notes: String
     ) {
         self.name = name
         self.library = library
@@ -52,6 +55,7 @@ public struct Preset: Hashable, Sendable, Identifiable {
         self.throttlingPolicy = throttlingPolicy
         self.budget = budget
         self.retryAfterHandling = retryAfterHandling
+        self.adaptiveRateLimiter = adaptiveRateLimiter
         self.source = source
         self.evidence = evidence
         self.notes = notes
@@ -70,7 +74,8 @@ public struct Preset: Hashable, Sendable, Identifiable {
     public func answering(_ kind: FailureKind) -> Preset {
         Preset(
             name: name, library: library, policy: policy(for: kind), throttlingPolicy: nil, budget: budget,
-            retryAfterHandling: retryAfterHandling, source: source, evidence: evidence, notes: notes)
+            retryAfterHandling: retryAfterHandling, adaptiveRateLimiter: adaptiveRateLimiter, source: source,
+            evidence: evidence, notes: notes)
     }
 
     /// The preset called `name`, if there is one.

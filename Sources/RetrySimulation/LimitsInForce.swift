@@ -14,10 +14,18 @@ struct LimitsInForce: RetryGate {
     private var granted = 0
     /// The kind of the server's failures, which sets what a retry after one costs.
     private let failureKind: FailureKind
+    /// The client-side rate limiters: one shared, or one per client, each made at its first use
+    /// (an SDK client's limiter starts its clocks when the client is made).
+    private var rateLimiters: [AdaptiveRateLimiter?]
 
     init(limits: RetryLimits, clients: Int, failureKind: FailureKind) {
         self.limits = limits
         self.failureKind = failureKind
+        switch limits.rateLimiter {
+        case nil: rateLimiters = []
+        case .shared: rateLimiters = [nil]
+        case .perClient: rateLimiters = [AdaptiveRateLimiter?](repeating: nil, count: clients)
+        }
         retryCosts = [Int32](repeating: 0, count: limits.budget == nil ? 0 : clients)
         retrying = [Bool](repeating: false, count: limits.budget == nil ? 0 : clients)
     }
@@ -41,7 +49,17 @@ struct LimitsInForce: RetryGate {
         return true
     }
 
-    mutating func recordAnswer(success: Bool, client: Int, wasRetry: Bool, at time: Int64) {
+    mutating func tokenWait(client: Int, at time: Int64) -> Int64 {
+        guard !rateLimiters.isEmpty else { return 0 }
+        let wait = withRateLimiter(of: client, at: time) { $0.tryAcquire(at: $1) }
+        // Rounded up to whole nanoseconds, so the next look finds the token unless another took it.
+        return wait > 0 ? max(1, Int64((wait * 1e9).rounded(.up))) : 0
+    }
+
+    mutating func recordAnswer(success: Bool, throttled: Bool, client: Int, wasRetry: Bool, at time: Int64) {
+        if !rateLimiters.isEmpty {
+            withRateLimiter(of: client, at: time) { $0.recordResponse(throttled: throttled, at: $1) }
+        }
         if limits.budget != nil {
             let cost = wasRetry && !retryCosts.isEmpty ? Int(retryCosts[client]) : nil
             limits.budget!.recordAnswer(success: success, retryCost: cost)
@@ -80,5 +98,16 @@ struct LimitsInForce: RetryGate {
             retrying[client] = false
             activeRetries -= 1
         }
+    }
+
+    /// Runs `body` on `client`'s rate limiter (the shared one, or its own, made now if new) with the
+    /// time in seconds, as the limiter keeps it.
+    private mutating func withRateLimiter<Result>(
+        of client: Int, at time: Int64, _ body: (inout AdaptiveRateLimiter, Double) -> Result
+    ) -> Result {
+        let index = rateLimiters.count == 1 ? 0 : client
+        let seconds = Double(time) / 1e9
+        if rateLimiters[index] == nil { rateLimiters[index] = AdaptiveRateLimiter(createdAt: seconds) }
+        return body(&rateLimiters[index]!, seconds)
     }
 }

@@ -11,7 +11,10 @@ struct NoLimits: RetryGate {
     @inline(__always) mutating func admitsAttempt<Random: UniformSource>(at time: Int64, using uniform: inout Random)
         -> Bool
     { true }
-    @inline(__always) mutating func recordAnswer(success: Bool, client: Int, wasRetry: Bool, at time: Int64) {}
+    @inline(__always) mutating func tokenWait(client: Int, at time: Int64) -> Int64 { 0 }
+    @inline(__always) mutating func recordAnswer(
+        success: Bool, throttled: Bool, client: Int, wasRetry: Bool, at time: Int64
+    ) {}
     @inline(__always) mutating func grantsRetry(client: Int, afterTimeout: Bool, at time: Int64) -> Bool { true }
     @inline(__always) mutating func retryScheduled(client: Int) {}
     @inline(__always) mutating func requestEnded(client: Int) {}

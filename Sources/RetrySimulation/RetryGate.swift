@@ -16,8 +16,14 @@ protocol RetryGate {
     /// there is a throttle) and the breaker decide.
     mutating func admitsAttempt<Random: UniformSource>(at time: Int64, using uniform: inout Random) -> Bool
 
-    /// The server answered `client`'s attempt (or it timed out) at `time`; `wasRetry` when the attempt was a retry.
-    mutating func recordAnswer(success: Bool, client: Int, wasRetry: Bool, at time: Int64)
+    /// One look by `client`'s attempt at `time` for a token of the client-side rate limiter: 0 when
+    /// it took one (or there is no limiter, or it is not on), else the nanoseconds to wait before
+    /// looking again.
+    mutating func tokenWait(client: Int, at time: Int64) -> Int64
+
+    /// The server answered `client`'s attempt (or it timed out) at `time`; `wasRetry` when the attempt
+    /// was a retry, `throttled` when the answer was a throttling error.
+    mutating func recordAnswer(success: Bool, throttled: Bool, client: Int, wasRetry: Bool, at time: Int64)
 
     /// Whether the budget grants `client` a retry at `time`, after a timeout or a failure.
     mutating func grantsRetry(client: Int, afterTimeout: Bool, at time: Int64) -> Bool

@@ -8,6 +8,8 @@ struct ScenarioCounters {
     var requestsLost = 0, deadSessions = 0, budgetDenials = 0, localRejections = 0
     /// Capacity servers: attempts rejected by a full queue, timed out, served for nobody; the longest queue.
     var rejected = 0, timeouts = 0, wastedWork = 0, peakQueue = 0
+    /// Attempts that waited for a token of the client-side rate limiter, and their waits in all (ns).
+    var tokenWaits = 0, tokenWaitTotal: Int64 = 0
     /// Per request (client-major, `requestsPerClient` slots each), in seconds, NaN for a request never
     /// sent: the same order whichever way the run goes, so the summary's sums are the same too.
     var totalWaits: [Double] = []
@@ -86,7 +88,7 @@ struct ScenarioCounters {
             permanentFailures: permanentFailures,
             requestsLost: requestsLost, deadSessions: deadSessions, rejected: rejected, timeouts: timeouts,
             wastedWork: wastedWork, peakQueue: peakQueue, budgetDenials: budgetDenials,
-            localRejections: localRejections,
+            localRejections: localRejections, tokenWaits: tokenWaits, tokenWaitTotal: Double(tokenWaitTotal) / 1e9,
             totalWait: endedRequests == 0 ? Summary([.nan]) : Summary(ended, quantiles: [0.5, 0.99]),
             meanCompletion: endedRequests == 0
                 ? .nan

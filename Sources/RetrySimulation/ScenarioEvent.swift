@@ -1,14 +1,17 @@
 /// One event of a scenario run: 8 bytes (the kind and the client packed in 32 bits, a 32-bit
 /// value), so a heap entry is 24 bytes and a million pending events stay compact.
 ///
-/// The driver knows two kinds, `send` and `timeout`; every other kind belongs to the server model,
-/// which numbers its own events (0 to 13) and alone reads them.
+/// The driver knows three kinds, `send`, `timeout` and `dispatch`; every other kind belongs to the
+/// server model, which numbers its own events (0 to 12) and alone reads them.
 struct ScenarioEvent {
     enum Kind: Equatable {
         /// The client starts an attempt (the first of a request, or a retry).
         case send
         /// The client stops waiting for its attempt numbered `value`.
         case timeout
+        /// The client's attempt numbered `value`, begun earlier, leaves now: its token of the
+        /// client-side rate limiter has come.
+        case dispatch
         /// One of the server model's own events, by the model's number.
         case server(UInt32)
     }
@@ -25,9 +28,10 @@ struct ScenarioEvent {
         switch kind {
         case .send: code = 0
         case .timeout: code = 1
+        case .dispatch: code = 2
         case .server(let number):
-            precondition(number <= 13, "a server numbers its events from 0 to 13, got \(number)")
-            code = number + 2
+            precondition(number <= 12, "a server numbers its events from 0 to 12, got \(number)")
+            code = number + 3
         }
         packed = code << 28 | UInt32(client)
         self.value = Int32(truncatingIfNeeded: value)
@@ -37,7 +41,8 @@ struct ScenarioEvent {
         switch packed >> 28 {
         case 0: .send
         case 1: .timeout
-        case let code: .server(code - 2)
+        case 2: .dispatch
+        case let code: .server(code - 3)
         }
     }
 

@@ -34,6 +34,10 @@ public struct ScenarioReport: Hashable, Sendable {
     public let budgetDenials: Int
     /// Attempts the client's breaker or throttle refused to send (each ended its request).
     public let localRejections: Int
+    /// Attempts that waited for a token of the client-side rate limiter, and those waits in all,
+    /// in seconds.
+    public let tokenWaits: Int
+    public let tokenWaitTotal: Double
     /// Per-request total wait, in seconds.
     public let totalWait: Summary
     /// The mean time from a request's first attempt to its end (success, give-up or permanent

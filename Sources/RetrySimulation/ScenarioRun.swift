@@ -74,6 +74,12 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             switch event.kind {
             case .send: send(event.client, to: &server)
             case .timeout: timeOut(event.client, attempt: Int64(event.value))
+            case .dispatch:
+                let (index, attempt) = (event.client, Int64(event.value))
+                if waitsForToken(index, attempt: attempt, first: false) { continue }
+                var random = ClientRandom(streams: streams, client: index)
+                let isRetry = clients[index].backoff.attempts > 1
+                dispatch(index, attempt: attempt, isRetry: isRetry, using: &random, to: &server)
             case .server(let number): server.handle(event, number: number, &self)
             }
         }
@@ -92,11 +98,34 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
 
     // MARK: Attempts
 
-    /// The client starts an attempt; the shared limits let it go or not; the server takes it.
+    /// The client starts an attempt; it waits for a token of the client-side rate limiter, if there
+    /// is one and it is on; then the shared limits let it go or not, and the server takes it.
     mutating func send(_ index: Int, to server: inout Server) {
         var random = ClientRandom(streams: streams, client: index)
         let (attempt, isRetry) = beginAttempt(&clients[index], at: now, using: &random)
         if !isRetry { gate.requestStarted(at: now.nanoseconds) }
+        if waitsForToken(index, attempt: attempt, first: true) { return }
+        dispatch(index, attempt: attempt, isRetry: isRetry, using: &random, to: &server)
+    }
+
+    /// Whether the attempt must wait for a token of the client-side rate limiter: if so, it looks
+    /// again (a `dispatch` event) when the bucket should hold one, counted as one attempt that
+    /// waited (`first`) and the time waited.
+    @inline(__always)
+    mutating func waitsForToken(_ index: Int, attempt: Int64, first: Bool) -> Bool {
+        let wait = gate.tokenWait(client: index, at: now.nanoseconds)
+        guard wait > 0 else { return false }
+        if first { counters.tokenWaits += 1 }
+        counters.tokenWaitTotal += wait
+        simulation.schedule(ScenarioEvent(kind: .dispatch, client: index, value: attempt), after: wait)
+        return true
+    }
+
+    /// The attempt leaves the client: the shared limits let it go or not; the server takes it.
+    @inline(__always)
+    mutating func dispatch(
+        _ index: Int, attempt: Int64, isRetry: Bool, using random: inout ClientRandom, to server: inout Server
+    ) {
         guard gate.admitsAttempt(at: now.nanoseconds, using: &random) else {
             counters.localRejections += 1
             deliver(.rejectedLocally, to: index)
@@ -171,8 +200,11 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         let waited = client.backoff.totalWait
         let request = scenario.requestsPerClient - client.requestsLeft
         if answer != .rejectedLocally {
+            var throttled = false
+            if case .failure = answer { throttled = scenario.failureKind == .throttling }
             gate.recordAnswer(
-                success: answer == .success, client: index, wasRetry: client.backoff.attempts > 1, at: time.nanoseconds)
+                success: answer == .success, throttled: throttled, client: index, wasRetry: client.backoff.attempts > 1,
+                at: time.nanoseconds)
         }
         var action = client.answered(answer, at: time, policy: policy, behaviour: behaviour, using: &random)
         if case .retry = action,

@@ -354,7 +354,15 @@ import Testing
         #expect(LimitSpec.breaker("on:threshold=0") == nil)
         #expect(LimitSpec.breaker("on:open=5") == nil, "a duration needs a unit")
         #expect(LimitSpec.throttle("adaptive:k=0.5") == nil)
-        #expect(LimitSpec.throttle("adaptive:k=2")??.k == 2)
+        if case .sre(let throttle)?? = LimitSpec.throttle("adaptive:k=2") {
+            #expect(throttle.k == 2)
+        } else {
+            Issue.record("adaptive:k=2 should be the SRE book's throttle")
+        }
+        #expect(LimitSpec.throttle("aws-adaptive") == .some(.some(.awsAdaptive(.shared))))
+        #expect(LimitSpec.throttle("aws-adaptive:scope=per-client") == .some(.some(.awsAdaptive(.perClient))))
+        #expect(LimitSpec.throttle("aws-adaptive:sdk=java-v2") == nil, "not modelled yet")
+        #expect(LimitSpec.throttle("aws-adaptive:scope=everyone") == nil)
         let result = Invocation(["simulate", "--budget", "token:max=0"])
         #expect(result.status == 64 && result.stdout.isEmpty)
         #expect(

@@ -1,0 +1,69 @@
+import BackoffPolicies
+import EventSimulation
+import Testing
+
+@testable import RetrySimulation
+
+/// The AWS adaptive rate limiter in `simulate` (`--throttle aws-adaptive`): what enables it, what it
+/// costs, and its scopes. (Its every state is botocore's: scripts/conformance, which also compares a
+/// whole client against botocore's.)
+@Suite struct AdaptiveRateLimiterSimulationTests {
+    static let seed: UInt64 = 20_261_203
+
+    func report(
+        server: ServerModel, limiter: RateLimiterScope?, clients: Int = 1, requests: Int = 400,
+        failureKind: FailureKind = .transient
+    ) throws -> ScenarioReport {
+        let policy = try BackoffPolicy(
+            base: .seconds(1), schedule: .exponential(multiplier: 2), cap: .seconds(20), jitter: .full,
+            budget: .maxAttempts(3))
+        let scenario = try Scenario(
+            clients: clients, server: server, policy: policy, bucketWidth: .seconds(1), requestsPerClient: requests,
+            onGiveUp: .continue, limits: RetryLimits(rateLimiter: limiter), failureKind: failureKind)
+        return try scenario.run(seed: Self.seed)
+    }
+
+    /// Against a rate limit of 10/s a client sending back to back is throttled; with the limiter
+    /// after its first throttle it waits for tokens instead, and is throttled less per request.
+    @Test func theLimiterTradesThrottlesForTokenWaits() throws {
+        let limit = ServerModel.rateLimit(RateLimit(rate: 10))
+        let plain = try report(server: limit, limiter: nil)
+        let limited = try report(server: limit, limiter: .shared)
+        #expect(plain.tokenWaits == 0 && plain.tokenWaitTotal == 0)
+        #expect(limited.tokenWaits > 0 && limited.tokenWaitTotal > 0)
+        let throttlesPerRequest = { (r: ScenarioReport) in Double(r.attempts - r.successes) / Double(r.uniqueRequests) }
+        #expect(
+            throttlesPerRequest(limited) < throttlesPerRequest(plain),
+            "seed \(Self.seed): \(throttlesPerRequest(limited)) against \(throttlesPerRequest(plain))")
+    }
+
+    /// botocore turns the limiter on at the first throttling response only: transient failures (an
+    /// outage) never make a request wait for a token; the same outage answered with throttling
+    /// errors does.
+    @Test func onlyAThrottleTurnsTheLimiterOn() throws {
+        let outage = ServerModel.outage(until: VirtualTime(.seconds(5)))
+        let transient = try report(server: outage, limiter: .shared, clients: 200, requests: 1)
+        #expect(transient.tokenWaits == 0)
+        let throttled = try report(
+            server: outage, limiter: .shared, clients: 200, requests: 1, failureKind: .throttling)
+        #expect(throttled.tokenWaits > 0)
+    }
+
+    /// One client has one limiter either way: the scopes give the same report.
+    @Test func oneClientIsTheSameWhicheverTheScope() throws {
+        let limit = ServerModel.rateLimit(RateLimit(rate: 5, burst: 2))
+        let shared = try report(server: limit, limiter: .shared, requests: 200)
+        let own = try report(server: limit, limiter: .perClient, requests: 200)
+        #expect(shared.attempts == own.attempts && shared.successes == own.successes)
+        #expect(shared.tokenWaitTotal == own.tokenWaitTotal && shared.lastCompletion == own.lastCompletion)
+    }
+
+    /// Many clients sharing one limiter wait more for tokens than each with its own: the shared
+    /// limiter's fill rate is the whole fleet's.
+    @Test func aSharedLimiterHoldsTheFleetToOneRate() throws {
+        let limit = ServerModel.rateLimit(RateLimit(rate: 20, burst: 5))
+        let shared = try report(server: limit, limiter: .shared, clients: 20, requests: 50)
+        let own = try report(server: limit, limiter: .perClient, clients: 20, requests: 50)
+        #expect(shared.tokenWaitTotal > own.tokenWaitTotal, "\(shared.tokenWaitTotal) against \(own.tokenWaitTotal)")
+    }
+}
