@@ -5,7 +5,8 @@
 extension Preset {
     /// Every preset, in the order `backoff presets` lists them.
     public static let all: [Preset] = [
-        awsSDKStandard, awsSDKStandard143, awsSDKSwift, grpcConnection, pollyV8Default, pollyV8ExponentialJitter,
+        awsSDKStandard, awsSDKStandard143, awsSDKAdaptive, awsSDKSwift, grpcConnection, pollyV8Default,
+        pollyV8ExponentialJitter,
         pollyContribDecorrelated,
         envoyDefault, cenkaltiDefault, resilience4jExponentialRandom, alamofireDefault, swiftRetryDefault, sotoDefault,
         tenacityRandomExponential, tenacityExponentialJitter, urllib3Requests, googleAPICoreDefault,
@@ -37,6 +38,21 @@ extension Preset {
         notes: "rand * min(2^(attempt-1), 20 s) after any error: the cap is inside the window; the retry quota "
             + "(500, 5 a retry, 10 after a timeout) is shared by all simulated clients; compared with botocore's own "
             + "client (scripts/conformance)")
+
+    /// botocore's adaptive retry mode: the standard mode (2026 rules) with the client-side rate
+    /// limiter in front of every attempt, shared as by the threads of one SDK client.
+    public static let awsSDKAdaptive = Preset(
+        name: "aws-sdk-adaptive", library: "AWS SDKs, adaptive retry mode (botocore 1.44)",
+        policy: awsStandardPolicy(base: .milliseconds(50), preset: "aws-sdk-adaptive"),
+        throttlingPolicy: awsStandardPolicy(base: .seconds(1), preset: "aws-sdk-adaptive"),
+        budget: .quota(.botocore2026), adaptiveRateLimiter: .shared,
+        source: "boto/botocore botocore/retries/adaptive.py (ClientRateLimiter, RateClocker), bucket.py "
+            + "(TokenBucket), throttling.py (CubicCalculator) and standard.py, botocore 1.44.5",
+        evidence: .codeRun(version: "botocore 1.44.5"),
+        notes: "aws-sdk-standard plus botocore's rate limiter (--throttle aws-adaptive:scope=shared): after the "
+            + "first throttle every attempt waits for a token, the fill rate following CUBIC; the backoff and the "
+            + "limiter's every state are compared with botocore's code (scripts/conformance); concurrent waiters "
+            + "take their tokens in turn, where botocore's threads race for them")
 
     /// smithy-swift: min(random × 2^attempt s, 20 s), 2 retries, the retry quota.
     public static let awsSDKSwift = Preset(
