@@ -59,13 +59,8 @@ public struct AdaptiveRateLimiter: Hashable, Sendable {
     /// taking its token: the bucket refills to `time`, and when it holds less than one token the
     /// request waits until the fill rate has made one.
     public mutating func acquire(at time: Double) -> Double {
-        guard isEnabled else { return 0 }
-        refill(at: time)
-        if tokens >= 1 {
-            tokens -= 1
-            return 0
-        }
-        let wait = (1 - tokens) / fillRate
+        let wait = tryAcquire(at: time)
+        guard wait > 0 else { return 0 }
         refill(at: time + wait)
         tokens = max(0, tokens - 1)
         return wait
