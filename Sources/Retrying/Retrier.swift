@@ -32,17 +32,21 @@ public struct Retrier<C: Clock>: Sendable where C.Duration == Duration {
     public let budget: SharedRetryBudget<C>?
     public let breaker: SharedCircuitBreaker<C>?
     public let throttle: SharedAdaptiveThrottle<C>?
+    /// The AWS SDKs' client-side rate limiter in front of every attempt, if any.
+    public let rateLimiter: SharedRateLimiter<C>?
     public let retryAfterHandling: RetryAfterHandling
 
     public init(
         policy: BackoffPolicy, clock: C, budget: SharedRetryBudget<C>? = nil, breaker: SharedCircuitBreaker<C>? = nil,
-        throttle: SharedAdaptiveThrottle<C>? = nil, retryAfterHandling: RetryAfterHandling = .honor
+        throttle: SharedAdaptiveThrottle<C>? = nil, rateLimiter: SharedRateLimiter<C>? = nil,
+        retryAfterHandling: RetryAfterHandling = .honor
     ) {
         self.policy = policy
         self.clock = clock
         self.budget = budget
         self.breaker = breaker
         self.throttle = throttle
+        self.rateLimiter = rateLimiter
         self.retryAfterHandling = retryAfterHandling
     }
 
@@ -92,6 +96,18 @@ public struct Retrier<C: Clock>: Sendable where C.Duration == Duration {
         var wait = Duration.zero
         while true {
             if Task.isCancelled { return .failure(CancellationError()) }
+            if let rateLimiter {
+                // Look for a token, and sleep until the bucket should hold one, as often as it takes.
+                var tokenWait = rateLimiter.tryAcquire()
+                while tokenWait > .zero {
+                    do {
+                        try await clock.sleep(until: clock.now.advanced(by: tokenWait), tolerance: nil)
+                    } catch {
+                        return .failure(CancellationError())
+                    }
+                    tokenWait = rateLimiter.tryAcquire()
+                }
+            }
             let attempt = steps.attempt
             let start = steps.elapsed
             if let refusal = steps.admit(using: &random) {
@@ -144,10 +160,11 @@ extension Retrier where C == ContinuousClock {
     public init(
         policy: BackoffPolicy, budget: SharedRetryBudget<ContinuousClock>? = nil,
         breaker: SharedCircuitBreaker<ContinuousClock>? = nil,
-        throttle: SharedAdaptiveThrottle<ContinuousClock>? = nil, retryAfterHandling: RetryAfterHandling = .honor
+        throttle: SharedAdaptiveThrottle<ContinuousClock>? = nil,
+        rateLimiter: SharedRateLimiter<ContinuousClock>? = nil, retryAfterHandling: RetryAfterHandling = .honor
     ) {
         self.init(
             policy: policy, clock: ContinuousClock(), budget: budget, breaker: breaker, throttle: throttle,
-            retryAfterHandling: retryAfterHandling)
+            rateLimiter: rateLimiter, retryAfterHandling: retryAfterHandling)
     }
 }

@@ -46,6 +46,7 @@ struct RetrySteps<C: Clock> where C.Duration == Duration {
         retrier.budget?.recordAnswer(success: true, retryCost: retryCost)
         retrier.breaker?.record(success: true)
         retrier.throttle?.recordAccept()
+        retrier.rateLimiter?.record(throttled: false)
     }
 
     /// The attempt failed with `error`: the limits hear of it, then the classifier, the policy and
@@ -56,6 +57,7 @@ struct RetrySteps<C: Clock> where C.Duration == Duration {
     ) -> Step {
         retrier.budget?.recordAnswer(success: false, retryCost: retryCost)
         retrier.breaker?.record(success: false)
+        if let rateLimiter = retrier.rateLimiter { rateLimiter.record(throttled: rateLimiter.isThrottling(error)) }
         let attempt = state.attempts
         var serverDelay: Int64? = nil
         switch classify(error) {
