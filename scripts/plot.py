@@ -303,6 +303,29 @@ def overload(paths, out, window=None, modes=None, name="overload", labels=None):
     save(figure, out, name)
 
 
+def ratelimit(paths, labels, out, name="ratelimit"):
+    """(10) Client-side rate limiting: for each simulate --timeline table against a rate-limited
+    server, the limiter's fill rate and the throttles a second over time."""
+    figure, (fill, throttles) = plt.subplots(2, 1, figsize=(10, 6), sharex=True)
+    for index, (path, label) in enumerate(zip(paths, labels)):
+        color = f"C{index}"  # one colour per table in both panels
+        rows = read(path, ["bucket_start_s", "failures", "successes", "fill_rate"])
+        times = [number(row["bucket_start_s"]) for row in rows]
+        width = times[1] - times[0] if len(times) > 1 else 1
+        rates = [number(row["fill_rate"]) if row["fill_rate"] else float("nan") for row in rows]
+        if any(rate == rate for rate in rates):
+            fill.step(times, rates, where="post", label=label, color=color)
+        throttles.step(times, [number(row["failures"]) / width for row in rows], where="post", label=label,
+                       color=color)
+    fill.axhline(10, color="grey", linestyle=":", linewidth=1, label="the server's limit, 10/s")
+    fill.set(ylabel="fill rate (tokens/s)", title="The client-side limiter's fill rate")
+    throttles.set(ylabel="throttles per second", xlabel="time (s)", title="Throttling errors the server sent")
+    fill.legend(fontsize=8)
+    throttles.legend(fontsize=8)
+    figure.suptitle("50 clients of 12 requests against ratelimit:10/s: AWS standard and adaptive retry modes")
+    save(figure, out, name)
+
+
 def presets(paths, out, name="presets-outage"):
     """(6) The presets side by side in one outage, one row of panels per table (say, the defaults and
     the same with more attempts): what users wait, who succeeds, the retry peak, and the share of
@@ -403,6 +426,10 @@ def everything(out):
     presets([os.path.join(DATA, "presets-outage.csv"), os.path.join(DATA, "presets-outage-10-attempts.csv")], out)
     trace(os.path.join(DATA, "incident-trace.csv"), os.path.join(DATA, "incident-replay-timeline.csv"), out)
     tune(os.path.join(DATA, "tune-outage.csv"), out)
+    ratelimit([os.path.join(DATA, f"ratelimit-{name}-timeline.csv") for name in
+               ("standard", "adaptive-shared", "adaptive-per-client")],
+              ["standard mode (no limiter)", "adaptive, one shared limiter", "adaptive, a limiter per client (mean)"],
+              out)
 
 
 def main(argv):

@@ -154,6 +154,8 @@ extension SimulateCommand {
         let start: Double
         let bucket: LoadTimeline.Bucket
         let expected: (attempts: Double, retries: Double)?
+        /// The limiters' fill rate as of the bucket's end (the last answer's, carried forward).
+        let fillRate: Double?
     }
 
     /// The columns of `--timeline FILE`.
@@ -173,5 +175,10 @@ extension SimulateCommand {
         Column("peak_queue", "the longest the capacity server's queue was at an arrival or departure in the bucket") {
             String($0.bucket.peakQueue)
         },
+        Column(
+            "fill_rate",
+            "--throttle aws-adaptive: the rate limiter's fill rate at the bucket's end, per second (the mean over the "
+                + "clients' own with scope=per-client; empty: no limiter)"
+        ) { CSVFormat.number($0.fillRate) },
     ]
 }

@@ -123,7 +123,9 @@ struct SimulateCommand: BackoffCommand {
             for row in rows {
                 let timeline = row.report.timeline
                 var chunk = ""
+                var fillRate: Double? = nil
                 for index in 0..<timeline.bucketCount {
+                    fillRate = timeline.buckets[index].fillRate ?? fillRate
                     let expected = row.load.map { load in
                         index < load.attemptsPerBucket.count
                             ? (load.attemptsPerBucket[index] * row.clients, load.retriesPerBucket[index] * row.clients)
@@ -131,7 +133,7 @@ struct SimulateCommand: BackoffCommand {
                     }
                     let line = TimelineRow(
                         jitter: row.scenario.policy.jitter.name, start: timeline.bucketStart(index).seconds,
-                        bucket: timeline.buckets[index], expected: expected)
+                        bucket: timeline.buckets[index], expected: expected, fillRate: fillRate)
                     chunk += Self.timelineColumns.row(line).joined(separator: ",") + "\n"
                 }
                 timelineFile.write(chunk)

@@ -17,6 +17,9 @@ struct LimitsInForce: RetryGate {
     /// The client-side rate limiters: one shared, or one per client, each made at its first use
     /// (an SDK client's limiter starts its clocks when the client is made).
     private var rateLimiters: [AdaptiveRateLimiter?]
+    /// Σ of the made limiters' fill rates, and how many are made.
+    private var fillRateSum = 0.0
+    private var madeLimiters = 0
 
     init(limits: RetryLimits, clients: Int, failureKind: FailureKind) {
         self.limits = limits
@@ -107,7 +110,19 @@ struct LimitsInForce: RetryGate {
     ) -> Result {
         let index = rateLimiters.count == 1 ? 0 : client
         let seconds = Double(time) / 1e9
-        if rateLimiters[index] == nil { rateLimiters[index] = AdaptiveRateLimiter(createdAt: seconds) }
-        return body(&rateLimiters[index]!, seconds)
+        if rateLimiters[index] == nil {
+            rateLimiters[index] = AdaptiveRateLimiter(createdAt: seconds)
+            madeLimiters += 1
+            fillRateSum += rateLimiters[index]!.fillRate
+        }
+        let before = rateLimiters[index]!.fillRate
+        let result = body(&rateLimiters[index]!, seconds)
+        fillRateSum += rateLimiters[index]!.fillRate - before
+        return result
+    }
+
+    var meanFillRate: Double? {
+        guard !rateLimiters.isEmpty, madeLimiters > 0 else { return nil }
+        return rateLimiters.count == 1 ? rateLimiters[0]!.fillRate : fillRateSum / Double(madeLimiters)
     }
 }

@@ -96,6 +96,12 @@ struct LoadRecorder {
         bucket.pointee.timeouts += 1
     }
 
+    /// Notes the rate limiters' mean fill rate after an answer at `time`.
+    mutating func recordFillRate(at time: VirtualTime, _ rate: Double) {
+        guard let bucket = bucket(time) else { return }
+        bucket.pointee.lastFillRate = rate
+    }
+
     /// Notes the queue's length after an arrival or a departure at `time`.
     mutating func recordQueueLength(at time: VirtualTime, _ length: Int) {
         guard let bucket = bucket(time) else { return }

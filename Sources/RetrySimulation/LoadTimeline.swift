@@ -27,6 +27,13 @@ public struct LoadTimeline: Hashable, Sendable {
         public var timeouts = 0
         /// The longest the capacity server's queue was at an arrival or a departure in the bucket.
         public var peakQueue = 0
+        /// The client-side rate limiters' mean fill rate after the bucket's last answer (-1: no
+        /// limiter, or no answer in the bucket).
+        var lastFillRate = -1.0
+
+        /// The client-side rate limiters' mean fill rate, per second, after the last answer in the
+        /// bucket; `nil` without a limiter, or when no answer came in the bucket.
+        public var fillRate: Double? { lastFillRate >= 0 ? lastFillRate : nil }
     }
 
     /// The timeline a ``LoadRecorder`` counted.

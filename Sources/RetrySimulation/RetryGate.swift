@@ -25,6 +25,10 @@ protocol RetryGate {
     /// was a retry, `throttled` when the answer was a throttling error.
     mutating func recordAnswer(success: Bool, throttled: Bool, client: Int, wasRetry: Bool, at time: Int64)
 
+    /// The client-side rate limiters' mean fill rate now (the shared one's, or the mean over the
+    /// clients' own), per second; `nil` without a limiter.
+    var meanFillRate: Double? { get }
+
     /// Whether the budget grants `client` a retry at `time`, after a timeout or a failure.
     mutating func grantsRetry(client: Int, afterTimeout: Bool, at time: Int64) -> Bool
 

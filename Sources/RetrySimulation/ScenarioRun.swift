@@ -205,6 +205,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             gate.recordAnswer(
                 success: answer == .success, throttled: throttled, client: index, wasRetry: client.backoff.attempts > 1,
                 at: time.nanoseconds)
+            if let rate = gate.meanFillRate { timeline.recordFillRate(at: time, rate) }
         }
         var action = client.answered(answer, at: time, policy: policy, behaviour: behaviour, using: &random)
         if case .retry = action,
