@@ -104,7 +104,7 @@ import Testing
         #expect(result.status == 64 && result.stdout.isEmpty)
         #expect(
             result.stderr.hasPrefix(
-                "backoff: 'tune' would need about 390.0 MiB of memory, more than the limit of 100.0 MiB"),
+                "backoff: 'tune' would need about 390.2 MiB of memory, more than the limit of 100.0 MiB"),
             "\(result.stderr)")
         #expect(result.stderr.contains("8 candidates at once (--jobs)"), "\(result.stderr)")
         let rows = Invocation([
