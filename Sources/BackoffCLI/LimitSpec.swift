@@ -7,7 +7,7 @@ import BackoffPolicies
 /// --budget none | token[:max=10][:ratio=0.1] | aws-quota[:max=500][:cost=5][:timeout-cost=10][:throttling-cost=COST] | ratio[:percent=0.1][:reserve=10][:window=10s]
 ///          | concurrency[:percent=0.2][:min=3]
 /// --breaker none | on[:threshold=0.5][:min=20][:window=10s][:open=5s][:probes=3]
-/// --throttle none | adaptive[:k=2][:window=120s]
+/// --throttle none | adaptive[:k=2][:window=120s] | aws-adaptive[:sdk=botocore][:scope=shared]
 /// ```
 enum LimitSpec {
     static let budgetForm =
@@ -16,7 +16,8 @@ enum LimitSpec {
     static let breakerForm =
         "none or on[:threshold=F][:min=N][:window=DURATION][:open=DURATION][:probes=N], e.g. on:threshold=0.5"
     static let throttleForm =
-        "none, adaptive[:k=K][:window=DURATION] (e.g. adaptive:k=2), or aws-adaptive[:sdk=botocore][:scope=shared|per-client]"
+        "none, adaptive[:k=K][:window=DURATION] (e.g. adaptive:k=2), or aws-adaptive[:sdk=\(sdkNames)][:scope=shared|per-client]"
+    static let sdkNames = RateLimiterSDK.allCases.map(\.rawValue).joined(separator: "|")
 
     /// The `key=value` parameters of one spec, read once each: a value that is not of its kind,
     /// or outside its range, throws a message naming the parameter, what it takes and its range.
@@ -192,7 +193,7 @@ enum LimitSpec {
     /// which refuses attempts locally, or the AWS SDKs' adaptive rate limiter, which delays them.
     enum Throttle: Hashable, Sendable {
         case sre(AdaptiveThrottle)
-        case awsAdaptive(RateLimiterScope)
+        case awsAdaptive(AdaptiveRateLimiting)
     }
 
     /// A throttle, or `nil` for `none`.
@@ -213,14 +214,14 @@ enum LimitSpec {
             let window = try parameters.duration("window", .seconds(120))
             return .sre(try parameters.model { () throws(BudgetError) in try AdaptiveThrottle(k: k, window: window) })
         case "aws-adaptive":
-            // Only botocore's limiter is modelled; the parameter is read so that another SDK is refused.
-            _ = try parameters.choice(
-                "sdk", "botocore", among: ["botocore"],
-                "botocore (java-v2, go-v2 and smithy-swift are not modelled yet)")
+            let sdk = try parameters.choice(
+                "sdk", RateLimiterSDK.botocore.rawValue, among: RateLimiterSDK.allCases.map(\.rawValue),
+                "the SDK whose limiter to model: " + RateLimiterSDK.allCases.map(\.rawValue).joined(separator: ", "))
             let scope = try parameters.choice(
                 "scope", RateLimiterScope.shared.rawValue, among: RateLimiterScope.allCases.map(\.rawValue),
                 "shared (one SDK client for all) or per-client")
-            return .awsAdaptive(RateLimiterScope(rawValue: scope)!)
+            return .awsAdaptive(
+                AdaptiveRateLimiting(sdk: RateLimiterSDK(rawValue: sdk)!, scope: RateLimiterScope(rawValue: scope)!))
         default:
             throw InvalidValue(unknownName(parameters.name, among: ["none", "adaptive", "aws-adaptive"]))
         }
@@ -230,7 +231,7 @@ enum LimitSpec {
     static func text(_ throttle: Throttle) -> String {
         switch throttle {
         case .sre(let t): "adaptive:k=\(CSVFormat.number(t.k)):window=\(t.window.unitText)"
-        case .awsAdaptive(let scope): "aws-adaptive:sdk=botocore:scope=\(scope.rawValue)"
+        case .awsAdaptive(let limiter): "aws-adaptive:sdk=\(limiter.sdk.rawValue):scope=\(limiter.scope.rawValue)"
         }
     }
 

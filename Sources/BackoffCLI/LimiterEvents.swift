@@ -1,9 +1,9 @@
 /// The log `backoff limiter --events FILE` replays: CSV with the columns `time_s` (seconds, finite,
-/// at least 0, never decreasing) and `event` (`send`, `success` or `throttle`), each problem named by
+/// at least 0, never decreasing) and `event` (`send`, `success`, `throttle` or `error`), each problem named by
 /// its row and column.
 struct LimiterEvents: Sendable {
     enum Kind: String, CaseIterable, Sendable {
-        case send, success, throttle
+        case send, success, throttle, error
     }
 
     struct Event: Sendable {
@@ -20,7 +20,7 @@ struct LimiterEvents: Sendable {
 
     /// The events of a CSV text.
     static func parse(_ text: String) throws(InvalidValue) -> LimiterEvents {
-        let expected = "expected the columns time_s,event (send, success or throttle)"
+        let expected = "expected the columns time_s,event (send, success, throttle or error)"
         let table = CSVReader(text: text)
         guard !table.header.isEmpty, !table.records.isEmpty else {
             throw InvalidValue("the events file has no rows: \(expected)")
@@ -41,7 +41,7 @@ struct LimiterEvents: Sendable {
                 throw row.invalid(timeColumn, "is before the previous row's time")
             }
             guard let kind = Kind(rawValue: row.text(eventColumn)) else {
-                throw row.invalid(eventColumn, "is not an event (send, success or throttle)", quoted: true)
+                throw row.invalid(eventColumn, "is not an event (send, success, throttle or error)", quoted: true)
             }
             events.append(Event(time: time, kind: kind))
         }

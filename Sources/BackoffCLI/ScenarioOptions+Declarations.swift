@@ -127,7 +127,8 @@ extension ScenarioOptions {
     static let throttle = Option(
         "throttle", "throttle", default: "none", form: LimitSpec.throttleForm,
         help: "Client-side throttling: none, adaptive[:k=K] (the SRE book's: refuses attempts locally) or "
-            + "aws-adaptive[:scope=shared|per-client] (the AWS SDKs' adaptive rate limiter: delays attempts for tokens).",
+            + "aws-adaptive[:sdk=SDK][:scope=shared|per-client] (the AWS SDKs' adaptive rate limiter: delays attempts "
+            + "for tokens; SDK is botocore, go-v2, smithy-swift or java-v2).",
         parse: LimitSpec.parseThrottle
     ).setByPreset(
         { $0.adaptiveRateLimiter.map { .some(.awsAdaptive($0)) } }, text: { $0.map(LimitSpec.text) ?? "none" })

@@ -58,7 +58,7 @@ struct ScenarioOptions {
         var limits = RetryLimits(budget: try options(Self.budget), breaker: try options(Self.breaker))
         switch try options(Self.throttle) {
         case .sre(let throttle): limits.throttle = throttle
-        case .awsAdaptive(let scope): limits.rateLimiter = scope
+        case .awsAdaptive(let limiter): limits.rateLimiter = limiter
         case nil: break
         }
         let (clients, bucket) = (try options(Self.clients), try options(Self.bucket))

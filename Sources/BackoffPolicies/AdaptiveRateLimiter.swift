@@ -15,7 +15,8 @@ import Foundation
 ///                (1 - tokens) / fill rate when there is none; no debt
 /// ```
 /// Time is in seconds, as botocore's clock gives it, so every state can be compared with botocore's
-/// to 1e-9 (`scripts/conformance`). Not thread-safe: a value, owned by its caller.
+/// and aws-sdk-go-v2's to 1e-9 (`scripts/conformance`). The other SDKs differ in their starting
+/// state and token waits (``RateLimiterSDK``). Not thread-safe: a value, owned by its caller.
 public struct AdaptiveRateLimiter: Hashable, Sendable {
     /// CUBIC's scale constant C and multiplicative decrease β; the fill rate's floor; the measuring
     /// buckets' width and smoothing.
@@ -35,6 +36,8 @@ public struct AdaptiveRateLimiter: Hashable, Sendable {
     public private(set) var tokens = 0.0
     /// Whether the limiter limits yet: from the first throttling response on.
     public private(set) var isEnabled = false
+    /// Whose limiter this is.
+    public let sdk: RateLimiterSDK
 
     private var lastBucket: Double
     private var responsesInBucket = 0.0
@@ -44,23 +47,34 @@ public struct AdaptiveRateLimiter: Hashable, Sendable {
     /// When the bucket was last refilled; `nil` before its first refill.
     private var lastRefill: Double?
 
-    /// A limiter created at `time` (seconds): the CUBIC clock starts there, and the measuring buckets
-    /// at floor(time).
-    public init(createdAt time: Double) {
-        lastBucket = time.rounded(.down)
-        lastThrottle = time
+    /// `sdk`'s limiter created at `time` (seconds): the CUBIC clock starts there, and the measuring
+    /// buckets at floor(time), except for Java v2, whose start at its clock's zero.
+    public init(createdAt time: Double, sdk: RateLimiterSDK = .botocore) {
+        self.sdk = sdk
+        let origin = sdk.clocksFromZero ? 0 : time
+        lastBucket = origin.rounded(.down)
+        lastThrottle = origin
         fillRate = 0
         capacity = 0
         // botocore's TokenBucket(max_rate=1): its first refill, at its creation, starts its clock.
-        setFillRate(1, at: time)
+        if sdk.startsAtRateOne { setFillRate(1, at: time) }
     }
 
     /// The wait before a request sent at `time` may go, in seconds (0 until the limiter is enabled),
     /// taking its token: the bucket refills to `time`, and when it holds less than one token the
     /// request waits until the fill rate has made one.
     public mutating func acquire(at time: Double) -> Double {
-        let wait = tryAcquire(at: time)
+        var wait = tryAcquire(at: time)
         guard wait > 0 else { return 0 }
+        if sdk.roundsWaitsToMilliseconds {
+            // Java's notifier looks again after each whole-millisecond wait until the token is there.
+            var next = tryAcquire(at: time + wait)
+            while next > 0 {
+                wait += next
+                next = tryAcquire(at: time + wait)
+            }
+            return wait
+        }
         refill(at: time + wait)
         tokens = max(0, tokens - 1)
         return wait
@@ -69,7 +83,7 @@ public struct AdaptiveRateLimiter: Hashable, Sendable {
     /// One look at the bucket by a request at `time`, as one of botocore's threads looks: 0 when it
     /// took a token (or the limiter is not on yet), else how long to sleep before looking again,
     /// (1 - tokens) / fill rate. Several requests waiting at once each look again when they wake;
-    /// whichever finds the token first takes it.
+    /// whichever finds the token first takes it. Java v2's wait is rounded up to whole milliseconds.
     public mutating func tryAcquire(at time: Double) -> Double {
         guard isEnabled else { return 0 }
         refill(at: time)
@@ -77,11 +91,13 @@ public struct AdaptiveRateLimiter: Hashable, Sendable {
             tokens -= 1
             return 0
         }
-        return (1 - tokens) / fillRate
+        let wait = (1 - tokens) / fillRate
+        return sdk.roundsWaitsToMilliseconds ? (wait * 1_000).rounded(.up) / 1_000 : wait
     }
 
     /// Records a response at `time`: a throttling error, or any other answer (a success, or a
-    /// non-throttling error, which botocore counts as a success).
+    /// non-throttling error, which botocore counts as a success). Which answers reach the limiter
+    /// is the caller's: ``RateLimiterSDK/feeds(success:throttled:retried:)``.
     public mutating func recordResponse(throttled: Bool, at time: Double) {
         let measured = clock(at: time)
         let rate: Double

@@ -45,7 +45,7 @@ extension Preset {
         name: "aws-sdk-adaptive", library: "AWS SDKs, adaptive retry mode (botocore 1.44)",
         policy: awsStandardPolicy(base: .milliseconds(50), preset: "aws-sdk-adaptive"),
         throttlingPolicy: awsStandardPolicy(base: .seconds(1), preset: "aws-sdk-adaptive"),
-        budget: .quota(.botocore2026), adaptiveRateLimiter: .shared,
+        budget: .quota(.botocore2026), adaptiveRateLimiter: AdaptiveRateLimiting(sdk: .botocore, scope: .shared),
         source: "boto/botocore botocore/retries/adaptive.py (ClientRateLimiter, RateClocker), bucket.py "
             + "(TokenBucket), throttling.py (CubicCalculator) and standard.py, botocore 1.44.5",
         evidence: .codeRun(version: "botocore 1.44.5"),

@@ -35,7 +35,7 @@ public struct Preset: Hashable, Sendable, Identifiable {
     public let retryAfterHandling: RetryAfterHandling
     /// The client-side rate limiter the library puts in front of every attempt (the AWS SDKs'
     /// adaptive mode, ``AdaptiveRateLimiter``), and who shares it; `nil` for none.
-    public let adaptiveRateLimiter: RateLimiterScope?
+    public let adaptiveRateLimiter: AdaptiveRateLimiting?
     /// The file or specification read, with its version.
     public let source: String
     public let evidence: Evidence
@@ -47,7 +47,8 @@ public struct Preset: Hashable, Sendable, Identifiable {
     public init(
         name: String, library: String, policy: BackoffPolicy, throttlingPolicy: BackoffPolicy? = nil,
         budget: RetryBudget? = nil, retryAfterHandling: RetryAfterHandling = .ignore,
-        adaptiveRateLimiter: RateLimiterScope? = nil, source: String, evidence: Evidence = .sourceRead, notes: String
+        adaptiveRateLimiter: AdaptiveRateLimiting? = nil, source: String, evidence: Evidence = .sourceRead,
+        notes: String
     ) {
         self.name = name
         self.library = library

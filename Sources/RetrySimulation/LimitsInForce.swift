@@ -24,7 +24,7 @@ struct LimitsInForce: RetryGate {
     init(limits: RetryLimits, clients: Int, failureKind: FailureKind) {
         self.limits = limits
         self.failureKind = failureKind
-        switch limits.rateLimiter {
+        switch limits.rateLimiter?.scope {
         case nil: rateLimiters = []
         case .shared: rateLimiters = [nil]
         case .perClient: rateLimiters = [AdaptiveRateLimiter?](repeating: nil, count: clients)
@@ -53,16 +53,22 @@ struct LimitsInForce: RetryGate {
     }
 
     mutating func tokenWait(client: Int, at time: Int64) -> Int64 {
-        guard !rateLimiters.isEmpty else { return 0 }
+        guard let sdk = limits.rateLimiter?.sdk else { return 0 }
         let wait = withRateLimiter(of: client, at: time) { $0.tryAcquire(at: $1) }
-        // Rounded up to whole nanoseconds, so the next look finds the token unless another took it.
-        return wait > 0 ? max(1, Int64((wait * 1e9).rounded(.up))) : 0
+        guard wait > 0 else { return 0 }
+        // Java v2's waits are whole milliseconds; the others' are rounded up to whole nanoseconds,
+        // so that the next look finds the token unless another took it.
+        if sdk == .javaV2 { return Int64((wait * 1e3).rounded()) * 1_000_000 }
+        return max(1, Int64((wait * 1e9).rounded(.up)))
+    }
+
+    mutating func feedRateLimiter(success: Bool, throttled: Bool, retried: Bool, client: Int, at time: Int64) {
+        guard let sdk = limits.rateLimiter?.sdk, sdk.feeds(success: success, throttled: throttled, retried: retried)
+        else { return }
+        withRateLimiter(of: client, at: time) { $0.recordResponse(throttled: throttled, at: $1) }
     }
 
     mutating func recordAnswer(success: Bool, throttled: Bool, client: Int, wasRetry: Bool, at time: Int64) {
-        if !rateLimiters.isEmpty {
-            withRateLimiter(of: client, at: time) { $0.recordResponse(throttled: throttled, at: $1) }
-        }
         if limits.budget != nil {
             let cost = wasRetry && !retryCosts.isEmpty ? Int(retryCosts[client]) : nil
             limits.budget!.recordAnswer(success: success, retryCost: cost)
@@ -111,7 +117,7 @@ struct LimitsInForce: RetryGate {
         let index = rateLimiters.count == 1 ? 0 : client
         let seconds = Double(time) / 1e9
         if rateLimiters[index] == nil {
-            rateLimiters[index] = AdaptiveRateLimiter(createdAt: seconds)
+            rateLimiters[index] = AdaptiveRateLimiter(createdAt: seconds, sdk: limits.rateLimiter!.sdk)
             madeLimiters += 1
             fillRateSum += rateLimiters[index]!.fillRate
         }

@@ -16,6 +16,9 @@ struct NoLimits: RetryGate {
     @inline(__always) mutating func recordAnswer(
         success: Bool, throttled: Bool, client: Int, wasRetry: Bool, at time: Int64
     ) {}
+    @inline(__always) mutating func feedRateLimiter(
+        success: Bool, throttled: Bool, retried: Bool, client: Int, at time: Int64
+    ) {}
     @inline(__always) mutating func grantsRetry(client: Int, afterTimeout: Bool, at time: Int64) -> Bool { true }
     @inline(__always) mutating func retryScheduled(client: Int) {}
     @inline(__always) mutating func requestEnded(client: Int) {}

@@ -25,6 +25,10 @@ protocol RetryGate {
     /// was a retry, `throttled` when the answer was a throttling error.
     mutating func recordAnswer(success: Bool, throttled: Bool, client: Int, wasRetry: Bool, at time: Int64)
 
+    /// `client` has decided what follows that answer (`retried` when it retries): the client-side
+    /// rate limiter hears of the answer if its SDK feeds it one (`RateLimiterSDK.feeds`).
+    mutating func feedRateLimiter(success: Bool, throttled: Bool, retried: Bool, client: Int, at time: Int64)
+
     /// The client-side rate limiters' mean fill rate now (the shared one's, or the mean over the
     /// clients' own), per second; `nil` without a limiter.
     var meanFillRate: Double? { get }

@@ -11,11 +11,11 @@ public struct RetryLimits: Hashable, Sendable {
     public var throttle: AdaptiveThrottle?
     /// The AWS adaptive retry mode's rate limiter (`AdaptiveRateLimiter`) in front of every
     /// attempt, and who shares it.
-    public var rateLimiter: RateLimiterScope?
+    public var rateLimiter: AdaptiveRateLimiting?
 
     public init(
         budget: RetryBudget? = nil, breaker: CircuitBreaker? = nil, throttle: AdaptiveThrottle? = nil,
-        rateLimiter: RateLimiterScope? = nil
+        rateLimiter: AdaptiveRateLimiting? = nil
     ) {
         self.budget = budget
         self.breaker = breaker

@@ -199,19 +199,26 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         let requestStart = client.requestStart
         let waited = client.backoff.totalWait
         let request = scenario.requestsPerClient - client.requestsLeft
+        var throttled = false
+        if case .failure = answer { throttled = scenario.failureKind == .throttling }
         if answer != .rejectedLocally {
-            var throttled = false
-            if case .failure = answer { throttled = scenario.failureKind == .throttling }
             gate.recordAnswer(
                 success: answer == .success, throttled: throttled, client: index, wasRetry: client.backoff.attempts > 1,
                 at: time.nanoseconds)
-            if let rate = gate.meanFillRate { timeline.recordFillRate(at: time, rate) }
         }
         var action = client.answered(answer, at: time, policy: policy, behaviour: behaviour, using: &random)
         if case .retry = action,
             !gate.grantsRetry(client: index, afterTimeout: answer == .timeout, at: time.nanoseconds)
         {
             action = client.refuseRetry(at: time, behaviour: behaviour)
+        }
+        if answer != .rejectedLocally {
+            var retried = false
+            if case .retry = action { retried = true }
+            gate.feedRateLimiter(
+                success: answer == .success, throttled: throttled, retried: retried, client: index, at: time.nanoseconds
+            )
+            if let rate = gate.meanFillRate { timeline.recordFillRate(at: time, rate) }
         }
         switch action {
         case .retry(let next):

@@ -16,8 +16,8 @@ extension Retrier {
     public init(preset: Preset, clock: C, isThrottling: @escaping @Sendable (any Error) -> Bool = { _ in false }) {
         self.init(
             policy: preset.policy, clock: clock, budget: preset.budget.map { SharedRetryBudget($0, clock: clock) },
-            rateLimiter: preset.adaptiveRateLimiter.map { _ in
-                SharedRateLimiter(clock: clock, isThrottling: isThrottling)
+            rateLimiter: preset.adaptiveRateLimiter.map {
+                SharedRateLimiter(clock: clock, sdk: $0.sdk, isThrottling: isThrottling)
             },
             retryAfterHandling: preset.retryAfterHandling)
     }

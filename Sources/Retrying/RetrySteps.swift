@@ -46,7 +46,7 @@ struct RetrySteps<C: Clock> where C.Duration == Duration {
         retrier.budget?.recordAnswer(success: true, retryCost: retryCost)
         retrier.breaker?.record(success: true)
         retrier.throttle?.recordAccept()
-        retrier.rateLimiter?.record(throttled: false)
+        retrier.rateLimiter?.recordSuccess()
     }
 
     /// The attempt failed with `error`: the limits hear of it, then the classifier, the policy and
@@ -57,7 +57,23 @@ struct RetrySteps<C: Clock> where C.Duration == Duration {
     ) -> Step {
         retrier.budget?.recordAnswer(success: false, retryCost: retryCost)
         retrier.breaker?.record(success: false)
-        if let rateLimiter = retrier.rateLimiter { rateLimiter.record(throttled: rateLimiter.isThrottling(error)) }
+        let step = decision(after: error, classify: classify, using: &random, onEvent: onEvent)
+        // The rate limiter hears of the error once the decision is made, if its SDK feeds it one.
+        if let rateLimiter = retrier.rateLimiter {
+            if case .retry = step {
+                rateLimiter.record(error: error, retried: true)
+            } else {
+                rateLimiter.record(error: error, retried: false)
+            }
+        }
+        return step
+    }
+
+    /// What follows `error`: the classifier, the policy and the budget decide.
+    private mutating func decision<Random: UniformSource>(
+        after error: any Error, classify: (any Error) -> RetryClassification, using random: inout Random,
+        onEvent: ((RetryEvent) -> Void)?
+    ) -> Step {
         let attempt = state.attempts
         var serverDelay: Int64? = nil
         switch classify(error) {

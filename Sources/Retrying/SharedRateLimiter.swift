@@ -6,16 +6,20 @@ import BackoffPolicies
 ///
 /// Before each attempt a retrier looks for a token and, finding none, sleeps on its clock until the
 /// bucket should hold one, then looks again (`simulate --throttle aws-adaptive` models the same
-/// object). Every answer feeds the limiter: an error that `isThrottling` recognises as a throttle,
-/// anything else (a success, another error) as a success, as botocore counts them.
+/// object). The answers its SDK feeds reach the limiter (`RateLimiterSDK.feeds`; botocore's: every
+/// answer): an error that `isThrottling` recognises as a throttle, anything else (a success,
+/// another error) as a success, as botocore counts them.
 public final class SharedRateLimiter<C: Clock>: Sendable where C.Duration == Duration {
     private let limiter: ClockedMutex<AdaptiveRateLimiter, C>
     /// Whether an error is a throttling error (HTTP 429, `Throttling`, `SlowDown`, ...).
     let isThrottling: @Sendable (any Error) -> Bool
+    /// Whose limiter this is.
+    public let sdk: RateLimiterSDK
 
-    public init(clock: C, isThrottling: @escaping @Sendable (any Error) -> Bool) {
-        limiter = ClockedMutex(AdaptiveRateLimiter(createdAt: 0), clock: clock)
+    public init(clock: C, sdk: RateLimiterSDK = .botocore, isThrottling: @escaping @Sendable (any Error) -> Bool) {
+        limiter = ClockedMutex(AdaptiveRateLimiter(createdAt: 0, sdk: sdk), clock: clock)
         self.isThrottling = isThrottling
+        self.sdk = sdk
     }
 
     /// The clock the limiter reads time from: the retriers' own.
@@ -31,15 +35,25 @@ public final class SharedRateLimiter<C: Clock>: Sendable where C.Duration == Dur
         return wait > 0 ? .nanoseconds(max(1, Int64((wait * 1e9).rounded(.up)))) : .zero
     }
 
-    /// An answer came now: a throttling error, or anything else.
-    func record(throttled: Bool) {
+    /// The request succeeded now.
+    func recordSuccess() { record(success: true, throttled: false, retried: false) }
+
+    /// An attempt failed now with `error`, and the loop `retried` after it or not.
+    func record(error: any Error, retried: Bool) {
+        record(success: false, throttled: isThrottling(error), retried: retried)
+    }
+
+    private func record(success: Bool, throttled: Bool, retried: Bool) {
+        guard sdk.feeds(success: success, throttled: throttled, retried: retried) else { return }
         limiter.withLock { limiter, now in limiter.recordResponse(throttled: throttled, at: Double(now) / 1e9) }
     }
 }
 
 extension SharedRateLimiter where C == ContinuousClock {
     /// A limiter on the continuous clock.
-    public convenience init(isThrottling: @escaping @Sendable (any Error) -> Bool) {
-        self.init(clock: ContinuousClock(), isThrottling: isThrottling)
+    public convenience init(
+        sdk: RateLimiterSDK = .botocore, isThrottling: @escaping @Sendable (any Error) -> Bool
+    ) {
+        self.init(clock: ContinuousClock(), sdk: sdk, isThrottling: isThrottling)
     }
 }

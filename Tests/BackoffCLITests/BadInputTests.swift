@@ -1,3 +1,4 @@
+import BackoffPolicies
 import Foundation
 import Testing
 
@@ -359,9 +360,12 @@ import Testing
         } else {
             Issue.record("adaptive:k=2 should be the SRE book's throttle")
         }
-        #expect(LimitSpec.throttle("aws-adaptive") == .some(.some(.awsAdaptive(.shared))))
-        #expect(LimitSpec.throttle("aws-adaptive:scope=per-client") == .some(.some(.awsAdaptive(.perClient))))
-        #expect(LimitSpec.throttle("aws-adaptive:sdk=java-v2") == nil, "not modelled yet")
+        let botocoreShared = AdaptiveRateLimiting(sdk: .botocore, scope: .shared)
+        #expect(LimitSpec.throttle("aws-adaptive") == .some(.some(.awsAdaptive(botocoreShared))))
+        #expect(
+            LimitSpec.throttle("aws-adaptive:sdk=java-v2:scope=per-client")
+                == .some(.some(.awsAdaptive(AdaptiveRateLimiting(sdk: .javaV2, scope: .perClient)))))
+        #expect(LimitSpec.throttle("aws-adaptive:sdk=java") == nil, "java-v2 is the SDK's name")
         #expect(LimitSpec.throttle("aws-adaptive:scope=everyone") == nil)
         let result = Invocation(["simulate", "--budget", "token:max=0"])
         #expect(result.status == 64 && result.stdout.isEmpty)

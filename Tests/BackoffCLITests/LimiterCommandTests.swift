@@ -30,7 +30,10 @@ import Testing
 
     @Test(arguments: [
         ("time_s,event\n1,send\n0.5,success\n", "row 3, column time_s: 0.5 is before the previous row's time"),
-        ("time_s,event\n0,send\n1,retry\n", "row 3, column event: 'retry' is not an event (send, success or throttle)"),
+        (
+            "time_s,event\n0,send\n1,retry\n",
+            "row 3, column event: 'retry' is not an event (send, success, throttle or error)"
+        ),
         ("time_s,event\nsoon,send\n", "row 2, column time_s: 'soon' is not a number"),
         ("time_s,event\n-1,send\n", "row 2, column time_s: -1 is not a time from 0 to 1e12 s"),
         ("time,event\n0,send\n", "the events file lacks the column time_s"),
@@ -42,10 +45,30 @@ import Testing
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
-    @Test func anUnmodelledSDKAndAMissingLogAreRefused() throws {
-        let sdk = try replay("time_s,event\n0,send\n", ["--throttle", "aws-adaptive:sdk=java-v2"])
-        #expect(sdk.status == 64 && sdk.stderr.contains("'java-v2' is not a modelled SDK: botocore is"))
+    @Test func anUnknownSDKAScopeALateCreationAndAMissingLogAreRefused() throws {
+        let log = "time_s,event\n0.5,send\n"
+        let sdk = try replay(log, ["--throttle", "aws-adaptive:sdk=java"])
+        #expect(sdk.status == 64 && sdk.stdout.isEmpty)
+        #expect(sdk.stderr.contains("'sdk=java': sdk takes the SDK whose limiter to model: botocore, go-v2"))
+        let scope = try replay(log, ["--throttle", "aws-adaptive:scope=shared"])
+        #expect(scope.status == 64 && scope.stderr.contains("a replay has one limiter"))
+        let late = try replay(log, ["--created-at", "0.6"])
+        #expect(late.status == 64 && late.stderr.contains("'--created-at 0.6' is after the first event (0.5 s)"))
         let missing = Invocation("limiter")
         #expect(missing.status == 64 && missing.stderr.contains("'--events FILE' is required"))
+    }
+
+    /// An `error` event (a non-throttling error) counts as a success for botocore and is not heard
+    /// by java-v2: after it botocore's measuring bucket holds one more response.
+    @Test func aNonThrottlingErrorIsASuccessExceptForJava() throws {
+        let log = "time_s,event\n0.1,success\n0.2,error\n0.6,success\n"
+        let measured = { (sdk: String) throws -> Double in
+            let run = try self.replay(log, ["--throttle", "aws-adaptive:sdk=\(sdk)", "--created-at", "0"])
+            let last = run.stdout.split(separator: "\n").last!.split(separator: ",", omittingEmptySubsequences: false)
+            return Double(last[5])!
+        }
+        let (botocore, java) = (try measured("botocore"), try measured("java-v2"))
+        #expect(abs(botocore - 0.8 * 3 / 0.5) < 1e-12, "three responses in the first half second")
+        #expect(abs(java - 0.8 * 2 / 0.5) < 1e-12, "two responses in the first half second")
     }
 }

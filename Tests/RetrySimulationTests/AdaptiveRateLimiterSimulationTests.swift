@@ -11,15 +11,17 @@ import Testing
     static let seed: UInt64 = 20_261_203
 
     func report(
-        server: ServerModel, limiter: RateLimiterScope?, clients: Int = 1, requests: Int = 400,
-        failureKind: FailureKind = .transient
+        server: ServerModel, limiter: RateLimiterScope?, sdk: RateLimiterSDK = .botocore, clients: Int = 1,
+        requests: Int = 400, failureKind: FailureKind = .transient, maxAttempts: Int = 3
     ) throws -> ScenarioReport {
         let policy = try BackoffPolicy(
             base: .seconds(1), schedule: .exponential(multiplier: 2), cap: .seconds(20), jitter: .full,
-            budget: .maxAttempts(3))
+            budget: .maxAttempts(maxAttempts))
         let scenario = try Scenario(
             clients: clients, server: server, policy: policy, bucketWidth: .seconds(1), requestsPerClient: requests,
-            onGiveUp: .continue, limits: RetryLimits(rateLimiter: limiter), failureKind: failureKind)
+            onGiveUp: .continue,
+            limits: RetryLimits(rateLimiter: limiter.map { AdaptiveRateLimiting(sdk: sdk, scope: $0) }),
+            failureKind: failureKind)
         return try scenario.run(seed: Self.seed)
     }
 
@@ -65,5 +67,31 @@ import Testing
         let shared = try report(server: limit, limiter: .shared, clients: 20, requests: 50)
         let own = try report(server: limit, limiter: .perClient, clients: 20, requests: 50)
         #expect(shared.tokenWaitTotal > own.tokenWaitTotal, "\(shared.tokenWaitTotal) against \(own.tokenWaitTotal)")
+    }
+
+    /// smithy-swift and Java v2 hear only of the throttles they retry (and final successes): with
+    /// no retries at all (one attempt per request), a throttling server never turns their limiter
+    /// on, while botocore's and Go v2's, fed every answer, wait for tokens. With retries all four do.
+    @Test func onlyRetriedThrottlesTurnJavaAndSmithyLimitersOn() throws {
+        let limit = ServerModel.rateLimit(RateLimit(rate: 10))
+        for sdk in RateLimiterSDK.allCases {
+            let once = try report(server: limit, limiter: .shared, sdk: sdk, requests: 200, maxAttempts: 1)
+            let feedsEveryAnswer = sdk.feed == .everyAnswer
+            #expect((once.tokenWaits > 0) == feedsEveryAnswer, "\(sdk), one attempt: \(once.tokenWaits) token waits")
+            let retried = try report(server: limit, limiter: .shared, sdk: sdk, requests: 200)
+            #expect(retried.tokenWaits > 0, "\(sdk), three attempts")
+        }
+    }
+
+    /// Java v2's token waits are whole milliseconds; the others' are not.
+    @Test func javaWaitsWholeMillisecondsForTokens() throws {
+        let limit = ServerModel.rateLimit(RateLimit(rate: 10))
+        for sdk in [RateLimiterSDK.javaV2, .goV2] {
+            let run = try report(server: limit, limiter: .shared, sdk: sdk, requests: 300)
+            let milliseconds = run.tokenWaitTotal * 1e3
+            #expect(run.tokenWaits > 0)
+            let whole = abs(milliseconds - milliseconds.rounded()) < 1e-6
+            #expect(whole == (sdk == .javaV2), "\(sdk): \(milliseconds) ms of token waits")
+        }
     }
 }

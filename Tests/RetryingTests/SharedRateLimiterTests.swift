@@ -81,4 +81,25 @@ import Testing
         #expect(Retrier(preset: .awsSDKStandard, clock: clock).rateLimiter == nil)
         #expect(Retrier(preset: .awsSDKAdaptive, clock: clock).rateLimiter != nil)
     }
+
+    /// Java v2 and smithy-swift feed their limiter only the errors they retry (and the final
+    /// success): a throttle that ends a request (one attempt, no retry) leaves their limiter off,
+    /// where botocore's and Go v2's turn on; a retried throttle turns every SDK's on.
+    @Test(arguments: RateLimiterSDK.allCases) func onlyRetriedThrottlesReachJavaAndSmithy(sdk: RateLimiterSDK)
+        async throws
+    {
+        for attempts in [1, 2] {
+            let clock = VirtualClock()
+            let limiter = SharedRateLimiter(clock: clock, sdk: sdk, isThrottling: { $0 is Throttled })
+            let policy = try BackoffPolicy(
+                base: .milliseconds(10), cap: .seconds(1), jitter: .full, budget: .maxAttempts(attempts))
+            let retrier = Retrier(policy: policy, clock: clock, rateLimiter: limiter)
+            _ = await drive(clock) {
+                var random = SystemUniforms()
+                return try? await retrier.run(using: &random) { () async throws -> Int in throw Throttled() }
+            }
+            let enabled = limiter.current.isEnabled
+            #expect(enabled == (attempts == 2 || sdk.feed == .everyAnswer), "\(sdk), \(attempts) attempts")
+        }
+    }
 }
