@@ -19,6 +19,7 @@ so the same commit gives the same verdicts. A failure names the preset, the retr
 
 import argparse
 import csv
+import functools
 import io
 import math
 import os
@@ -292,7 +293,12 @@ def preset_rows(binary):
 LIMITER_FILES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "limiter")
 
 
-def botocore_limiter_states(path, smoothing=None):
+# When each file's SDK client was made, where it is not at the first event: the SDKs' shared vector
+# starts its responses at 0.2 s, its limiter made at 0.
+CREATED_AT = {"sdk-vector.csv": 0.0}
+
+
+def botocore_limiter_states(path, created_at=None, smoothing=None):
     """botocore's own ClientRateLimiter driven through an events file on a fake clock: the state
     after each event, as `backoff limiter` prints it. The token bucket's condition variable is the
     one real-time part; its stand-in advances the clock by the wait asked, and by at least one ulp,
@@ -334,7 +340,7 @@ def botocore_limiter_states(path, smoothing=None):
 
     with open(path) as f:
         events = [(float(row["time_s"]), row["event"]) for row in csv.DictReader(f)]
-    clock = Clock(events[0][0])
+    clock = Clock(events[0][0] if created_at is None else created_at)
     token_bucket = bucket.TokenBucket(max_rate=1, clock=clock)
     token_bucket._new_fill_rate_condition = Condition(clock)
     rate_clocker = adaptive.RateClocker(clock) if smoothing is None else adaptive.RateClocker(clock, smoothing)
@@ -357,32 +363,49 @@ def botocore_limiter_states(path, smoothing=None):
     return states
 
 
-def check_limiter(report, binary, library, smoothing=None):
-    """Every state of `backoff limiter` against botocore's, to 1e-9 (relative above 1); with
-    `smoothing`, against a botocore limiter measuring with another smoothing (a negative control)."""
+def go_limiter_states(binary, path, created_at=None):
+    """aws-sdk-go-v2's own adaptiveRateLimit driven through an events file on a fake clock of whole
+    nanoseconds (Tests/Conformance/limiter.go): the state after each event."""
+    argv = [binary, path] + ([] if created_at is None else [repr(created_at)])
+    rows = list(csv.DictReader(io.StringIO(subprocess.run(argv, check=True, capture_output=True, text=True).stdout)))
+    return [{column: (value if column == "enabled" else None if value == "" else float(value))
+             for column, value in row.items()} for row in rows]
+
+
+def check_limiter(report, binary, library, theirs_of, sdk="botocore", nanosecond_clock=False):
+    """Every state of `backoff limiter --throttle aws-adaptive:sdk=SDK` against the library's, to
+    1e-9 (relative above 1). `theirs_of(path, created_at)` gives the library's states. A library
+    on a clock of whole nanoseconds that sleeps a truncated wait (aws-sdk-go-v2) grants a token up
+    to a few ns after the exact time, so its times may be 3 ns later and its bucket up to
+    3 ns x the fill rate fuller than the exact model's: that much more is allowed there."""
     files = sorted(f for f in os.listdir(LIMITER_FILES) if f.endswith(".csv"))
     for name in files:
         path = os.path.join(LIMITER_FILES, name)
-        out = subprocess.run([binary, "limiter", "--events", path], check=True, capture_output=True, text=True).stdout
-        ours = list(csv.DictReader(io.StringIO(out)))
-        theirs = botocore_limiter_states(path, smoothing)
-        report.check(len(ours) == len(theirs), f"limiter {name}: {len(ours)} states, botocore's {len(theirs)}")
+        created_at = CREATED_AT.get(name)
+        argv = [binary, "limiter", "--throttle", f"aws-adaptive:sdk={sdk}", "--events", path]
+        argv += [] if created_at is None else ["--created-at", repr(created_at)]
+        ours = list(csv.DictReader(io.StringIO(subprocess.run(argv, check=True, capture_output=True, text=True).stdout)))
+        theirs = theirs_of(path, created_at)
+        report.check(len(ours) == len(theirs), f"limiter {name}: {len(ours)} states, {library}'s {len(theirs)}")
         worst = 0.0
         for row, (a, b) in enumerate(zip(ours, theirs), start=2):
             for column, expected in b.items():
                 if column == "enabled" or expected is None:
                     ok = a[column] == (expected or "")
-                    report.check(ok, f"limiter {name}, row {row}, {column}: ours '{a[column]}', botocore's '{expected}'")
+                    report.check(ok, f"limiter {name}, row {row}, {column}: ours '{a[column]}', {library}'s '{expected}'")
                     continue
                 value = float(a[column])
-                error = abs(value - expected) / max(1.0, abs(expected))
+                slack = 0.0
+                if nanosecond_clock and column in ("at_s", "delay_s"):
+                    slack = 3e-9
+                elif nanosecond_clock and column == "tokens":
+                    slack = 3e-9 * float(b["fill_rate"])
+                error = max(0.0, abs(value - expected) - slack) / max(1.0, abs(expected))
                 worst = max(worst, error)
                 report.check(
-                    error <= 1e-9,
-                    f"limiter {name}, row {row}, {column}: ours {value!r}, botocore's {expected!r} ({library})")
-        if smoothing is None:
-            print(f"conformance: limiter {name:28} {len(theirs)} events, every state within {worst:.1e} of "
-                  f"{library}'s")
+                    error <= 1e-9, f"limiter {name}, row {row}, {column}: ours {value!r}, {library}'s {expected!r}")
+        print(f"conformance: limiter {name:28} {len(theirs)} events, every state of sdk={sdk} within {worst:.1e} of "
+              f"{library}'s")
 
 
 # --- botocore's adaptive mode end to end ---------------------------------------------------
@@ -608,6 +631,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--backoff", required=True)
     parser.add_argument("--go-sampler", required=True)
+    parser.add_argument("--go-limiter", required=True, help="aws-sdk-go-v2's limiter replay (Tests/Conformance/limiter.go)")
     parser.add_argument("--botocore-1.43", dest="botocore_143", default="")
     parser.add_argument("--runs", type=int, default=20000)
     parser.add_argument("--scratch", required=True)
@@ -696,7 +720,9 @@ def main():
         print(f"conformance: negative control {label!r}: {len(control.failures)} of {control.checks} checks fail, "
               f"as they must")
 
-    check_limiter(report, args.backoff, f"botocore {botocore.__version__}")
+    check_limiter(report, args.backoff, f"botocore {botocore.__version__}", botocore_limiter_states)
+    go_states = functools.partial(go_limiter_states, args.go_limiter)
+    check_limiter(report, args.backoff, "aws-sdk-go-v2 1.17.1", go_states, sdk="go-v2", nanosecond_clock=True)
     check_adaptive_client(report, args.backoff)
     control = Report()
     check_adaptive_client(control, args.backoff, extra=["--throttle", "none"])
@@ -704,9 +730,14 @@ def main():
     print(f"conformance: negative control 'aws-sdk-adaptive without its limiter': {len(control.failures)} of "
           f"{control.checks} checks fail, as they must")
     control = Report()
-    check_limiter(control, args.backoff, "botocore", smoothing=0.75)
+    check_limiter(control, args.backoff, "botocore", functools.partial(botocore_limiter_states, smoothing=0.75))
     report.check(control.failures, "negative control: botocore's limiter with smoothing 0.75 matched ours")
     print(f"conformance: negative control 'limiter with smoothing 0.75': {len(control.failures)} of "
+          f"{control.checks} checks fail, as they must")
+    control = Report()
+    check_limiter(control, args.backoff, "aws-sdk-go-v2", go_states, sdk="botocore", nanosecond_clock=True)
+    report.check(control.failures, "negative control: our botocore limiter passed for aws-sdk-go-v2's")
+    print(f"conformance: negative control 'botocore's limiter as go-v2's': {len(control.failures)} of "
           f"{control.checks} checks fail, as they must")
 
     if args.figure:
