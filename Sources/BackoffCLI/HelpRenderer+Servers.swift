@@ -33,8 +33,11 @@ extension HelpRenderer {
                           B of them (:burst=B, default 1), full at the start. An attempt that finds a
                           whole token takes it and succeeds; any other fails at once with a throttling
                           error (so --failure-kind is throttling, and a preset follows its throttling
-                          rule). With Poisson arrivals and one attempt, formula_successes is the
-                          stationary share the bucket admits.
+                          rule). With :share=F (0 < F <= 1) only that share of the clients, drawn
+                          once each, send to the bucket; the others' attempts succeed, as one SDK
+                          client's requests reach a throttled resource and unthrottled ones. With
+                          Poisson arrivals and one attempt, formula_successes is the stationary share
+                          admitted: 1 - F P(throttled at F x the arrival rate).
 
         All but contention and capacity answer at once. Options that do not apply to the chosen model are ignored,
         with a warning on stderr.

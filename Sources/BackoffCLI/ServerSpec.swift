@@ -2,13 +2,14 @@ import EventSimulation
 import RetrySimulation
 
 /// The `--server` syntax: `always-fail`, `bernoulli:P`, `outage:DURATION`, `contention`, `capacity`,
-/// `trace:FILE`, `ratelimit:RATE[:burst=B]`.
+/// `trace:FILE`, `ratelimit:RATE[:burst=B][:share=F]`.
 /// The parameters of contention and capacity (and Retry-After) come from their own options.
 enum ServerSpec {
     static let form =
         "always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), "
-        + "contention, capacity, trace:FILE (a CSV of time_s,failure_probability), or ratelimit:RATE[:burst=B] "
-        + "(RATE > 0 a second or a minute, e.g. 10/s or 600/m; B >= 1 whole tokens, default 1)"
+        + "contention, capacity, trace:FILE (a CSV of time_s,failure_probability), or ratelimit:RATE[:burst=B][:share=F] "
+        + "(RATE > 0 a second or a minute, e.g. 10/s or 600/m; B >= 1 whole tokens, default 1; F the share of "
+        + "clients limited, 0 < F <= 1, default 1)"
 
     /// The kind of model written as `text` (default parameters), or `nil` when it is not of the
     /// accepted form. The model checks the ranges (`ServerModel.validate()`).
@@ -47,18 +48,24 @@ enum ServerSpec {
         case .trace(let trace): "trace:\(trace.name)"
         case .rateLimit(let limit):
             "ratelimit:\(CSVFormat.number(limit.rate))/s" + (limit.burst == 1 ? "" : ":burst=\(limit.burst)")
+                + (limit.share == 1 ? "" : ":share=\(CSVFormat.number(limit.share))")
         }
     }
 
-    /// `RATE[:burst=B]`, RATE a number per second or per minute (`10/s`, `600/m`); the ranges are the
+    /// `RATE[:burst=B][:share=F]`, RATE a number per second or per minute (`10/s`, `600/m`); the ranges are the
     /// model's to check.
     private static func rateLimit(_ text: String) -> RateLimit? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count <= 2 else { return nil }
-        var burst = 1
-        if parts.count == 2 {
-            guard parts[1].hasPrefix("burst="), let b = Int(parts[1].dropFirst("burst=".count)) else { return nil }
-            burst = b
+        var burst: Int?
+        var share: Double?
+        for part in parts.dropFirst() {
+            if part.hasPrefix("burst="), burst == nil, let b = Int(part.dropFirst("burst=".count)) {
+                burst = b
+            } else if part.hasPrefix("share="), share == nil, let f = ValueParser.number(String(part.dropFirst(6))) {
+                share = f
+            } else {
+                return nil
+            }
         }
         let rate = parts[0]
         let per: Double
@@ -70,7 +77,7 @@ enum ServerSpec {
             return nil
         }
         guard let count = ValueParser.number(String(rate.dropLast(2))) else { return nil }
-        return RateLimit(rate: count / per, burst: burst)
+        return RateLimit(rate: count / per, burst: burst ?? 1, share: share ?? 1)
     }
 
     /// The model names, for suggestions.

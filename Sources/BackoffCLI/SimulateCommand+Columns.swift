@@ -20,10 +20,14 @@ extension SimulateCommand {
             },
             Column(CheckedMean.successes.column, "requests that succeeded") { String($0.report.successes) },
             Column("give_ups", "requests that ran out of attempts (or time)") { String($0.report.giveUps) },
-            Column(CheckedMean.meanTotalWait.column, "mean per-request total wait, seconds") {
+            Column(
+                CheckedMean.meanTotalWait.column,
+                "mean per-request total wait (its backoff, and with --throttle aws-adaptive its token waits), seconds"
+            ) {
                 CSVFormat.number($0.report.totalWait.mean)
             },
-            Column("p99_total_wait_s", "99th percentile of the per-request total wait, seconds") {
+            Column("p99_total_wait_s", "99th percentile of the per-request total wait (token waits included), seconds")
+            {
                 CSVFormat.number($0.report.totalWait.quantile(0.99))
             },
             Column("mean_completion_s", "mean time from a request's first attempt to its end, seconds") {

@@ -20,6 +20,8 @@ struct LimitsInForce: RetryGate {
     /// Σ of the made limiters' fill rates, and how many are made.
     private var fillRateSum = 0.0
     private var madeLimiters = 0
+    /// Per client, with a rate limiter only: the token waits of its request so far, nanoseconds.
+    private var requestTokenWaits: [Int64]
 
     init(limits: RetryLimits, clients: Int, failureKind: FailureKind) {
         self.limits = limits
@@ -29,6 +31,7 @@ struct LimitsInForce: RetryGate {
         case .shared: rateLimiters = [nil]
         case .perClient: rateLimiters = [AdaptiveRateLimiter?](repeating: nil, count: clients)
         }
+        requestTokenWaits = [Int64](repeating: 0, count: limits.rateLimiter == nil ? 0 : clients)
         retryCosts = [Int32](repeating: 0, count: limits.budget == nil ? 0 : clients)
         retrying = [Bool](repeating: false, count: limits.budget == nil ? 0 : clients)
     }
@@ -58,8 +61,16 @@ struct LimitsInForce: RetryGate {
         guard wait > 0 else { return 0 }
         // Java v2's waits are whole milliseconds; the others' are rounded up to whole nanoseconds,
         // so that the next look finds the token unless another took it.
-        if sdk == .javaV2 { return Int64((wait * 1e3).rounded()) * 1_000_000 }
-        return max(1, Int64((wait * 1e9).rounded(.up)))
+        let nanoseconds =
+            sdk == .javaV2 ? Int64((wait * 1e3).rounded()) * 1_000_000 : max(1, Int64((wait * 1e9).rounded(.up)))
+        requestTokenWaits[client] += nanoseconds
+        return nanoseconds
+    }
+
+    mutating func takeRequestTokenWait(client: Int) -> Int64 {
+        guard !requestTokenWaits.isEmpty else { return 0 }
+        defer { requestTokenWaits[client] = 0 }
+        return requestTokenWaits[client]
     }
 
     mutating func feedRateLimiter(success: Bool, throttled: Bool, retried: Bool, client: Int, at time: Int64) {

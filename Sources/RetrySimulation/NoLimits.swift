@@ -12,6 +12,7 @@ struct NoLimits: RetryGate {
         -> Bool
     { true }
     @inline(__always) mutating func tokenWait(client: Int, at time: Int64) -> Int64 { 0 }
+    @inline(__always) mutating func takeRequestTokenWait(client: Int) -> Int64 { 0 }
     @inline(__always) var meanFillRate: Double? { nil }
     @inline(__always) mutating func recordAnswer(
         success: Bool, throttled: Bool, client: Int, wasRetry: Bool, at time: Int64

@@ -1,8 +1,11 @@
 import Foundation
 
-/// A token bucket at the server (`--server ratelimit:RATE[:burst=B]`): it holds at most B tokens,
-/// gains `rate` of them a second, and starts full; an attempt that finds a whole token takes it and
-/// succeeds, any other fails at once with a throttling error (`FailureKind.throttling`).
+/// A token bucket at the server (`--server ratelimit:RATE[:burst=B][:share=F]`): it holds at most B
+/// tokens, gains `rate` of them a second, and starts full; an attempt that finds a whole token takes
+/// it and succeeds, any other fails at once with a throttling error (`FailureKind.throttling`).
+/// With a `share` F below 1, only that share of the clients (each drawn once, from its own stream)
+/// send to the limited resource; the others' attempts go to one without a limit and succeed, as
+/// one SDK client's requests go to a throttled bucket and to others (trino issue 25908).
 ///
 /// Under Poisson arrivals of rate λ (no retries), with τ = 1/rate and ρ = λτ, a token is missing
 /// exactly when the bucket's deficit, read as the work of an M/D/1 queue with service time τ, is
@@ -15,15 +18,27 @@ import Foundation
 /// B = 1 gives G = 1: P(throttled) = ρ / (1 + ρ) (after each success, a dead time τ). As B grows the
 /// accepted rate tends to min(λ, rate). ``throttledShare(arrivalRate:)`` integrates F on a grid
 /// (Richardson-extrapolated; within 1e-9 of the M/D/1 series where that is exact enough to tell).
+/// With a share F, each arrival goes to the limit with probability F independently of the arrival
+/// times, so the limit sees Poisson arrivals of λF: ``overallThrottledShare(arrivalRate:)`` is
+/// F P(throttled at λF).
 public struct RateLimit: Hashable, Sendable {
     /// Tokens a second.
     public let rate: Double
     /// The bucket's size, in tokens.
     public let burst: Int
+    /// The share of the clients that send to this limit; the others' attempts are not limited.
+    public let share: Double
 
-    public init(rate: Double, burst: Int = 1) {
+    public init(rate: Double, burst: Int = 1, share: Double = 1) {
         self.rate = rate
         self.burst = burst
+        self.share = share
+    }
+
+    /// The stationary share of all attempts throttled under Poisson arrivals of `arrivalRate` a
+    /// second, a share F of which reach the limit: F P(throttled at F λ).
+    public func overallThrottledShare(arrivalRate lambda: Double) -> Double? {
+        throttledShare(arrivalRate: lambda * share).map { share * $0 }
     }
 
     /// The stationary share of attempts throttled under Poisson arrivals of `arrivalRate` a second;

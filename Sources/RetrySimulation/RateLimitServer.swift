@@ -3,29 +3,49 @@ import EventSimulation
 
 /// The server of ``ServerModel/rateLimit(_:)``: a token bucket that answers at once, a success when
 /// an attempt finds a whole token (and takes it), a throttling error otherwise. Its bucket is shared
-/// by every client, so its runs are event-ordered.
+/// by every client, so its runs are event-ordered. With a share below 1, whether a client sends to
+/// the limit is drawn from its stream at its first attempt, and kept.
 struct RateLimitServer: SimulatedServer {
     /// Tokens a nanosecond, the bucket's size, its tokens at `refilled`.
     private let ratePerNanosecond: Double
     private let burst: Double
     private var tokens: Double
     private var refilled = VirtualTime.zero
+    /// The share of the clients limited, and per client whether it is (1), is not (2) or has not
+    /// sent yet (0).
+    private let share: Double
+    private var limited: [UInt8] = []
 
     init(_ model: ServerModel) {
         guard case .rateLimit(let limit) = model else { preconditionFailure("\(model) is not a rate limiter") }
         ratePerNanosecond = limit.rate / 1e9
         burst = Double(limit.burst)
         tokens = burst
+        share = limit.share
+    }
+
+    /// Whether `client` sends to the limit: always at a share of 1, else drawn at its first attempt.
+    private mutating func isLimited<Decisions: ServerDecisions>(_ client: Int, _ decisions: Decisions) -> Bool {
+        guard share < 1 else { return true }
+        if limited.count <= client { limited.append(contentsOf: repeatElement(0, count: client + 1 - limited.count)) }
+        if limited[client] == 0 {
+            var random = decisions.random(for: client)
+            limited[client] = random.nextUniform() < share ? 1 : 2
+        }
+        return limited[client] == 1
     }
 
     mutating func receive<Decisions: ServerDecisions>(
         client: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions
     ) {
-        let now = decisions.now
-        tokens = min(burst, tokens + Double(now.nanoseconds - refilled.nanoseconds) * ratePerNanosecond)
-        refilled = now
-        let accepted = tokens >= 1
-        if accepted { tokens -= 1 }
+        var accepted = true
+        if isLimited(client, decisions) {
+            let now = decisions.now
+            tokens = min(burst, tokens + Double(now.nanoseconds - refilled.nanoseconds) * ratePerNanosecond)
+            refilled = now
+            accepted = tokens >= 1
+            if accepted { tokens -= 1 }
+        }
         let outcome: AttemptOutcome = accepted ? .success : .failure
         decisions.counted(isRetry: isRetry, answeredAtOnce: outcome)
         if decisions.isPermanent(client) {

@@ -21,6 +21,10 @@ protocol RetryGate {
     /// looking again.
     mutating func tokenWait(client: Int, at time: Int64) -> Int64
 
+    /// The nanoseconds `client`'s request, now ended, waited for tokens in all; the count starts
+    /// again for its next request.
+    mutating func takeRequestTokenWait(client: Int) -> Int64
+
     /// The server answered `client`'s attempt (or it timed out) at `time`; `wasRetry` when the attempt
     /// was a retry, `throttled` when the answer was a throttling error.
     mutating func recordAnswer(success: Bool, throttled: Bool, client: Int, wasRetry: Bool, at time: Int64)

@@ -9,7 +9,7 @@ import BackoffPolicies
 ///               successes = N (1 - P^n)            (retry k happens iff the first k attempts fail)
 /// ratelimit:R   Poisson arrivals, one attempt per request (no retries): successes = N (1 - P(throttled)),
 ///               P(throttled) stationary (`RateLimit.throttledShare(arrivalRate:)`; the run's bucket
-///               starts full, which adds at most B successes)
+///               starts full, which adds at most B successes); with share=F, F P(throttled at F λ)
 /// outage:T      no jitter: the schedule is deterministic; the first attempt at t_k >= T succeeds
 ///               (uncapped: attempts = 1 + min(n - 1, ⌈log_m(1 + (m - 1) T / b)⌉))
 ///               jitter with independent waits (full, equal, proportional, additive; either cap
@@ -29,7 +29,7 @@ extension Scenario {
         if case .rateLimit(let limit) = server, case .poisson(let rate, _) = arrivals, policy.maxAttempts == 1,
             limits.isEmpty, requestsPerClient == 1, permanentFraction == 0
         {
-            return limit.throttledShare(arrivalRate: rate).map { (1, 0, 1 - $0) }
+            return limit.overallThrottledShare(arrivalRate: rate).map { (1, 0, 1 - $0) }
         }
         guard isPlainBurst, let starts = policy.expectedStartTimes else { return nil }
         // With maxElapsed (no jitter), `starts` already stops at the last retry within the limit.

@@ -11,7 +11,7 @@ extension SimulationError {
     public var parameter: ScenarioParameter {
         switch self {
         case .invalidFailureProbability, .negativeOutage, .invalidTrace, .beyondHorizon, .invalidRateLimit,
-            .invalidBurst:
+            .invalidBurst, .invalidLimitedShare:
             .server
         case .negativeRetryAfter, .retryAfterNeedsRecovery: .serverRetryAfter
         case .invalidNetworkDelay: .networkDelay

@@ -231,8 +231,10 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
                 counters.deadSessions += 1
             }
             gate.requestEnded(client: index)
+            // The request's total wait: its backoff, and its waits for the rate limiter's tokens.
             counters.requestEnded(
-                slot: index * scenario.requestsPerClient + request, totalWait: waited, start: requestStart.nanoseconds,
+                slot: index * scenario.requestsPerClient + request,
+                totalWait: waited + gate.takeRequestTokenWait(client: index), start: requestStart.nanoseconds,
                 end: time.nanoseconds)
             if next == nil { counters.sessionEnded(attempts: client.attempts) }
             return next

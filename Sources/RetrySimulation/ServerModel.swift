@@ -42,6 +42,7 @@ public enum ServerModel: Hashable, Sendable {
         case .rateLimit(let limit):
             guard limit.rate.isFinite, limit.rate > 0 else { throw .invalidRateLimit(limit.rate) }
             guard limit.burst >= 1 else { throw .invalidBurst(limit.burst) }
+            guard limit.share > 0, limit.share <= 1 else { throw .invalidLimitedShare(limit.share) }
         case .contention(let hop):
             guard hop.mean >= .zero, hop.standardDeviation >= .zero else { throw .invalidNetworkDelay }
         case .capacity(let model):

@@ -40,6 +40,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidTrace(String)
     case invalidRateLimit(Double)
     case invalidBurst(Int)
+    case invalidLimitedShare(Double)
 
     public var description: String {
         switch self {
@@ -47,6 +48,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidTrace(let reason): reason
         case .invalidRateLimit(let rate): "the rate limit must be a number of requests per second > 0, got \(rate)"
         case .invalidBurst(let burst): "the burst must be at least 1 token, got \(burst)"
+        case .invalidLimitedShare(let share): "the share of clients limited must lie in (0, 1], got \(share)"
         case .negativeOutage(let end): "the outage must end at or after 0, got \(end.seconds) s"
         case .negativeRetryAfter: "the Retry-After must not be negative"
         case .retryAfterNeedsRecovery: "Retry-After 'recovery' needs a server that recovers (an outage)"

@@ -94,4 +94,30 @@ import Testing
             #expect(whole == (sdk == .javaV2), "\(sdk): \(milliseconds) ms of token waits")
         }
     }
+
+    /// A request's total wait counts its waits for tokens: with one attempt a request (no backoff at
+    /// all) the total waits add up to the token waits, to rounding.
+    @Test func aRequestsTotalWaitIncludesItsTokenWaits() throws {
+        let limit = ServerModel.rateLimit(RateLimit(rate: 10))
+        let run = try report(server: limit, limiter: .shared, clients: 5, requests: 200, maxAttempts: 1)
+        #expect(run.tokenWaitTotal > 1, "no token waits: the test tests nothing")
+        let sum = run.totalWait.mean * Double(run.uniqueRequests)
+        #expect(abs(sum - run.tokenWaitTotal) <= 1e-9 * run.tokenWaitTotal, "\(sum) against \(run.tokenWaitTotal)")
+    }
+
+    /// One shared SDK client whose requests reach a throttled resource and an unthrottled one
+    /// (`ratelimit:2/s:share=0.1`, trino issue 25908): the throttles of the tenth of the clients
+    /// that reach the limit slow every client's sends under a shared limiter, and far less when
+    /// each client has its own.
+    @Test func aSharedLimiterSpreadsOneResourcesThrottlesToAll() throws {
+        let limit = ServerModel.rateLimit(RateLimit(rate: 2, share: 0.1))
+        let shared = try report(server: limit, limiter: .shared, clients: 50, requests: 20)
+        let own = try report(server: limit, limiter: .perClient, clients: 50, requests: 20)
+        let none = try report(server: limit, limiter: nil, clients: 50, requests: 20)
+        #expect(none.tokenWaits == 0)
+        #expect(
+            shared.tokenWaitTotal > 4 * own.tokenWaitTotal,
+            "seed \(Self.seed): shared \(shared.tokenWaitTotal) s against per-client \(own.tokenWaitTotal) s")
+        #expect(shared.meanCompletion > 4 * own.meanCompletion && own.meanCompletion > none.meanCompletion)
+    }
 }

@@ -45,10 +45,15 @@ import Testing
     /// each, one attempt per request. The runs are independent, so the standard error of their mean
     /// share is their standard deviation / √8; a run starts with a full bucket, which can admit at
     /// most B more requests than the stationary share, a bias of at most B / N. Tolerance: 4 SE + B/N.
-    @Test(arguments: [(10.0, 1, 20.0), (10.0, 5, 8.0), (10.0, 10, 15.0), (4.0, 3, 4.0)])
-    func simulationMatchesTheThrottledShare(rate: Double, burst: Int, lambda: Double) throws {
-        let limit = RateLimit(rate: rate, burst: burst)
-        let formula = try #require(limit.throttledShare(arrivalRate: lambda))
+    /// With a share F of the clients limited, the limit sees Poisson arrivals of F λ and the share
+    /// of all attempts throttled is F P(throttled at F λ).
+    @Test(arguments: [
+        (10.0, 1, 20.0, 1.0), (10.0, 5, 8.0, 1.0), (10.0, 10, 15.0, 1.0), (4.0, 3, 4.0, 1.0), (10.0, 2, 30.0, 0.4),
+        (1.0, 1, 5.0, 0.2),
+    ])
+    func simulationMatchesTheThrottledShare(rate: Double, burst: Int, lambda: Double, share: Double) throws {
+        let limit = RateLimit(rate: rate, burst: burst, share: share)
+        let formula = try #require(limit.overallThrottledShare(arrivalRate: lambda))
         let policy = try BackoffPolicy(budget: .maxAttempts(1))
         var shares: [Double] = []
         var arrivals = 0
