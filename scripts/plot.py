@@ -303,12 +303,18 @@ def overload(paths, out, window=None, modes=None, name="overload", labels=None):
     save(figure, out, name)
 
 
-def ratelimit(paths, labels, out, name="ratelimit"):
-    """(10) Client-side rate limiting: for each simulate --timeline table against a rate-limited
-    server, the limiter's fill rate and the throttles a second over time."""
-    figure, (fill, throttles) = plt.subplots(2, 1, figsize=(10, 6), sharex=True)
+def ratelimit(paths, labels, out, name="ratelimit", limit=10, title=None):
+    """(10) Client-side rate limiting: for each simulate table against a rate-limited server and
+    its --timeline table (PATH and PATH without -timeline), the limiter's fill rate and the
+    throttles a second over time, and the p99 and mean total wait (token waits included)."""
+    figure = plt.figure(figsize=(10, 8))
+    grid = figure.add_gridspec(3, 1, height_ratios=[2, 2, 1.4], hspace=0.55)
+    fill = figure.add_subplot(grid[0])
+    throttles = figure.add_subplot(grid[1], sharex=fill)
+    waits = figure.add_subplot(grid[2])
+    p99s, means = [], []
     for index, (path, label) in enumerate(zip(paths, labels)):
-        color = f"C{index}"  # one colour per table in both panels
+        color = f"C{index}"  # one colour per table in every panel
         rows = read(path, ["bucket_start_s", "failures", "successes", "fill_rate"])
         times = [number(row["bucket_start_s"]) for row in rows]
         width = times[1] - times[0] if len(times) > 1 else 1
@@ -317,12 +323,23 @@ def ratelimit(paths, labels, out, name="ratelimit"):
             fill.step(times, rates, where="post", label=label, color=color)
         throttles.step(times, [number(row["failures"]) / width for row in rows], where="post", label=label,
                        color=color)
-    fill.axhline(10, color="grey", linestyle=":", linewidth=1, label="the server's limit, 10/s")
+        main = read(path.replace("-timeline.csv", ".csv"), ["p99_total_wait_s", "mean_total_wait_s"])[0]
+        p99s.append(number(main["p99_total_wait_s"]))
+        means.append(number(main["mean_total_wait_s"]))
+    fill.axhline(limit, color="grey", linestyle=":", linewidth=1, label=f"the server's limit, {limit:g}/s")
     fill.set(ylabel="fill rate (tokens/s)", title="The client-side limiter's fill rate")
     throttles.set(ylabel="throttles per second", xlabel="time (s)", title="Throttling errors the server sent")
     fill.legend(fontsize=8)
     throttles.legend(fontsize=8)
-    figure.suptitle("50 clients of 12 requests against ratelimit:10/s: AWS standard and adaptive retry modes")
+    positions = range(len(labels))
+    waits.barh([p - 0.2 for p in positions], p99s, height=0.4, color=[f"C{i}" for i in positions], label="p99")
+    waits.barh([p + 0.2 for p in positions], means, height=0.4, color=[f"C{i}" for i in positions], alpha=0.45,
+               label="mean")
+    waits.set_yticks(list(positions), labels, fontsize=8)
+    waits.invert_yaxis()
+    waits.set(xlabel="seconds", title="Total wait per request, backoff and token waits (dark: p99, light: mean)")
+    figure.suptitle(title or f"50 clients of 12 requests against ratelimit:{limit:g}/s: AWS standard and adaptive "
+                    "retry modes")
     save(figure, out, name)
 
 
@@ -426,10 +443,13 @@ def everything(out):
     presets([os.path.join(DATA, "presets-outage.csv"), os.path.join(DATA, "presets-outage-10-attempts.csv")], out)
     trace(os.path.join(DATA, "incident-trace.csv"), os.path.join(DATA, "incident-replay-timeline.csv"), out)
     tune(os.path.join(DATA, "tune-outage.csv"), out)
+    modes = ["standard mode (no limiter)", "adaptive, one shared limiter", "adaptive, a limiter per client (mean)"]
     ratelimit([os.path.join(DATA, f"ratelimit-{name}-timeline.csv") for name in
-               ("standard", "adaptive-shared", "adaptive-per-client")],
-              ["standard mode (no limiter)", "adaptive, one shared limiter", "adaptive, a limiter per client (mean)"],
-              out)
+               ("standard", "adaptive-shared", "adaptive-per-client")], modes, out)
+    ratelimit([os.path.join(DATA, f"ratelimit-hot-resource-{name}-timeline.csv") for name in
+               ("standard", "adaptive-shared", "adaptive-per-client")], modes, out, name="ratelimit-hot-resource",
+              limit=2, title="50 clients of 60 requests 200 ms apart, a tenth of them to a resource that admits 2/s "
+                             "(ratelimit:2/s:share=0.1)")
 
 
 def main(argv):
