@@ -9,7 +9,7 @@ import Testing
 @Suite struct BadInputTests {
     static let durationForm = "expected a duration greater than 0 with a unit (ns, us, ms, s, m, h), e.g. 100ms"
     static let serverForm =
-        "expected always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), contention, capacity, trace:FILE (a CSV of time_s,failure_probability), or ratelimit:RATE[:burst=B] (RATE > 0 a second or a minute, e.g. 10/s or 600/m; B >= 1 whole tokens, default 1)"
+        "expected always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), contention, capacity, trace:FILE (a CSV of time_s,failure_probability), or ratelimit:RATE[:burst=B][:share=F] (RATE > 0 a second or a minute, e.g. 10/s or 600/m; B >= 1 whole tokens, default 1; F the share of clients limited, 0 < F <= 1, default 1)"
 
     static let cases: [(id: String, arguments: [String], message: String)] = [
         ("base zero", ["waits", "--base", "0ms"], "Invalid value '0ms' for '--base <duration>': \(durationForm)"),
@@ -78,6 +78,18 @@ import Testing
         (
             "burst of zero", ["simulate", "--server", "ratelimit:10/s:burst=0"],
             "Invalid value 'ratelimit:10/s:burst=0' for '--server <model>': \(serverForm)"
+        ),
+        (
+            "limited share above one", ["simulate", "--server", "ratelimit:10/s:share=1.5"],
+            "Invalid value 'ratelimit:10/s:share=1.5' for '--server <model>': \(serverForm)"
+        ),
+        (
+            "limited share of zero", ["simulate", "--server", "ratelimit:10/s:share=0"],
+            "Invalid value 'ratelimit:10/s:share=0' for '--server <model>': \(serverForm)"
+        ),
+        (
+            "share given twice", ["simulate", "--server", "ratelimit:10/s:share=0.5:share=0.2"],
+            "Invalid value 'ratelimit:10/s:share=0.5:share=0.2' for '--server <model>': \(serverForm)"
         ),
         (
             "transient failures of a rate limiter",
