@@ -78,6 +78,9 @@ struct PresetsCommand: BackoffCommand {
         Column("failure_kind", "the kind of failure the row's policy answers (a preset may treat each apart)") {
             $0.kind.rawValue
         },
+        Column("rate_limiter", "the client-side rate limiter the preset brings to simulate, as --throttle takes it") {
+            $0.preset.adaptiveRateLimiter.map { LimitSpec.text(.awsAdaptive($0)) } ?? "none"
+        },
     ]
 
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }

@@ -5,7 +5,8 @@
 extension Preset {
     /// Every preset, in the order `backoff presets` lists them.
     public static let all: [Preset] = [
-        awsSDKStandard, awsSDKStandard143, awsSDKAdaptive, awsSDKSwift, grpcConnection, pollyV8Default,
+        awsSDKStandard, awsSDKStandard143, awsSDKAdaptive, awsSDKSwift, awsSDKSwiftAdaptive, grpcConnection,
+        pollyV8Default,
         pollyV8ExponentialJitter,
         pollyContribDecorrelated,
         envoyDefault, cenkaltiDefault, resilience4jExponentialRandom, alamofireDefault, swiftRetryDefault, sotoDefault,
@@ -67,6 +68,21 @@ extension Preset {
         source: "smithy-lang/smithy-swift Sources/SmithyRetries/ExponentialBackoffStrategy.swift (commit 1b552f8e), "
             + "DefaultRetryStrategy.swift, RetryStrategyOptions (maxRetriesBase 2)",
         notes: "min(random * 2^attempt, 20 s): clamped after the draw, unlike botocore; same quota")
+
+    /// aws-sdk-swift's adaptive rate limiting mode: aws-sdk-swift's backoff and quota with
+    /// smithy-swift's client-side rate limiter, shared by the requests of one SDK client.
+    public static let awsSDKSwiftAdaptive = Preset(
+        name: "aws-sdk-swift-adaptive", library: "aws-sdk-swift, adaptive rate limiting (smithy-swift SmithyRetries)",
+        policy: awsSDKSwift.policy, budget: .quota(.awsStandard),
+        adaptiveRateLimiter: AdaptiveRateLimiting(sdk: .smithySwift, scope: .shared),
+        source: "smithy-lang/smithy-swift Sources/SmithyRetries/ExponentialBackoffStrategy.swift (commit 1b552f8e), "
+            + "DefaultRetryStrategy.swift (acquireSendToken, refreshRetryTokenForRetry, recordSuccess) and "
+            + "ClientSideRateLimiter.swift",
+        notes: "aws-sdk-swift plus smithy-swift's limiter (--throttle aws-adaptive:sdk=smithy-swift): it hears only "
+            + "of the errors the strategy retries (after the attempt and quota checks) and of each final success, "
+            + "starts at a fill rate and capacity of 0, and a request sleeps and looks again until its token is "
+            + "there; the 2026 rules (useNewRetries2026) are not modelled; Swift SDKs cannot be fetched here: read, "
+            + "not run")
 
     /// gRPC connection backoff as grpc-go computes it: 1 s, then min(1.6^k s, 120 s) ± 20 %.
     public static let grpcConnection = Preset(

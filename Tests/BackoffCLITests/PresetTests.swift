@@ -19,6 +19,8 @@ import Testing
         ("aws-sdk-standard-1.43", [0...1, 0...2], (1.0 + 2) / 2),
         // smithy-swift: min(random * 2^attempt, 20), attempt 0, 1 (the clamp cannot bind here).
         ("aws-sdk-swift", [0...1, 0...2], (1.0 + 2) / 2),
+        // aws-sdk-swift's adaptive mode backs off as its default (the limiter is simulate's).
+        ("aws-sdk-swift-adaptive", [0...1, 0...2], (1.0 + 2) / 2),
         // grpc-go: Backoff(0) = 1 s exactly, then min(1.6^k, 120) ± 20 %, 99 waits (mean: the nominal).
         (
             "grpc-connection", [1...1, 1.28...1.92, 2.048...3.072],
