@@ -53,7 +53,8 @@ extension Preset {
         notes: "aws-sdk-standard plus botocore's rate limiter (--throttle aws-adaptive:scope=shared): after the "
             + "first throttle every attempt waits for a token, the fill rate following CUBIC; the backoff and the "
             + "limiter's every state are compared with botocore's code (scripts/conformance); concurrent waiters "
-            + "take their tokens in turn, where botocore's threads race for them")
+            + "are woken as botocore's condition variable wakes its threads (the longest-waiting at each new fill "
+            + "rate), at the instant, where real threads also race for the lock")
 
     /// smithy-swift: min(random × 2^attempt s, 20 s), 2 retries, the retry quota.
     public static let awsSDKSwift = Preset(

@@ -20,8 +20,15 @@ struct LimitsInForce: RetryGate {
     /// Σ of the made limiters' fill rates, and how many are made.
     private var fillRateSum = 0.0
     private var madeLimiters = 0
-    /// Per client, with a rate limiter only: the token waits of its request so far, nanoseconds.
+    /// Per client, with a rate limiter only: the token waits of its request so far, and since when
+    /// it waits for a token (-1: it does not), nanoseconds; all the token waits so far.
     private var requestTokenWaits: [Int64]
+    private var waitingSince: [Int64]
+    private(set) var tokenWaitTotal: Int64 = 0
+    /// Who waits for the shared limiter's tokens, in its SDK's order.
+    private var waiters: TokenWaiters
+    /// Whether there is a client-side rate limiter: its paths are skipped at one test otherwise.
+    private let hasRateLimiter: Bool
 
     init(limits: RetryLimits, clients: Int, failureKind: FailureKind) {
         self.limits = limits
@@ -32,6 +39,11 @@ struct LimitsInForce: RetryGate {
         case .perClient: rateLimiters = [AdaptiveRateLimiter?](repeating: nil, count: clients)
         }
         requestTokenWaits = [Int64](repeating: 0, count: limits.rateLimiter == nil ? 0 : clients)
+        waitingSince = [Int64](repeating: -1, count: limits.rateLimiter == nil ? 0 : clients)
+        hasRateLimiter = limits.rateLimiter != nil
+        waiters = TokenWaiters(
+            sdk: limits.rateLimiter?.sdk ?? .botocore, scope: limits.rateLimiter?.scope ?? .perClient,
+            clients: clients)
         retryCosts = [Int32](repeating: 0, count: limits.budget == nil ? 0 : clients)
         retrying = [Bool](repeating: false, count: limits.budget == nil ? 0 : clients)
     }
@@ -56,27 +68,49 @@ struct LimitsInForce: RetryGate {
     }
 
     mutating func tokenWait(client: Int, at time: Int64) -> Int64 {
-        guard let sdk = limits.rateLimiter?.sdk else { return 0 }
+        guard hasRateLimiter, let sdk = limits.rateLimiter?.sdk else { return 0 }
+        if waiters.queuesBehind(client) {
+            if waitingSince[client] < 0 { waitingSince[client] = time }
+            return .max
+        }
         let wait = withRateLimiter(of: client, at: time) { $0.tryAcquire(at: $1) }
-        guard wait > 0 else { return 0 }
+        waiters.looked(client, tookToken: wait == 0)
+        guard wait > 0 else {
+            if waitingSince[client] >= 0 {
+                let waited = time - waitingSince[client]
+                requestTokenWaits[client] += waited
+                tokenWaitTotal += waited
+                waitingSince[client] = -1
+            }
+            return 0
+        }
+        if waitingSince[client] < 0 { waitingSince[client] = time }
         // Java v2's waits are whole milliseconds; the others' are rounded up to whole nanoseconds,
         // so that the next look finds the token unless another took it.
-        let nanoseconds =
-            sdk == .javaV2 ? Int64((wait * 1e3).rounded()) * 1_000_000 : max(1, Int64((wait * 1e9).rounded(.up)))
-        requestTokenWaits[client] += nanoseconds
-        return nanoseconds
+        return sdk == .javaV2 ? Int64((wait * 1e3).rounded()) * 1_000_000 : max(1, Int64((wait * 1e9).rounded(.up)))
     }
 
+    func tokenWaitGeneration(client: Int) -> Int32 { waiters.generation(of: client) }
+
+    mutating func wakesForToken(client: Int, generation: Int32) -> Bool {
+        waiters.wakesUp(client, generation: generation)
+    }
+
+    @inline(__always)
+    mutating func popTokenWake() -> (client: Int, generation: Int32)? { hasRateLimiter ? waiters.popWake() : nil }
+
     mutating func takeRequestTokenWait(client: Int) -> Int64 {
-        guard !requestTokenWaits.isEmpty else { return 0 }
+        guard hasRateLimiter else { return 0 }
         defer { requestTokenWaits[client] = 0 }
         return requestTokenWaits[client]
     }
 
     mutating func feedRateLimiter(success: Bool, throttled: Bool, retried: Bool, client: Int, at time: Int64) {
-        guard let sdk = limits.rateLimiter?.sdk, sdk.feeds(success: success, throttled: throttled, retried: retried)
+        guard hasRateLimiter, let sdk = limits.rateLimiter?.sdk,
+            sdk.feeds(success: success, throttled: throttled, retried: retried)
         else { return }
         withRateLimiter(of: client, at: time) { $0.recordResponse(throttled: throttled, at: $1) }
+        waiters.rateChanged()
     }
 
     mutating func recordAnswer(success: Bool, throttled: Bool, client: Int, wasRetry: Bool, at time: Int64) {

@@ -13,6 +13,10 @@ struct NoLimits: RetryGate {
     { true }
     @inline(__always) mutating func tokenWait(client: Int, at time: Int64) -> Int64 { 0 }
     @inline(__always) mutating func takeRequestTokenWait(client: Int) -> Int64 { 0 }
+    @inline(__always) func tokenWaitGeneration(client: Int) -> Int32 { 0 }
+    @inline(__always) mutating func wakesForToken(client: Int, generation: Int32) -> Bool { true }
+    @inline(__always) mutating func popTokenWake() -> (client: Int, generation: Int32)? { nil }
+    @inline(__always) var tokenWaitTotal: Int64 { 0 }
     @inline(__always) var meanFillRate: Double? { nil }
     @inline(__always) mutating func recordAnswer(
         success: Bool, throttled: Bool, client: Int, wasRetry: Bool, at time: Int64

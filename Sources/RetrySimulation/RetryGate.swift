@@ -18,8 +18,20 @@ protocol RetryGate {
 
     /// One look by `client`'s attempt at `time` for a token of the client-side rate limiter: 0 when
     /// it took one (or there is no limiter, or it is not on), else the nanoseconds to wait before
-    /// looking again.
+    /// looking again, or `Int64.max` to wait until woken (`takeTokenWakes()`).
     mutating func tokenWait(client: Int, at time: Int64) -> Int64
+
+    /// The generation `client`'s next look (a `dispatch` event) carries, and whether a look of
+    /// `generation` is its latest (if so it happens; a stale one is dropped).
+    func tokenWaitGeneration(client: Int) -> Int32
+    mutating func wakesForToken(client: Int, generation: Int32) -> Bool
+
+    /// The next waiter the limiter wakes now, to look again at once (botocore's condition variable,
+    /// Java's queue): handed over once; `nil` when there is none.
+    mutating func popTokenWake() -> (client: Int, generation: Int32)?
+
+    /// The nanoseconds all requests waited for tokens so far.
+    var tokenWaitTotal: Int64 { get }
 
     /// The nanoseconds `client`'s request, now ended, waited for tokens in all; the count starts
     /// again for its next request.

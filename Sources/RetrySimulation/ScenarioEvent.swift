@@ -9,8 +9,8 @@ struct ScenarioEvent {
         case send
         /// The client stops waiting for its attempt numbered `value`.
         case timeout
-        /// The client's attempt numbered `value`, begun earlier, leaves now: its token of the
-        /// client-side rate limiter has come.
+        /// The client's attempt, begun earlier, looks again for its token of the client-side rate
+        /// limiter (its wait's generation `value`: a look that is not the latest is dropped).
         case dispatch
         /// One of the server model's own events, by the model's number.
         case server(UInt32)

@@ -75,7 +75,9 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             case .send: send(event.client, to: &server)
             case .timeout: timeOut(event.client, attempt: Int64(event.value))
             case .dispatch:
-                let (index, attempt) = (event.client, Int64(event.value))
+                let index = event.client
+                guard gate.wakesForToken(client: index, generation: event.value) else { continue }  // stale
+                let attempt = clients[index].attemptID
                 if waitsForToken(index, attempt: attempt, first: false) { continue }
                 var random = ClientRandom(streams: streams, client: index)
                 let isRetry = clients[index].backoff.attempts > 1
@@ -89,6 +91,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
     /// The report, once every client is done; frees the recorder.
     mutating func finish() throws(SimulationError) -> ScenarioReport {
         defer { timeline.deallocate() }
+        counters.tokenWaitTotal = gate.tokenWaitTotal
         if timeline.overflowed {
             throw .tooManyBuckets(
                 needed: Double(counters.lastCompletion / scenario.bucketNanoseconds + 1), limit: timeline.limit)
@@ -109,16 +112,27 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
     }
 
     /// Whether the attempt must wait for a token of the client-side rate limiter: if so, it looks
-    /// again (a `dispatch` event) when the bucket should hold one, counted as one attempt that
-    /// waited (`first`) and the time waited.
+    /// again (a `dispatch` event, carrying its wait's generation) when the bucket should hold one
+    /// or when the limiter wakes it, counted as one attempt that waited (`first`).
     @inline(__always)
     mutating func waitsForToken(_ index: Int, attempt: Int64, first: Bool) -> Bool {
         let wait = gate.tokenWait(client: index, at: now.nanoseconds)
+        scheduleTokenWakes()
         guard wait > 0 else { return false }
         if first { counters.tokenWaits += 1 }
-        counters.tokenWaitTotal += wait
-        simulation.schedule(ScenarioEvent(kind: .dispatch, client: index, value: attempt), after: wait)
+        if wait < .max {
+            let generation = Int64(gate.tokenWaitGeneration(client: index))
+            simulation.schedule(ScenarioEvent(kind: .dispatch, client: index, value: generation), after: wait)
+        }
         return true
+    }
+
+    /// The waiters the limiter woke look again now.
+    @inline(__always)
+    mutating func scheduleTokenWakes() {
+        while let (client, generation) = gate.popTokenWake() {
+            simulation.schedule(ScenarioEvent(kind: .dispatch, client: client, value: Int64(generation)), after: 0)
+        }
     }
 
     /// The attempt leaves the client: the shared limits let it go or not; the server takes it.
@@ -218,6 +232,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             gate.feedRateLimiter(
                 success: answer == .success, throttled: throttled, retried: retried, client: index, at: time.nanoseconds
             )
+            scheduleTokenWakes()
             if let rate = gate.meanFillRate { timeline.recordFillRate(at: time, rate) }
         }
         switch action {
