@@ -77,8 +77,8 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             case .dispatch:
                 let index = event.client
                 guard gate.wakesForToken(client: index, generation: event.value) else { continue }  // stale
+                if waitsForToken(index, first: false) { continue }
                 let attempt = clients[index].attemptID
-                if waitsForToken(index, attempt: attempt, first: false) { continue }
                 var random = ClientRandom(streams: streams, client: index)
                 let isRetry = clients[index].backoff.attempts > 1
                 dispatch(index, attempt: attempt, isRetry: isRetry, using: &random, to: &server)
@@ -107,7 +107,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         var random = ClientRandom(streams: streams, client: index)
         let (attempt, isRetry) = beginAttempt(&clients[index], at: now, using: &random)
         if !isRetry { gate.requestStarted(at: now.nanoseconds) }
-        if waitsForToken(index, attempt: attempt, first: true) { return }
+        if waitsForToken(index, first: true) { return }
         dispatch(index, attempt: attempt, isRetry: isRetry, using: &random, to: &server)
     }
 
@@ -115,7 +115,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
     /// again (a `dispatch` event, carrying its wait's generation) when the bucket should hold one
     /// or when the limiter wakes it, counted as one attempt that waited (`first`).
     @inline(__always)
-    mutating func waitsForToken(_ index: Int, attempt: Int64, first: Bool) -> Bool {
+    mutating func waitsForToken(_ index: Int, first: Bool) -> Bool {
         let wait = gate.tokenWait(client: index, at: now.nanoseconds)
         scheduleTokenWakes()
         guard wait > 0 else { return false }
