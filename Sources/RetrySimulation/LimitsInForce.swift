@@ -30,6 +30,22 @@ struct LimitsInForce: RetryGate {
     /// Whether there is a client-side rate limiter: its paths are skipped at one test otherwise.
     private let hasRateLimiter: Bool
 
+    /// The bytes these limits hold per client: a budget's retry cost and flag; a rate limiter's
+    /// token-wait counters, its waiters' generations (a shared botocore or Java limiter) and each
+    /// client's own limiter (per-client scope).
+    static func bytesPerClient(_ limits: RetryLimits) -> Int {
+        var bytes = limits.budget == nil ? 0 : MemoryLayout<Int32>.stride + MemoryLayout<Bool>.stride
+        if let limiter = limits.rateLimiter {
+            bytes += 2 * MemoryLayout<Int64>.stride
+            switch (limiter.sdk, limiter.scope) {
+            case (_, .perClient): bytes += MemoryLayout<AdaptiveRateLimiter?>.stride
+            case (.botocore, .shared), (.javaV2, .shared): bytes += MemoryLayout<Int32>.stride
+            case (.goV2, .shared), (.smithySwift, .shared): break
+            }
+        }
+        return bytes
+    }
+
     init(limits: RetryLimits, clients: Int, failureKind: FailureKind) {
         self.limits = limits
         self.failureKind = failureKind

@@ -43,21 +43,33 @@ extension Scenario {
         let horizon = arrivalSpan + Double(requestsPerClient) * perRequest + Double(triggerEnd?.nanoseconds ?? 0)
         let buckets = min(Double(Self.maximumBuckets), horizon / bucketWidth.nanoseconds + 1)
         let bucketBytes = Double(MemoryLayout<LoadTimeline.Bucket>.stride)
-        return MemoryEstimate([
-            .init(
-                parameter: sessionParameter, what: "\(sessionText), \(Int(Self.bytesPerClient)) bytes each",
-                bytes: sessions * Self.bytesPerClient),
-            .init(
-                parameter: "--requests-per-client \(requestsPerClient)",
-                what:
-                    "\(MemoryEstimate.count(sessions)) clients x \(MemoryEstimate.count(Double(requestsPerClient))) requests, 8 bytes each",
-                bytes: sessions * Double(requestsPerClient) * 8),
-            // Grown by doubling, then copied once into the report: up to three times the buckets.
-            .init(
-                parameter: "--bucket \(bucketWidth.unitText)",
-                what:
-                    "\(MemoryEstimate.count(buckets)) load buckets, \(Int(bucketBytes)) bytes each (held up to 3 times while grown)",
-                bytes: 3 * buckets * bucketBytes),
-        ])
+        let limitBytes = LimitsInForce.bytesPerClient(limits)
+        let limitParts: [MemoryEstimate.Item] =
+            limitBytes == 0
+            ? []
+            : [
+                .init(
+                    parameter: "--budget, --throttle",
+                    what:
+                        "the shared limits' state of \(MemoryEstimate.count(sessions)) clients, \(limitBytes) bytes each",
+                    bytes: sessions * Double(limitBytes))
+            ]
+        return MemoryEstimate(
+            [
+                .init(
+                    parameter: sessionParameter, what: "\(sessionText), \(Int(Self.bytesPerClient)) bytes each",
+                    bytes: sessions * Self.bytesPerClient),
+                .init(
+                    parameter: "--requests-per-client \(requestsPerClient)",
+                    what:
+                        "\(MemoryEstimate.count(sessions)) clients x \(MemoryEstimate.count(Double(requestsPerClient))) requests, 8 bytes each",
+                    bytes: sessions * Double(requestsPerClient) * 8),
+                // Grown by doubling, then copied once into the report: up to three times the buckets.
+                .init(
+                    parameter: "--bucket \(bucketWidth.unitText)",
+                    what:
+                        "\(MemoryEstimate.count(buckets)) load buckets, \(Int(bucketBytes)) bytes each (held up to 3 times while grown)",
+                    bytes: 3 * buckets * bucketBytes),
+            ] + limitParts)
     }
 }

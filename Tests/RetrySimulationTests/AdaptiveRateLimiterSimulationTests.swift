@@ -139,4 +139,27 @@ import Testing
             "seed \(Self.seed): shared \(shared.tokenWaitTotal) s against per-client \(own.tokenWaitTotal) s")
         #expect(shared.meanCompletion > 4 * own.meanCompletion && own.meanCompletion > none.meanCompletion)
     }
+
+    /// The memory estimate counts what the limits hold per client: 16 bytes of token-wait counters,
+    /// a generation for a shared botocore or Java limiter's waiters, each client's own limiter in
+    /// per-client scope.
+    @Test func theMemoryEstimateCountsTheLimitersState() throws {
+        let policy = try BackoffPolicy(budget: .maxAttempts(3))
+        func estimate(_ limiter: AdaptiveRateLimiting?) throws -> Double {
+            try Scenario(
+                clients: 1_000, server: .rateLimit(RateLimit(rate: 10)), policy: policy, bucketWidth: .seconds(1),
+                limits: RetryLimits(rateLimiter: limiter)
+            ).memoryEstimate.bytes
+        }
+        let plain = try estimate(nil)
+        let cases: [(AdaptiveRateLimiting, Int)] = [
+            (AdaptiveRateLimiting(sdk: .goV2, scope: .shared), 16),
+            (AdaptiveRateLimiting(sdk: .botocore, scope: .shared), 20),
+            (AdaptiveRateLimiting(sdk: .botocore, scope: .perClient), 16 + MemoryLayout<AdaptiveRateLimiter?>.stride),
+        ]
+        for (limiter, bytes) in cases {
+            let extra = try estimate(limiter) - plain
+            #expect(abs(extra - Double(1_000 * bytes)) < 1e-6, "\(limiter): \(extra) bytes more")
+        }
+    }
 }
