@@ -7,7 +7,7 @@ import Foundation
 /// times come from the client's stream; they are divided by the capacity left when they start (the
 /// degradation window's fraction, or the capacity profile's factor). A client that stops waiting (its timeout, handled by the driver) does not
 /// take the work back: the worker still does it (wasted work).
-struct CapacityServer: SimulatedServer {
+struct CapacityServer: ModelledServer {
     /// The server's events.
     enum Event: UInt32 {
         /// A worker finishes the attempt numbered by the event's value.
@@ -63,9 +63,12 @@ struct CapacityServer: SimulatedServer {
         } else {
             decisions.wasted()
         }
-        if let next = queue.popFirst() {
+        while let next = queue.popFirst() {
             decisions.queued(length: queue.count)
+            // Work its caller cancelled (deadline propagation) leaves the queue unserved.
+            guard !decisions.isCancelled(Int(next.client), attempt: next.attempt) else { continue }
             startService(client: next.client, attempt: next.attempt, &decisions)
+            break
         }
     }
 

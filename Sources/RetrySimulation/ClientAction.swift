@@ -19,12 +19,15 @@ public enum RequestOutcome: Hashable, Sendable {
     case deniedByBudget
     /// The client's breaker or throttle refused to send.
     case rejectedLocally
+    /// The request's deadline passed while an attempt was in flight.
+    case deadlineExceeded
 
-    /// True when the request was lost: given up, or refused by a budget, a breaker or a throttle.
+    /// True when the request was lost: given up, out of time, or refused by a budget, a breaker or a
+    /// throttle.
     public var isLost: Bool {
         switch self {
         case .succeeded, .permanentFailure: false
-        case .gaveUp, .deniedByBudget, .rejectedLocally: true
+        case .gaveUp, .deniedByBudget, .rejectedLocally, .deadlineExceeded: true
         }
     }
 }

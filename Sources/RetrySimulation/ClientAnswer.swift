@@ -10,4 +10,7 @@ public enum ClientAnswer: Hashable, Sendable {
     /// The client's own circuit breaker or throttle refused to send the attempt: the request fails
     /// at once, without retries.
     case rejectedLocally
+    /// The request's deadline passed while the attempt was in flight (`--deadline`): the request
+    /// ends, without retries.
+    case deadlineExceeded
 }

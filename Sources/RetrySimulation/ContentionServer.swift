@@ -9,7 +9,7 @@ import Stochastics
 /// Only the server's side needs events: the read's arrival, and the write's arrival carrying the
 /// version read. The hops back to the client are drawn when the server acts, since nothing happens
 /// at the client between them.
-struct ContentionServer: SimulatedServer {
+struct ContentionServer: ModelledServer {
     /// The server's events.
     enum Event: UInt32 {
         /// A read arrives at the server.

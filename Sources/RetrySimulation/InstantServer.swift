@@ -4,7 +4,7 @@ import EventSimulation
 /// The servers that answer at once and keep no state: always-fail, bernoulli and outage (see
 /// ``ServerModel``). Because no attempt affects another, their clients can also run one after the
 /// other without the event queue (``ScenarioRun/runClientByClient(_:)``).
-struct InstantServer: SimulatedServer {
+struct InstantServer: ModelledServer {
     /// Bernoulli's failure probability (`nil` for the others).
     let failureProbability: Double?
     /// The outage's end (`nil` for the others).

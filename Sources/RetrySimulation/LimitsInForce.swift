@@ -64,6 +64,15 @@ struct LimitsInForce: RetryGate {
         retrying = [Bool](repeating: false, count: limits.budget == nil ? 0 : clients)
     }
 
+    /// Room for `count` clients (a service layer's calls, numbered as they come): a budget's
+    /// per-client state grows to it. A layer holds no rate limiter, whose state does not grow.
+    mutating func addClients(upTo count: Int) {
+        precondition(!hasRateLimiter, "a rate limiter's clients are fixed when it is made")
+        guard limits.budget != nil, retryCosts.count < count else { return }
+        retryCosts.append(contentsOf: repeatElement(0, count: count - retryCosts.count))
+        retrying.append(contentsOf: repeatElement(false, count: count - retrying.count))
+    }
+
     mutating func requestStarted(at time: Int64) {
         activeRequests += 1
         limits.budget?.requestStarted(at: time)

@@ -37,9 +37,15 @@ extension Scenario {
             case .uniform(let window): window.nanoseconds
             case .poisson(_, let duration): duration.nanoseconds
             }
+        // A layer's request lasts its waits and its attempts (each its timeout, or the request of
+        // the layer below); as for the clients, a server's answer counts no time.
+        let layerRequest = layers.reversed().reduce(0.0) { below, layer in
+            let attempt = layer.timeout?.nanoseconds ?? below
+            return layer.policy.totalWaitRange.upperBound * 1e9 + Double(layer.policy.maxAttempts) * attempt
+        }
         let perRequest =
             policy.totalWaitRange.upperBound * 1e9 + thinkTime.nanoseconds
-            + Double(policy.maxAttempts) * (attemptTimeout?.nanoseconds ?? 0)
+            + Double(policy.maxAttempts) * (attemptTimeout?.nanoseconds ?? layerRequest)
         let horizon = arrivalSpan + Double(requestsPerClient) * perRequest + Double(triggerEnd?.nanoseconds ?? 0)
         let buckets = min(Double(Self.maximumBuckets), horizon / bucketWidth.nanoseconds + 1)
         let bucketBytes = Double(MemoryLayout<LoadTimeline.Bucket>.stride)
@@ -53,6 +59,20 @@ extension Scenario {
                     what:
                         "the shared limits' state of \(MemoryEstimate.count(sessions)) clients, \(limitBytes) bytes each",
                     bytes: sessions * Double(limitBytes))
+            ]
+        // Each client's request holds a call in each layer, and each call about two queued events
+        // (its next attempt or timeout, its deadline); orphaned calls add to it.
+        let callBytes = Double(MemoryLayout<ServiceCall>.stride + 2 * 32)
+        let layerParts: [MemoryEstimate.Item] =
+            layers.isEmpty
+            ? []
+            : [
+                .init(
+                    parameter: "--layer (\(layers.count))",
+                    what:
+                        "at least \(MemoryEstimate.count(sessions * Double(layers.count))) calls in the layers, "
+                        + "\(Int(callBytes)) bytes each (orphaned work holds more)",
+                    bytes: sessions * Double(layers.count) * callBytes)
             ]
         return MemoryEstimate(
             [
@@ -70,6 +90,6 @@ extension Scenario {
                     what:
                         "\(MemoryEstimate.count(buckets)) load buckets, \(Int(bucketBytes)) bytes each (held up to 3 times while grown)",
                     bytes: 3 * buckets * bucketBytes),
-            ] + limitParts)
+            ] + limitParts + layerParts)
     }
 }

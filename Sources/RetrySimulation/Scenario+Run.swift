@@ -46,7 +46,14 @@ extension Scenario {
     }
 
     /// An event-ordered run with `Server`, compiled apart with and without shared limits.
-    private func runEventOrdered<Server: SimulatedServer>(_: Server.Type, starts: [Int64], seed: UInt64) throws
+    private func runEventOrdered<Server: ModelledServer>(_: Server.Type, starts: [Int64], seed: UInt64) throws
+        -> ScenarioReport
+    {
+        if !layers.isEmpty { return try runEventOrdered(starts: starts, seed: seed, ServiceStack<Server>.self) }
+        return try runEventOrdered(starts: starts, seed: seed, Server.self)
+    }
+
+    private func runEventOrdered<Server: SimulatedServer>(starts: [Int64], seed: UInt64, _: Server.Type) throws
         -> ScenarioReport
     {
         if limits.isEmpty {

@@ -31,6 +31,17 @@ public struct Scenario: Sendable {
     /// quota. The CLI also picks a preset's policy for it. A server that decides it (a rate
     /// limiter's are throttling errors) overrides the kind given.
     public let failureKind: FailureKind
+    /// The services between the clients and the server, top to bottom (empty: the clients call the
+    /// server), each retrying under its own policy (see ``ServiceLayer``).
+    public let layers: [ServiceLayer]
+    /// Each request's overall deadline: when it passes with an attempt in flight, the request ends
+    /// (`deadline_exceeded`), and no retry starts later than it. Needs layers.
+    public let deadline: Duration?
+    /// With a deadline, whether every sub-request carries it (gRPC's deadline propagation): a
+    /// layer then starts no retry at or after it, and the work below is cancelled when it passes
+    /// (or when the per-try timeout of the attempt it serves does). Without it, a layer knows only
+    /// its own timeouts.
+    public let propagatesDeadline: Bool
     /// The bucket width and the timeout in whole nanoseconds, as the run reads them.
     let bucketNanoseconds: Nanoseconds
     let timeoutNanoseconds: Nanoseconds?
@@ -41,12 +52,16 @@ public struct Scenario: Sendable {
     /// The most clients one run holds (an event names its client in 28 bits).
     public static let maximumClients = ScenarioEvent.maximumClients - 1
 
+    /// The most layers one stack holds.
+    public static let maximumLayers = 16
+
     public init(
         clients: Int, server: ServerModel, policy: BackoffPolicy, bucketWidth: Duration,
         arrivals: Arrivals = .burst, permanentFraction: Double = 0, retryAfter: RetryAfterHandling = .ignore,
         retryTrigger: RetryTrigger = .timer, requestsPerClient: Int = 1, thinkTime: Duration = .zero,
         onGiveUp: GiveUpBehavior = .endSession, attemptTimeout: Duration? = nil, limits: RetryLimits = RetryLimits(),
-        failureKind: FailureKind = .transient
+        failureKind: FailureKind = .transient, layers: [ServiceLayer] = [], deadline: Duration? = nil,
+        propagatesDeadline: Bool = false
     ) throws(SimulationError) {
         guard bucketWidth > .zero else { throw .nonPositiveBucket(bucketWidth) }
         try server.validate()
@@ -72,6 +87,13 @@ public struct Scenario: Sendable {
             guard attemptTimeout > .zero else { throw .nonPositiveTimeout }
             guard case .capacity = server else { throw .timeoutWithoutQueue }
         }
+        guard layers.count <= Self.maximumLayers else { throw .tooManyLayers(layers.count) }
+        if !layers.isEmpty, case .contention = server { throw .layersWithContention }
+        if let deadline {
+            guard deadline > .zero else { throw .nonPositiveDeadline }
+            guard !layers.isEmpty else { throw .deadlineWithoutLayers }
+        }
+        if propagatesDeadline && deadline == nil { throw .propagationWithoutDeadline }
         if case .recovery(let delay) = retryTrigger {
             guard server.recoveryTime != nil else { throw .recoveryTriggerWithoutRecovery }
             guard delay >= .zero else { throw .negativeNotificationDelay }
@@ -99,7 +121,13 @@ public struct Scenario: Sendable {
         self.attemptTimeout = attemptTimeout
         self.limits = limits
         self.failureKind = server.failureKind ?? failureKind
+        self.layers = layers
+        self.deadline = deadline
+        self.propagatesDeadline = propagatesDeadline
     }
+
+    /// The clients' policy as they follow it: with a deadline, they start no retry after it.
+    var clientPolicy: BackoffPolicy { deadline.map { policy.endingBy($0) } ?? policy }
 
     /// What the clients consult when an answer arrives.
     public var behaviour: ClientBehaviour {
@@ -127,7 +155,7 @@ public struct Scenario: Sendable {
     /// Such a run needs no session state machine (``ScenarioPath``), and from a burst it has closed
     /// forms (``closedForm``).
     var isPlainHerd: Bool {
-        server.answersAtOnce && limits.isEmpty && requestsPerClient == 1 && permanentFraction == 0
+        server.answersAtOnce && limits.isEmpty && layers.isEmpty && requestsPerClient == 1 && permanentFraction == 0
             && retryTrigger == .timer && (retryAfter == .ignore || !server.sendsRetryAfter)
     }
 

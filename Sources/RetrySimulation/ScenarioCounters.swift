@@ -10,6 +10,13 @@ struct ScenarioCounters {
     var rejected = 0, timeouts = 0, wastedWork = 0, peakQueue = 0
     /// Attempts that waited for a token of the client-side rate limiter, and their waits in all (ns).
     var tokenWaits = 0, tokenWaitTotal: Int64 = 0
+    /// Requests whose deadline passed while an attempt was in flight (`--deadline`).
+    var deadlineExceeded = 0
+    /// A stack of service layers (`--layer`): the attempts the clients sent into it (-1 without
+    /// one: the server's are the clients'), the server's attempts answered for nobody, each layer's
+    /// tally. Filled in by the stack when the run ends.
+    var clientAttempts = -1, orphanedAttempts = 0
+    var layers: [LayerTally] = []
     /// Per request (client-major, `requestsPerClient` slots each), in seconds, NaN for a request never
     /// sent: the same order whichever way the run goes, so the summary's sums are the same too.
     var totalWaits: [Double] = []
@@ -41,9 +48,10 @@ struct ScenarioCounters {
         switch outcome {
         case .succeeded: successes += 1
         case .permanentFailure: permanentFailures += 1
-        case .gaveUp, .deniedByBudget, .rejectedLocally:
+        case .gaveUp, .deniedByBudget, .rejectedLocally, .deadlineExceeded:
             if outcome == .gaveUp { giveUps += 1 }
             if outcome == .deniedByBudget { budgetDenials += 1 }
+            if outcome == .deadlineExceeded { deadlineExceeded += 1 }
             requestsLost += 1 + unsent
         }
     }
@@ -89,6 +97,8 @@ struct ScenarioCounters {
             requestsLost: requestsLost, deadSessions: deadSessions, rejected: rejected, timeouts: timeouts,
             wastedWork: wastedWork, peakQueue: peakQueue, budgetDenials: budgetDenials,
             localRejections: localRejections, tokenWaits: tokenWaits, tokenWaitTotal: Double(tokenWaitTotal) / 1e9,
+            deadlineExceeded: deadlineExceeded, clientAttempts: clientAttempts < 0 ? attempts : clientAttempts,
+            orphanedAttempts: orphanedAttempts, layers: layers,
             totalWait: endedRequests == 0 ? Summary([.nan]) : Summary(ended, quantiles: [0.5, 0.99]),
             meanCompletion: endedRequests == 0
                 ? .nan

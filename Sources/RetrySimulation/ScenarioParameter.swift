@@ -3,7 +3,7 @@
 public enum ScenarioParameter: Hashable, Sendable, CaseIterable {
     case server, serverRetryAfter, networkDelay, workers, queue, serviceTime, rejectionRetryAfter, degradationEnd
     case degradedCapacity, capacityProfile, clients, arrivals, arrivalDuration, retryTrigger, permanentFraction
-    case requestsPerClient, thinkTime, timeout, bucket
+    case requestsPerClient, thinkTime, timeout, bucket, layers, deadline
 }
 
 extension SimulationError {
@@ -31,6 +31,10 @@ extension SimulationError {
         case .negativeThinkTime: .thinkTime
         case .nonPositiveTimeout, .timeoutWithoutQueue: .timeout
         case .nonPositiveBucket, .tooManyBuckets: .bucket
+        case .throttleInLayer, .nonPositiveLayerTimeout, .noLayerConcurrency, .tooManyLayers, .layersWithContention,
+            .tooManyCalls:
+            .layers
+        case .nonPositiveDeadline, .deadlineWithoutLayers, .propagationWithoutDeadline: .deadline
         }
     }
 
@@ -42,7 +46,8 @@ extension SimulationError {
         case .invalidTrace, .beyondHorizon, .retryAfterNeedsRecovery, .degradationEndsBeforeStart,
             .degradationAndCapacityTrace, .tooManyClients, .noRuns, .tooManyArrivals, .recoveryTriggerWithoutRecovery,
             .permanentWithContention, .timeoutWithoutQueue, .tooManyBuckets, .invalidNetworkDelay,
-            .invalidCapacityFactor:
+            .invalidCapacityFactor, .throttleInLayer, .tooManyLayers, .deadlineWithoutLayers,
+            .propagationWithoutDeadline, .layersWithContention, .tooManyCalls:
             false
         default: true
         }

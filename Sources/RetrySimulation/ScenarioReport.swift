@@ -38,6 +38,15 @@ public struct ScenarioReport: Hashable, Sendable {
     /// in seconds.
     public let tokenWaits: Int
     public let tokenWaitTotal: Double
+    /// Requests whose deadline passed while an attempt was in flight (`Scenario/deadline`).
+    public let deadlineExceeded: Int
+    /// Attempts the clients sent: into the stack of layers, or (without one) to the server.
+    public let clientAttempts: Int
+    /// Server attempts answered when no caller could use the answer any more: some caller above
+    /// (a layer or the client) had stopped waiting for the attempt that led to it. 0 without layers.
+    public let orphanedAttempts: Int
+    /// Each service layer's tally, top to bottom (empty without layers).
+    public let layers: [LayerTally]
     /// Per-request total wait, in seconds.
     public let totalWait: Summary
     /// The mean time from a request's first attempt to its end (success, give-up or permanent

@@ -26,6 +26,12 @@ extension ScenarioRun: ServerDecisions {
 
     func isRetrying(_ client: Int) -> Bool { clients[client].backoff.attempts > 1 }
 
+    /// A client says nothing when it stops waiting: its work is never cancelled.
+    @inline(__always)
+    func isCancelled(_ client: Int, attempt: Int64) -> Bool { false }
+
+    func requestStart(of client: Int) -> VirtualTime { clients[client].requestStart }
+
     @inline(__always)
     mutating func counted(isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
         countAttempt(isRetry: isRetry, at: now, answeredAtOnce: outcome)
@@ -38,10 +44,16 @@ extension ScenarioRun: ServerDecisions {
     }
 
     mutating func reject(_ client: Int, retryAfter: Int64?) {
+        recordRejection()
+        deliver(.failure(serverDelay: retryAfter), to: client)
+    }
+
+    mutating func recordAnswer(_ outcome: AttemptOutcome) { timeline.recordAnswer(at: now, outcome) }
+
+    mutating func recordRejection() {
         counters.rejected += 1
         timeline.recordRejection(at: now)
         timeline.recordAnswer(at: now, .failure)
-        deliver(.failure(serverDelay: retryAfter), to: client)
     }
 
     mutating func queued(length: Int) {

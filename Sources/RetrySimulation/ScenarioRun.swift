@@ -42,7 +42,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
     /// (allocated only for an event-ordered run: a client-by-client run seeds each client's in turn).
     init(scenario: Scenario, starts: [Int64], seed: UInt64, eventOrdered: Bool) {
         self.scenario = scenario
-        policy = scenario.policy
+        policy = scenario.clientPolicy
         behaviour = scenario.behaviour
         self.seed = seed
         gate = Gate(limits: scenario.limits, clients: starts.count, failureKind: scenario.failureKind)
@@ -67,7 +67,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             simulation.schedule(
                 ScenarioEvent(kind: .send, client: index), at: VirtualTime(nanoseconds: start), lane: Self.arrivalLane)
         }
-        var server = Server(scenario.server)
+        var server = Server(scenario: scenario, seed: seed)
         while let event = simulation.step() {
             // Every span is at most the horizon, so no time computed before this check overflows.
             guard now <= VirtualTime.horizon else { throw .beyondHorizon }
@@ -85,6 +85,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             case .server(let number): server.handle(event, number: number, &self)
             }
         }
+        try server.finish(&counters)
         return try finish()
     }
 

@@ -73,6 +73,8 @@ public struct SimulatedClient: Hashable, Sendable {
             return endRequest(.permanentFailure, at: now, behaviour: behaviour)
         case .rejectedLocally:
             return endRequest(.rejectedLocally, at: now, behaviour: behaviour)
+        case .deadlineExceeded:
+            return endRequest(.deadlineExceeded, at: now, behaviour: behaviour)
         case .failure, .timeout:
             var delay: Int64? = nil
             if case .failure(let serverDelay) = answer { delay = serverDelay }
@@ -108,7 +110,9 @@ public struct SimulatedClient: Hashable, Sendable {
     {
         _requestsLeft -= 1
         var unsent = 0
-        if (outcome == .gaveUp || outcome == .deniedByBudget) && behaviour.onGiveUp == .endSession {
+        if (outcome == .gaveUp || outcome == .deniedByBudget || outcome == .deadlineExceeded)
+            && behaviour.onGiveUp == .endSession
+        {
             unsent = requestsLeft
             _requestsLeft = 0
         }

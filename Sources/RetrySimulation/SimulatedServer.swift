@@ -10,8 +10,8 @@ import Stochastics
 /// specialised. A new server model is one new file: a type conforming to this protocol, chosen in
 /// `Scenario.run`.
 protocol SimulatedServer {
-    /// The server of `model`; called only with a model of this server's kind.
-    init(_ model: ServerModel)
+    /// The server of `scenario`, whose run draws under `seed`.
+    init(scenario: Scenario, seed: UInt64)
 
     /// An attempt of client `client` (its number `attempt`, a retry or not) reaches the server at
     /// `decisions.now`; the driver has begun it and let it past the shared limits.
@@ -21,6 +21,22 @@ protocol SimulatedServer {
     /// One of the server's own events (kind `.server(number)`), at `decisions.now`.
     mutating func handle<Decisions: ServerDecisions>(
         _ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions)
+
+    /// The run is over: the server adds what it counted itself to the run's counters, or throws
+    /// when it could not hold the run.
+    func finish(_ counters: inout ScenarioCounters) throws(SimulationError)
+}
+
+/// A server made from its ``ServerModel`` alone (every model but a stack of layers).
+protocol ModelledServer: SimulatedServer {
+    /// The server of `model`; called only with a model of this server's kind.
+    init(_ model: ServerModel)
+}
+
+extension ModelledServer {
+    init(scenario: Scenario, seed: UInt64) { self.init(scenario.server) }
+
+    func finish(_ counters: inout ScenarioCounters) throws(SimulationError) {}
 }
 
 /// What a server may decide, and what it may read, about the attempts it serves. The scenario driver
@@ -42,6 +58,11 @@ protocol ServerDecisions {
     func isPermanent(_ client: Int) -> Bool
     /// Whether `client`'s current attempt is a retry.
     func isRetrying(_ client: Int) -> Bool
+    /// Whether the work for `client`'s attempt `attempt` is cancelled: its caller stopped waiting
+    /// and said so (deadline propagation), so a queued attempt is dropped unserved.
+    func isCancelled(_ client: Int, attempt: Int64) -> Bool
+    /// When `client`'s current request started (its first attempt).
+    func requestStart(of client: Int) -> VirtualTime
 
     /// An attempt reached the server now: count it, answered at once with `outcome` or not.
     mutating func counted(isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?)
@@ -50,6 +71,10 @@ protocol ServerDecisions {
     mutating func answer(_ client: Int, _ answer: ClientAnswer, recording outcome: AttemptOutcome?)
     /// Refuse the attempt at once (a full queue), carrying the server's delay.
     mutating func reject(_ client: Int, retryAfter: Int64?)
+    /// Record an answer the server gave now in the load timeline, and a rejection (a stack
+    /// records its bottom layer's answers there, and hands them to the layer itself).
+    mutating func recordAnswer(_ outcome: AttemptOutcome)
+    mutating func recordRejection()
     /// The queue now holds `length` attempts.
     mutating func queued(length: Int)
     /// Work was done for an attempt whose client had stopped waiting.

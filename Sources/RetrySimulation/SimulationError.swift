@@ -41,6 +41,17 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidRateLimit(Double)
     case invalidBurst(Int)
     case invalidLimitedShare(Double)
+    // A stack of service layers (`ServiceLayer`) and the requests' deadline.
+    case throttleInLayer(String)
+    case nonPositiveLayerTimeout(String)
+    case noLayerConcurrency(String, Int)
+    case tooManyLayers(Int)
+    case nonPositiveDeadline
+    case deadlineWithoutLayers
+    case propagationWithoutDeadline
+    case layersWithContention
+    /// A stack held more calls in progress at once than an event can name.
+    case tooManyCalls(limit: Int)
 
     public var description: String {
         switch self {
@@ -83,6 +94,20 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .recoveryTriggerWithoutRecovery:
             "the recovery trigger needs a server that recovers (an outage, a trace that ends at 0, or capacity with a degradation window)"
         case .permanentWithContention: "permanent failures do not apply to the contention model"
+        case .throttleInLayer(let name):
+            "layer '\(name)': a throttle or rate limiter is the clients' own (--throttle); a layer takes a budget and a breaker"
+        case .nonPositiveLayerTimeout(let name): "layer '\(name)': the per-try timeout must be greater than 0"
+        case .noLayerConcurrency(let name, let n): "layer '\(name)': the concurrency must be at least 1, got \(n)"
+        case .tooManyLayers(let n): "at most \(Scenario.maximumLayers) layers fit in one stack, got \(n)"
+        case .nonPositiveDeadline: "the deadline must be greater than 0"
+        case .deadlineWithoutLayers:
+            "a deadline needs a stack of layers (--layer); for one tier, --max-elapsed stops the retries and --timeout an attempt"
+        case .propagationWithoutDeadline: "deadline propagation needs a deadline (--deadline)"
+        case .layersWithContention:
+            "the contention model's clients read and write the item themselves; it cannot sit below a layer"
+        case .tooManyCalls(let limit):
+            "the layers held more than \(limit) calls in progress at once (orphaned work piles up); use fewer clients, "
+                + "attempts or longer timeouts"
         case .tooManyBuckets(let needed, let limit):
             "the load timeline would need \(Self.whole(needed)) buckets (limit \(limit)); use a wider bucket"
         }

@@ -26,6 +26,8 @@ import Testing
         func isAwaiting(_ client: Int, attempt: Int64) -> Bool { awaiting.contains(client) }
         func isPermanent(_ client: Int) -> Bool { false }
         func isRetrying(_ client: Int) -> Bool { false }
+        func isCancelled(_ client: Int, attempt: Int64) -> Bool { false }
+        func requestStart(of client: Int) -> VirtualTime { .zero }
 
         mutating func counted(isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
             log.append("counted \(outcome.map { "\($0)" } ?? "-")")
@@ -34,6 +36,8 @@ import Testing
             log.append("answer \(client) \(answer)")
         }
         mutating func reject(_ client: Int, retryAfter: Int64?) { log.append("reject \(client) \(retryAfter ?? -1)") }
+        mutating func recordAnswer(_ outcome: AttemptOutcome) { log.append("recorded \(outcome)") }
+        mutating func recordRejection() { log.append("recorded rejection") }
         mutating func queued(length: Int) { log.append("queued \(length)") }
         mutating func wasted() { log.append("wasted") }
         mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {

@@ -1,0 +1,113 @@
+import EventSimulation
+
+/// Service layers in front of a server model (`simulate --layer`), as one server to the clients:
+/// it answers a client's attempt by running a request through its layers, each retrying under its
+/// own policy against the layer below, the bottom layer's attempts reaching the `Bottom` server.
+///
+/// ```
+/// client attempt ─▶ layer 0 call ─▶ attempt ─▶ layer 1 call ─▶ ... ─▶ bottom call ─▶ attempt ─▶ server
+///        ◀─ answer ◀─ (retries, per-try timeouts, concurrency, budget, breaker at each layer) ◀─ answer
+/// ```
+///
+/// - The server sees the bottom layer's calls as its clients (``StackDecisions``); the load it
+///   counts is the run's load, and an attempt is retry traffic when anything above it retried.
+/// - A per-try timeout makes a layer stop waiting: the work below goes on, orphaned. With deadline
+///   propagation each sub-request carries the sooner of the request's deadline and its attempt's
+///   timeout: a layer starts no retry at or after it, and the work below is cancelled when it
+///   passes (a queued attempt is dropped; one being served is finished).
+/// - A client's request deadline is the stack's to enforce: when it passes with an attempt in
+///   flight, the client's request ends (`deadline_exceeded`).
+/// - Events of the stack (numbers 9 to 12) are its own; the server's (below 9) go to the server.
+///   Every layer draws from its own stream, the server from one more (``StackCalls``).
+struct ServiceStack<Bottom: ModelledServer>: SimulatedServer {
+    private var bottom: Bottom
+    private let calls: StackCalls
+
+    init(scenario: Scenario, seed: UInt64) {
+        precondition(!scenario.layers.isEmpty, "a stack has at least one layer")
+        bottom = Bottom(scenario.server)
+        calls = StackCalls(scenario: scenario, seed: seed)
+    }
+
+    mutating func receive<Decisions: ServerDecisions>(
+        client: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions
+    ) {
+        calls.clientAttempts += 1
+        decisions.armTimeout(client, attempt: attempt)
+        var deadline = Int64.max
+        if let limit = calls.deadline {
+            deadline = decisions.requestStart(of: client).nanoseconds + limit  // both at most 2^62
+            decisions.schedule(
+                StackCalls.Event.requestDeadline.rawValue, for: client, value: attempt,
+                at: VirtualTime(nanoseconds: max(deadline, decisions.now.nanoseconds)))
+        }
+        let permanent = decisions.isPermanent(client)
+        let carried = calls.propagatesDeadline ? deadline : .max
+        withUnsafeMutablePointer(to: &decisions) { outer in
+            var link = StackDecisions(outer: outer, calls: calls)
+            open(
+                layer: 0, caller: client, callerAttempt: attempt, callerRetrying: isRetry, deadline: carried,
+                permanent: permanent, &link)
+        }
+    }
+
+    mutating func handle<Decisions: ServerDecisions>(
+        _ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions
+    ) {
+        withUnsafeMutablePointer(to: &decisions) { outer in
+            var link = StackDecisions(outer: outer, calls: calls)
+            guard let stackEvent = StackCalls.Event(rawValue: number) else {
+                bottom.handle(event, number: number, &link)
+                return
+            }
+            let (slot, value) = (event.client, Int64(event.value))
+            switch stackEvent {
+            case .send:
+                if calls.isCurrent(slot, id: value) { send(slot, &link) }
+            case .perTryTimeout:
+                calls.answered(slot, tag: value, .timeout, &outer.pointee)
+            case .callDeadline:
+                calls.cancel(slot, id: value, &outer.pointee)
+            case .requestDeadline:
+                // `slot` is a client here.
+                if outer.pointee.isAwaiting(slot, attempt: value) {
+                    outer.pointee.answer(slot, .deadlineExceeded, recording: nil)
+                }
+            }
+        }
+    }
+
+    func finish(_ counters: inout ScenarioCounters) throws(SimulationError) {
+        guard !calls.overflowed else { throw .tooManyCalls(limit: StackCalls.maximumCalls) }
+        counters.clientAttempts = calls.clientAttempts
+        counters.orphanedAttempts = calls.orphanedAttempts
+        counters.layers = calls.tallies
+    }
+
+    /// Layer `layer` takes a request and sends its first attempt down.
+    private mutating func open<Outer: ServerDecisions>(
+        layer: Int, caller: Int, callerAttempt: Int64, callerRetrying: Bool, deadline: Int64, permanent: Bool,
+        _ link: inout StackDecisions<Outer>
+    ) {
+        guard
+            let slot = calls.open(
+                layer: layer, caller: caller, callerAttempt: callerAttempt, callerRetrying: callerRetrying,
+                deadline: deadline, permanent: permanent, &link.outer.pointee)
+        else { return }
+        send(slot, &link)
+    }
+
+    /// The call in `slot` makes an attempt: to the layer below, or to the server. (Whatever answers
+    /// it at once runs up the stack before this returns; the call is not touched after.)
+    private mutating func send<Outer: ServerDecisions>(_ slot: Int, _ link: inout StackDecisions<Outer>) {
+        guard let attempt = calls.beginAttempt(slot, &link.outer.pointee) else { return }
+        let layer = Int(calls[slot].layer)
+        if layer == calls.bottomLayer {
+            bottom.receive(client: slot, attempt: Int64(attempt.tag), isRetry: attempt.isRetry, &link)
+        } else {
+            open(
+                layer: layer + 1, caller: slot, callerAttempt: Int64(attempt.tag), callerRetrying: attempt.isRetry,
+                deadline: attempt.deadline, permanent: calls[slot].isPermanent, &link)
+        }
+    }
+}

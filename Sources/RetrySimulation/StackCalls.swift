@@ -1,0 +1,256 @@
+import BackoffPolicies
+import EventSimulation
+import Stochastics
+
+/// The calls of a ``ServiceStack`` and what they decide when answers come up: its layers, their
+/// calls in a table of slots (a slot is reused once its call ends), their shared limits, random
+/// streams and tallies.
+///
+/// A reference, so the stack's decisions wrapper (``StackDecisions``) and the stack itself both
+/// reach it while the server below is being called. Answers only ever go up from here; a call's
+/// next attempt is always an event, so nothing here calls the server below.
+final class StackCalls {
+    let layers: [ServiceLayer]
+    private let timeouts: [Int64]
+    private let concurrency: [Int]
+    private let behaviour: ClientBehaviour
+    /// The requests' deadline, nanoseconds after their start, and whether the calls carry it.
+    let deadline: Int64?
+    let propagatesDeadline: Bool
+    /// One stream per layer (index `k`), and one (index `layers.count`) for what the server below
+    /// draws for the bottom layer's attempts.
+    let streams: ClientStreams
+    private(set) var calls: [ServiceCall] = []
+    private var free: [Int32] = []
+    private var inFlight: [Int]
+    private var gates: [LimitsInForce?]
+    private var nextID: UInt32 = 0
+    private(set) var tallies: [LayerTally]
+    var clientAttempts = 0, orphanedAttempts = 0
+    /// Whether a request found every slot taken (the run then fails: its numbers would be wrong).
+    private(set) var overflowed = false
+
+    /// The most calls in progress at once: an event names its call's slot in 28 bits.
+    static let maximumCalls = ScenarioEvent.maximumClients
+
+    /// The stack's events, numbered after the bottom server's (which number theirs below 9).
+    enum Event: UInt32 {
+        /// The call in the slot makes its next attempt (value: the call's id).
+        case send = 9
+        /// The call's attempt (value: its tag) reaches its per-try timeout.
+        case perTryTimeout
+        /// The call's deadline passes (value: the call's id): its work is cancelled.
+        case callDeadline
+        /// The client's request's deadline passes (value: the client's attempt then in flight).
+        case requestDeadline
+    }
+
+    init(scenario: Scenario, seed: UInt64) {
+        layers = scenario.layers
+        timeouts = layers.map(\.timeoutNanoseconds)
+        concurrency = layers.map { $0.concurrency ?? .max }
+        behaviour = ClientBehaviour(retryAfter: scenario.retryAfter)
+        deadline = scenario.deadline?.wholeNanoseconds
+        propagatesDeadline = scenario.propagatesDeadline
+        // A root of their own, beyond every client's stream index (at most 2^28).
+        streams = ClientStreams(
+            count: layers.count + 1, root: SeedDerivation.streamSeed(root: seed, stream: Self.streamIndex))
+        inFlight = [Int](repeating: 0, count: layers.count)
+        gates = layers.map { layer in
+            layer.limits.isEmpty
+                ? nil : LimitsInForce(limits: layer.limits, clients: 0, failureKind: scenario.failureKind)
+        }
+        tallies = [LayerTally](repeating: LayerTally(), count: layers.count)
+    }
+
+    /// The stream index under the run's seed whose seed roots the layers' streams.
+    static let streamIndex: UInt64 = 1 << 40
+
+    var bottomLayer: Int { layers.count - 1 }
+
+    subscript(slot: Int) -> ServiceCall { calls[slot] }
+
+    /// A random source of layer `layer`'s stream.
+    func random(_ layer: Int) -> ClientRandom { ClientRandom(streams: streams, client: layer) }
+
+    /// A number no call or attempt of this run has had (modulo 2^32).
+    func newID() -> UInt32 {
+        nextID &+= 1
+        return nextID
+    }
+
+    // MARK: Opening a call
+
+    /// Layer `layer` takes a request from `caller` (its attempt `callerAttempt`) at `now`: the
+    /// slot of its new call, or `nil` when the layer holds `concurrency` calls already (the
+    /// request is refused, and the caller answered, at once).
+    func open<Outer: ServerDecisions>(
+        layer: Int, caller: Int, callerAttempt: Int64, callerRetrying: Bool, deadline: Int64, permanent: Bool,
+        _ outer: inout Outer
+    ) -> Int? {
+        tallies[layer].requests += 1
+        guard inFlight[layer] < concurrency[layer], !free.isEmpty || calls.count < Self.maximumCalls else {
+            overflowed = overflowed || inFlight[layer] < concurrency[layer]
+            tallies[layer].rejections += 1
+            answerCaller(layer: layer, caller: caller, attempt: callerAttempt, .failure(serverDelay: nil), &outer)
+            return nil
+        }
+        inFlight[layer] += 1
+        let call = ServiceCall(
+            retries: SimulatedClient(policy: layers[layer].policy), deadline: deadline, callerAttempt: callerAttempt,
+            id: newID(), caller: Int32(caller), layer: Int16(layer), callerRetrying: callerRetrying,
+            isPermanent: permanent)
+        let slot: Int
+        if let reused = free.popLast() {
+            slot = Int(reused)
+            calls[slot] = call
+        } else {
+            slot = calls.count
+            calls.append(call)
+            for index in gates.indices { gates[index]?.addClients(upTo: calls.count) }
+        }
+        gates[layer]?.requestStarted(at: outer.now.nanoseconds)
+        if deadline < .max {
+            outer.schedule(
+                Event.callDeadline.rawValue, for: slot, value: Int64(call.id), at: VirtualTime(nanoseconds: deadline))
+        }
+        return slot
+    }
+
+    /// The call in `slot` begins an attempt now, if its layer's breaker lets it go: the attempt's
+    /// tag, or `nil` when the breaker refused it (the call has been answered). Arms the per-try
+    /// timeout, and returns the deadline the work below carries.
+    func beginAttempt<Outer: ServerDecisions>(_ slot: Int, _ outer: inout Outer) -> (
+        tag: UInt32, isRetry: Bool, deadline: Int64
+    )? {
+        let layer = Int(calls[slot].layer)
+        let now = outer.now
+        if gates[layer] != nil {
+            var random = random(layer)
+            guard gates[layer]!.admitsAttempt(at: now.nanoseconds, using: &random) else {
+                let tag = newID()
+                calls[slot].attempt = tag
+                calls[slot].isAwaiting = true
+                answered(slot, tag: Int64(tag), .rejectedLocally, &outer)
+                return nil
+            }
+        }
+        let tag = newID()
+        let permanent = calls[slot].isPermanent
+        _ = calls[slot].retries.beginAttempt(at: now, policy: layers[layer].policy) { permanent }
+        calls[slot].attempt = tag
+        calls[slot].isAwaiting = true
+        tallies[layer].attempts += 1
+        var deadline = calls[slot].deadline
+        let timeout = timeouts[layer]
+        if timeout < .max {
+            let expiry = now.nanoseconds + timeout  // both at most the horizon, 2^62
+            if expiry < deadline {
+                outer.schedule(
+                    Event.perTryTimeout.rawValue, for: slot, value: Int64(tag), at: VirtualTime(nanoseconds: expiry))
+                if propagatesDeadline { deadline = expiry }
+            }
+        }
+        return (tag, calls[slot].isRetry, deadline)
+    }
+
+    // MARK: Answers going up
+
+    /// The call in `slot` is answered now about its attempt `tag` (a stale answer is dropped): it
+    /// retries (an event) or ends, answering its caller.
+    func answered<Outer: ServerDecisions>(_ slot: Int, tag: Int64, _ answer: ClientAnswer, _ outer: inout Outer) {
+        guard calls[slot].awaits(tag) else { return }
+        let layer = Int(calls[slot].layer)
+        let now = outer.now
+        let wasRetry = calls[slot].retries.backoff.attempts > 1
+        if answer != .rejectedLocally {
+            gates[layer]?.recordAnswer(
+                success: answer == .success, throttled: false, client: slot, wasRetry: wasRetry, at: now.nanoseconds)
+        }
+        if answer == .timeout { tallies[layer].timeouts += 1 }
+        var random = random(layer)
+        var action = calls[slot].retries.answered(
+            answer, at: now, policy: layers[layer].policy, behaviour: behaviour, using: &random)
+        if case .retry(let next) = action {
+            if next.nanoseconds >= calls[slot].deadline {
+                // The retry could not finish before the deadline the call carries: it is not made.
+                action = .endRequest(.gaveUp, next: nil, unsent: 0)
+            } else if gates[layer] != nil,
+                !gates[layer]!.grantsRetry(client: slot, afterTimeout: answer == .timeout, at: now.nanoseconds)
+            {
+                action = calls[slot].retries.refuseRetry(at: now, behaviour: behaviour)
+            }
+        }
+        switch action {
+        case .retry(let next):
+            gates[layer]?.retryScheduled(client: slot)
+            outer.schedule(Event.send.rawValue, for: slot, value: Int64(calls[slot].id), at: next)
+        case .endRequest(let outcome, _, _):
+            let reply: ClientAnswer
+            switch outcome {
+            case .succeeded:
+                tallies[layer].successes += 1
+                reply = .success
+            case .permanentFailure:
+                tallies[layer].permanentFailures += 1
+                reply = .permanentError
+            case .gaveUp, .deniedByBudget, .rejectedLocally, .deadlineExceeded:
+                tallies[layer].giveUps += 1
+                reply = .failure(serverDelay: nil)
+            }
+            let (caller, callerAttempt) = (Int(calls[slot].caller), calls[slot].callerAttempt)
+            end(slot)
+            answerCaller(layer: layer, caller: caller, attempt: callerAttempt, reply, &outer)
+        }
+    }
+
+    /// The call's deadline passed (its id `id`; a call already over is left alone): its work is
+    /// cancelled. Its caller's deadline is the same or sooner, so nobody waits for its answer.
+    func cancel<Outer: ServerDecisions>(_ slot: Int, id: Int64, _ outer: inout Outer) {
+        guard isCurrent(slot, id: id) else { return }
+        let layer = Int(calls[slot].layer)
+        tallies[layer].deadlineExceeded += 1
+        let (caller, callerAttempt) = (Int(calls[slot].caller), calls[slot].callerAttempt)
+        end(slot)
+        answerCaller(layer: layer, caller: caller, attempt: callerAttempt, .failure(serverDelay: nil), &outer)
+    }
+
+    /// Whether the slot holds the call numbered `id` (modulo 2^32), still in progress.
+    func isCurrent(_ slot: Int, id: Int64) -> Bool {
+        calls[slot].isLive && calls[slot].id == UInt32(truncatingIfNeeded: id)
+    }
+
+    /// Whether the call's attempt in flight can still reach the client: the call waits for it, and
+    /// every caller above waits for the attempt that led to it.
+    func reachesClient<Outer: ServerDecisions>(_ slot: Int, _ outer: Outer) -> Bool {
+        var call = calls[slot]
+        guard call.isLive && call.isAwaiting else { return false }
+        while call.layer > 0 {
+            let parent = calls[Int(call.caller)]
+            guard parent.awaits(call.callerAttempt) else { return false }
+            call = parent
+        }
+        return outer.isAwaiting(Int(call.caller), attempt: call.callerAttempt)
+    }
+
+    /// Answers the caller of a call of `layer`, if it still waits for its attempt `attempt`.
+    private func answerCaller<Outer: ServerDecisions>(
+        layer: Int, caller: Int, attempt: Int64, _ answer: ClientAnswer, _ outer: inout Outer
+    ) {
+        if layer == 0 {
+            if outer.isAwaiting(caller, attempt: attempt) { outer.answer(caller, answer, recording: nil) }
+        } else {
+            answered(caller, tag: attempt, answer, &outer)
+        }
+    }
+
+    /// The call in `slot` is over: its layer holds one call fewer, and the slot is free.
+    private func end(_ slot: Int) {
+        let layer = Int(calls[slot].layer)
+        gates[layer]?.requestEnded(client: slot)
+        inFlight[layer] -= 1
+        calls[slot].isLive = false
+        calls[slot].isAwaiting = false
+        free.append(Int32(slot))
+    }
+}
