@@ -69,9 +69,12 @@ struct ParsedOptions {
         self.specs = specs
         values.reserveCapacity(given.count)
         for (name, value) in given {
-            values[name] = value
-            repeated[name] = [value]
-            order.append(name)
+            // A repeatable option may come several times, its values in order (tune's --layer).
+            if values[name] == nil {
+                values[name] = value
+                order.append(name)
+            }
+            repeated[name, default: []].append(value)
         }
         try readStart()
     }
@@ -222,6 +225,9 @@ struct ParsedOptions {
     /// The text given for the option named `name` (a name read from the command line, as a sweep
     /// does for its axes), or `nil`.
     func givenText(_ name: String) -> String? { values[name] }
+
+    /// Every text given for the option named `name`, in order (one for most options).
+    func givenTexts(_ name: String) -> [String] { repeated[name] ?? [] }
 
     /// The declaration of the option named `name`, which must be one of `specs`.
     func spec(_ name: String) -> OptionSpec {

@@ -16,7 +16,8 @@ struct ScenarioOptions {
     /// The recovery trigger's notification delay when none is given.
     static let defaultNotificationDelay: Duration = .milliseconds(10)
 
-    init(_ options: ParsedOptions, policies: [BackoffPolicy]) throws(CommandLineError) {
+    /// - Parameter stack: the layers and the deadline (`simulate` only), the layers given per policy.
+    init(_ options: ParsedOptions, policies: [BackoffPolicy], stack: LayerOptions? = nil) throws(CommandLineError) {
         var warnings: [String] = []
         // Every value given is parsed, whether or not it applies (then it is named in a warning):
         // a bad value is an error even where it would have no effect.
@@ -74,7 +75,12 @@ struct ScenarioOptions {
                     + "are \(kind.rawValue) errors", command: options.command)
         }
         var scenarios: [Scenario] = []
-        for policy in policies {
+        if let stack, let bottom = stack.layers.first?.last, bottom.timeout != nil, server.answersAtOnce {
+            warnings.append(
+                "the bottom layer's timeout (layer '\(bottom.name)') has no effect: the \(serverName) server answers "
+                    + "at once")
+        }
+        for (index, policy) in policies.enumerated() {
             do {
                 scenarios.append(
                     try Scenario(
@@ -82,7 +88,8 @@ struct ScenarioOptions {
                         permanentFraction: permanent, retryAfter: retryAfter, retryTrigger: trigger,
                         requestsPerClient: requests,
                         thinkTime: think, onGiveUp: onGiveUp, attemptTimeout: timeout, limits: limits,
-                        failureKind: failureKind))
+                        failureKind: failureKind, layers: stack?.layers[index] ?? [], deadline: stack?.deadline,
+                        propagatesDeadline: stack?.propagatesDeadline ?? false))
             } catch {
                 throw Self.usageError(error, options: options)
             }

@@ -150,6 +150,25 @@ extension SimulateCommand {
                 String($0.report.tokenWaits)
             },
             Column("token_wait_s", "those waits in all, seconds") { CSVFormat.number($0.report.tokenWaitTotal) },
+            Column("layers", "service layers between the clients and the server (--layer)") {
+                String($0.scenario.layers.count)
+            },
+            Column("client_attempts", "attempts the clients sent (into the layers; without any, attempts_total)") {
+                String($0.report.clientAttempts)
+            },
+            Column(
+                "formula_work_amplification",
+                "closed-form expected work_amplification (server attempts per request): ∏ n_k over the clients and layers (always-fail), "
+                    + "(1 - p^N)/(1 - p) with N = ∏ n_k (bernoulli); empty with budgets, breakers, throttles, time limits, "
+                    + "concurrency, permanent errors or another server"
+            ) { CSVFormat.number($0.scenario.amplificationFormula) },
+            Column(
+                "orphaned_attempts",
+                "server attempts answered after a caller above (a layer, or the client) had stopped waiting for them"
+            ) { String($0.report.orphanedAttempts) },
+            Column("deadline_exceeded", "requests whose --deadline passed while an attempt was in flight") {
+                String($0.report.deadlineExceeded)
+            },
         ]
 
     /// One row of `--timeline FILE` per bucket: a mode's bucket and its expected load.

@@ -29,7 +29,7 @@ struct SimulateCommand: BackoffCommand {
         parse: Parsers.text)
     static let specs =
         PolicyOptions.specs(defaultJitter: defaultJitter) + [ScenarioOptions.clients.spec] + ScenarioOptions.specs
-        + [ScenarioOptions.bucket.spec, timeline.spec] + RunOptions.seedSpecs + [
+        + [ScenarioOptions.bucket.spec, timeline.spec] + LayerOptions.specs + RunOptions.seedSpecs + [
             RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec,
         ]
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }
@@ -40,20 +40,30 @@ struct SimulateCommand: BackoffCommand {
     let scenarios: [Scenario]
     let serverText: String
     let timelinePath: String?
+    let layerReportPath: String?
     let outputPath: String?
     let warnings: [String]
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
         policy = try PolicyOptions(options, defaultJitter: Self.defaultJitter)
         randomness = try RunOptions(options)
-        let scenario = try ScenarioOptions(options, policies: policy.policies)
+        let stack = try LayerOptions(options, jitters: policy.policies.map(\.jitter))
+        let scenario = try ScenarioOptions(options, policies: policy.policies, stack: stack)
         scenarios = scenario.scenarios
         serverText = scenario.serverText
-        warnings = policy.warnings + scenario.warnings
+        warnings = policy.warnings + stack.warnings + scenario.warnings
         timelinePath = try options(Self.timeline)
+        layerReportPath = try options(LayerOptions.report)
         outputPath = try options(TableOptions.output)
         try AtomicFileWriter.checkDistinct(
             table: outputPath, side: (Self.timeline.name, timelinePath), command: Self.name)
+        try AtomicFileWriter.checkDistinct(
+            table: outputPath, side: (LayerOptions.report.name, layerReportPath), command: Self.name)
+        if let timelinePath, timelinePath == layerReportPath {
+            throw .usage(
+                "'--\(Self.timeline.name)' and '--\(LayerOptions.report.name)' name the same file '\(timelinePath)'",
+                command: Self.name)
+        }
     }
 
     /// The largest scenario's run, times the modes run at once (`--jobs`), and the `--timeline` text.
@@ -79,6 +89,7 @@ struct SimulateCommand: BackoffCommand {
 
     func run() throws(CommandLineError) -> CSVTable {
         let timelineFile = try timelinePath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
+        let layerFile = try layerReportPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         let (scenarios, rootSeed, generator) = (scenarios, randomness.seed, randomness.generator)
         let reports: [ScenarioReport]
         let expectedLoads: [OutageLoad?]
@@ -101,7 +112,7 @@ struct SimulateCommand: BackoffCommand {
                 let width = scenarios.first?.bucketWidth.unitText ?? ""
                 throw .usage(
                     "Invalid value '\(width)' for '\(ScenarioOptions.bucket.spec.usage)': \(error)", command: Self.name)
-            case .beyondHorizon, .tooManyClients:
+            case .beyondHorizon, .tooManyClients, .tooManyCalls:
                 throw .usage("\(error)", command: Self.name)
             default:
                 throw .failure("\(error)")
@@ -139,6 +150,16 @@ struct SimulateCommand: BackoffCommand {
                 timelineFile.write(chunk)
             }
             try timelineFile.commit()
+        }
+        if let layerFile {
+            var text = LayerRow.columns.header().joined(separator: ",") + "\n"
+            for row in rows {
+                for layer in LayerRow.rows(of: row) {
+                    text += LayerRow.columns.row(layer).joined(separator: ",") + "\n"
+                }
+            }
+            layerFile.write(text)
+            try layerFile.commit()
         }
         return table
     }

@@ -151,8 +151,16 @@ struct SweepCommand: RunnableCommand {
     private static func make<Command: BackoffCommand>(
         _ command: Command.Type, tokens: some Collection<ArgumentToken>, terminal: Bool
     ) throws(CommandLineError) -> SweepCommand {
-        let sweptSpecs = Command.specs.filter { !unsweepable.contains($0.name) }
+        let sweptSpecs = Command.specs.filter { spec in
+            !unsweepable.contains(spec.name) && !LayerOptions.specs.contains { $0.name == spec.name }
+        }
         for token in tokens {
+            if case .option(let option, _) = token.kind, LayerOptions.specs.contains(where: { $0.name == option }) {
+                throw .usage(
+                    "'--\(option)' is not available in a sweep: a layer's SPEC holds commas, which a sweep reads as a "
+                        + "list of values; search a stack with 'backoff tune' (keys such as layer2.max-attempts), or loop "
+                        + "over 'backoff simulate' in the shell", command: name)
+            }
             if case .option(let option, _) = token.kind, unsweepable.contains(option),
                 ![TableOptions.output.name, RunOptions.jobsSpec.name, MemoryLimit.option.name].contains(option)
             {

@@ -44,7 +44,8 @@ struct TuneCommand: RunnableCommand {
         help: "A bound on a simulate column, COLUMN<=VALUE or COLUMN>=VALUE (repeatable).", parse: Constraint.init)
     static let ownSpecs = [objective.spec, maximize.spec, constraint.spec, search.spec, design.spec]
     static var specs: [OptionSpec] {
-        SimulateCommand.specs.filter { $0.name != SimulateCommand.timeline.name } + ownSpecs
+        SimulateCommand.specs.filter { ![SimulateCommand.timeline.name, LayerOptions.report.name].contains($0.name) }
+            + ownSpecs
     }
     static var columns: [ColumnDocumentation] {
         [
@@ -132,8 +133,22 @@ struct TuneCommand: RunnableCommand {
         } catch {
             throw options.invalid(Self.search.spec, searchText, detail: error.detail)
         }
-        for name in space.names where options.givenText(name) != nil {
-            throw .usage("'--\(name)' is both given and searched: give it, or search it", command: Self.name)
+        let layerTexts = options.givenTexts(LayerOptions.layer.name)
+        for name in space.names {
+            if let (layer, key) = TuneSearchSpace.layerKey(name) {
+                guard layer <= layerTexts.count else {
+                    throw .usage(
+                        "'\(name)' is searched, but only \(layerTexts.count) '--layer' \(layerTexts.count == 1 ? "is" : "are") "
+                            + "given", command: Self.name)
+                }
+                if layerTexts[layer - 1].split(separator: ",").contains(where: { $0.hasPrefix(key + "=") }) {
+                    throw .usage(
+                        "'\(name)' is both given (in '--layer \(layerTexts[layer - 1])') and searched: give it, or search it",
+                        command: Self.name)
+                }
+            } else if options.givenText(name) != nil {
+                throw .usage("'--\(name)' is both given and searched: give it, or search it", command: Self.name)
+            }
         }
         if space.dimensions["jitter"] == nil, let jitter = options.givenText("jitter"),
             jitter.contains(",") || jitter == "all"
@@ -152,7 +167,7 @@ struct TuneCommand: RunnableCommand {
         var given: [NamedValue] = []
         for name in options.order
         where SimulateCommand.specs.contains(where: { $0.name == name }) && !ownValues.contains(name) {
-            given.append((name, options.givenText(name)!))
+            for text in options.givenTexts(name) { given.append((name, text)) }
         }
         let jitter = PolicyOptions.jitterName
         if space.dimensions[jitter] == nil && options.givenText(jitter) == nil { given.append((jitter, "full")) }
@@ -228,6 +243,7 @@ struct TuneCommand: RunnableCommand {
     /// The simulate command of `given`, through simulate's own declarations (the sweep's path: no
     /// argument list to write and lex again); a usage error names the candidate.
     static func command(_ given: [NamedValue]) throws(CommandLineError) -> SimulateCommand {
+        let given = foldingLayerKeys(given)
         do {
             let options = try ParsedOptions(command: SimulateCommand.name, specs: SimulateCommand.specs, given: given)
             return try SimulateCommand(options)
@@ -235,6 +251,19 @@ struct TuneCommand: RunnableCommand {
             guard case .usage(let message, _) = error else { throw error }
             throw .usage("\(message) (in the candidate \(describe(given)))", command: name)
         }
+    }
+
+    /// `given` with each searched layer key (`layer2.max-attempts=3`) written into its layer's
+    /// SPEC (`--layer ...,max-attempts=3`), so the candidate's layers parse as a command line's.
+    static func foldingLayerKeys(_ given: [NamedValue]) -> [NamedValue] {
+        var folded = given.filter { TuneSearchSpace.layerKey($0.name) == nil }
+        let layers = folded.indices.filter { folded[$0].name == LayerOptions.layer.name }
+        for option in given {
+            guard let (layer, key) = TuneSearchSpace.layerKey(option.name) else { continue }
+            let index = layers[layer - 1]  // checked against the layers given when tune starts
+            folded[index].value += ",\(key)=\(option.value)"
+        }
+        return folded
     }
 
     /// `given` as a command line would say it, for messages.

@@ -29,6 +29,20 @@ struct TuneSearchSpace {
                 throw InvalidValue("'\(item)' is not NAME=RANGE or NAME=a|b|c")
             }
             let (name, value) = (parts[0], parts[1])
+            if let (layer, key) = Self.layerKey(name) {
+                guard layer >= 1,
+                    let spec = LayerOptions.keySpecs(defaultJitter: "full").first(where: { $0.name == key }),
+                    !Self.unsearchedLayerKeys.contains(key)
+                else {
+                    throw InvalidValue(
+                        "'\(name)' is not a layer key tune can search (LAYER.KEY with LAYER from layer1, and KEY one of "
+                            + Self.searchableLayerKeys.joined(separator: ", ") + ")")
+                }
+                guard dimensions[name] == nil else { throw InvalidValue("'\(name)' is searched twice") }
+                names.append(name)
+                dimensions[name] = try Self.dimension(value, spec: spec, as: name)
+                continue
+            }
             guard let spec = specs.first(where: { $0.name == name }), !TuneCommand.fixedOnly.contains(name) else {
                 let hint =
                     Suggestion.closest(to: name, among: TuneCommand.searchable).map { " (did you mean '\($0)'?)" } ?? ""
@@ -69,6 +83,31 @@ struct TuneSearchSpace {
             }
         }
         return points
+    }
+
+    /// `layerK.KEY` as (K, KEY): a key of the Kth `--layer` SPEC; `nil` for another name.
+    static func layerKey(_ name: String) -> (layer: Int, key: String)? {
+        guard name.hasPrefix("layer"), let dot = name.firstIndex(of: ".") else { return nil }
+        let number = name[name.index(name.startIndex, offsetBy: 5)..<dot]
+        guard let layer = Int(number), String(layer) == number else { return nil }
+        return (layer, String(name[name.index(after: dot)...]))
+    }
+
+    /// The layer keys a search leaves alone: a name, and what names a whole policy or a file.
+    static let unsearchedLayerKeys: Set<String> = ["name", "preset", "grpc-service-config", "grpc-method"]
+    static var searchableLayerKeys: [String] {
+        LayerOptions.keySpecs(defaultJitter: "full").map(\.name).filter { !unsearchedLayerKeys.contains($0) }
+    }
+
+    private static func dimension(_ value: String, spec: OptionSpec, as shown: String? = nil) throws(InvalidValue)
+        -> Dimension
+    {
+        do {
+            return try dimension(value, spec: spec)
+        } catch {
+            guard let shown, let detail = error.detail else { throw error }
+            throw InvalidValue(detail.replacingOccurrences(of: "'\(spec.name)", with: "'\(shown)"))
+        }
     }
 
     private static func dimension(_ value: String, spec: OptionSpec) throws(InvalidValue) -> Dimension {

@@ -234,6 +234,64 @@ import Testing
             "Invalid value '200' for '--max-attempts <count>': the longest total wait would be 1.1111111111111112e+197 s, "
                 + "beyond what virtual time holds (about 146 years); set a cap or allow fewer attempts; expected a whole number from 1 to 1000000000, e.g. 5"
         ),
+        (
+            "empty layer", ["simulate", "--clients", "10", "--layer", ""],
+            "'--layer' (layer 1) is empty; expected comma-separated KEY=VALUE pairs, e.g. name=api,max-attempts=3,timeout=1s"
+        ),
+        (
+            "unknown layer key", ["simulate", "--clients", "10", "--layer", "name=api", "--layer", "max-attemps=3"],
+            "'--layer max-attemps=3' (layer 2): unknown key 'max-attemps'. Did you mean 'max-attempts'? A layer takes "
+                + "preset, grpc-service-config, grpc-method, jitter, schedule, base, multiplier, increment, cap, cap-mode, "
+                + "max-attempts, max-retries, max-elapsed, decorrelated-factor, first-retry, granularity, budget, breaker, "
+                + "name, timeout, concurrency"
+        ),
+        (
+            "bad layer value", ["simulate", "--clients", "10", "--layer", "name=db,max-attempts=0"],
+            "'--layer name=db,max-attempts=0' (layer 1): invalid value '0' for key 'max-attempts': out of range; "
+                + "expected a whole number from 1 to 1000000000, e.g. 5"
+        ),
+        (
+            "layer key twice", ["simulate", "--clients", "10", "--layer", "base=10ms,base=20ms"],
+            "'--layer base=10ms,base=20ms' (layer 1): the key 'base' is given more than once"
+        ),
+        (
+            "layer rule between keys", ["simulate", "--clients", "10", "--layer", "base=1s,cap=500ms"],
+            "'--layer base=1s,cap=500ms' (layer 1): invalid value '500ms' for key 'cap': the cap must be at least the "
+                + "base (1s); expected a duration at least the base, with a unit (e.g. 5s), or none"
+        ),
+        (
+            "layer timeout of 0", ["simulate", "--clients", "10", "--layer", "timeout=0s"],
+            "'--layer timeout=0s' (layer 1): invalid value '0s' for key 'timeout': the per-try timeout must be greater "
+                + "than 0; expected a duration greater than 0 (e.g. 500ms), or none"
+        ),
+        (
+            "layer without a pair", ["simulate", "--clients", "10", "--layer", "max-attempts"],
+            "'--layer max-attempts' (layer 1): 'max-attempts' is not a KEY=VALUE pair; expected comma-separated "
+                + "KEY=VALUE pairs, e.g. name=api,max-attempts=3,timeout=1s"
+        ),
+        (
+            "deadline without layers", ["simulate", "--clients", "10", "--deadline", "2s"],
+            "'--deadline' needs a stack of layers ('--layer SPEC'); for one tier, '--max-elapsed' stops the retries "
+                + "and '--timeout' an attempt"
+        ),
+        (
+            "propagation without deadline",
+            ["simulate", "--clients", "10", "--layer", "name=a", "--deadline-propagation"],
+            "'--deadline-propagation' needs '--deadline DURATION'"
+        ),
+        (
+            "layers in a sweep", ["sweep", "simulate", "--clients", "10,20", "--layer", "max-attempts=2"],
+            "'--layer' is not available in a sweep: a layer's SPEC holds commas, which a sweep reads as a list of values; "
+                + "search a stack with 'backoff tune' (keys such as layer2.max-attempts), or loop over 'backoff simulate' "
+                + "in the shell"
+        ),
+        (
+            "a layer key beyond the layers",
+            [
+                "tune", "--clients", "10", "--layer", "name=a", "--objective", "work_amplification", "--search",
+                "layer2.max-attempts=1..3",
+            ], "'layer2.max-attempts' is searched, but only 1 '--layer' is given"
+        ),
     ]
 
     static let jitterForm =
@@ -275,6 +333,18 @@ import Testing
         #expect(result.stderr.contains("warning: '--retry-after honor' has no effect"))
         let quiet = Invocation(["simulate", "--clients", "10", "--server-retry-after", "1s", "--retry-after", "honor"])
         #expect(quiet.status == 0 && quiet.stderr.isEmpty)
+    }
+
+    /// A bottom layer's per-try timeout cannot fire against a server that answers at once.
+    @Test func aBottomLayerTimeoutAgainstAnInstantServerIsAWarning() {
+        let result = Invocation([
+            "simulate", "--clients", "10", "--server", "bernoulli:0.5", "--layer", "name=api", "--layer",
+            "name=db,timeout=1s",
+        ])
+        #expect(result.status == 0 && result.stdout.hasPrefix("jitter,"))
+        #expect(
+            result.stderr.contains(
+                "warning: the bottom layer's timeout (layer 'db') has no effect: the bernoulli server answers at once"))
     }
 
     @Test func optionsOfAnotherServerAreWarnedAbout() {

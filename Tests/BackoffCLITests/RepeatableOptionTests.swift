@@ -39,9 +39,29 @@ import Testing
         #expect(throws: CommandLineError.self) { try parse(["--once", "1", "--once", "2"]) }
     }
 
-    /// tune's --constraint is repeatable through the declaration (no hand lexing).
+    /// tune's --constraint is repeatable through the declaration (no hand lexing), and so is
+    /// simulate's --layer, the only repeatable option tune passes on.
     @Test func tuneTakesEveryConstraint() throws {
         #expect(TuneCommand.constraint.spec.isRepeatable)
-        #expect(!SimulateCommand.specs.contains { $0.isRepeatable })
+        #expect(SimulateCommand.specs.filter(\.isRepeatable).map(\.name) == [LayerOptions.layer.name])
+    }
+
+    /// A point's options keep every value of a repeatable option, in order: a tune candidate's
+    /// layers are all its layers.
+    @Test func givenOptionsKeepEveryLayer() throws {
+        let given = [("clients", "10"), ("layer", "name=a"), ("layer", "name=b,max-attempts=2")]
+        let options = try ParsedOptions(command: "simulate", specs: SimulateCommand.specs, given: given)
+        let command = try SimulateCommand(options)
+        #expect(command.scenarios[0].layers.map(\.name) == ["a", "b"])
+        #expect(command.scenarios[0].layers[1].policy.maxAttempts == 2)
+    }
+
+    /// tune writes each searched layer key into its layer's SPEC.
+    @Test func tuneFoldsLayerKeysIntoTheirLayers() {
+        let folded = TuneCommand.foldingLayerKeys([
+            ("layer", "name=a"), ("clients", "10"), ("layer", "name=b"), ("layer2.max-attempts", "3"),
+            ("layer1.base", "20ms"),
+        ])
+        #expect(folded.map(\.value) == ["name=a,base=20ms", "10", "name=b,max-attempts=3"])
     }
 }

@@ -1,0 +1,157 @@
+import BackoffPolicies
+import Foundation
+import RetrySimulation
+
+/// The options of `backoff simulate` that put service layers between the clients and the server
+/// (`--layer`, repeatable, top to bottom), and the requests' deadline.
+///
+/// A layer's SPEC is comma-separated `key=value` pairs: any policy option without its dashes
+/// (`max-attempts=3`, `base=50ms`, `jitter=full`, `preset=NAME`...), `budget=` and `breaker=`, and
+/// `name=`, `timeout=` (the per-try timeout of its calls to the layer below) and `concurrency=` (the
+/// requests it holds at once). The pairs are read through the very declarations of those options,
+/// so a layer accepts what they accept; an error names the layer and the key.
+struct LayerOptions {
+    /// Per jitter mode of the rows (in `--jitter`'s order), the layers top to bottom.
+    let layers: [[ServiceLayer]]
+    let deadline: Duration?
+    let propagatesDeadline: Bool
+    /// Remarks for stderr.
+    let warnings: [String]
+
+    static let layer = Option.repeatable(
+        "layer", "spec", form: "comma-separated KEY=VALUE pairs, e.g. name=api,max-attempts=3,timeout=1s",
+        help: "Add a service layer between the clients and the server (repeatable, top to bottom). Keys: the policy "
+            + "options without their dashes (max-attempts, base, jitter, cap, preset...), budget, breaker, name, "
+            + "timeout (per-try, to the layer below) and concurrency (requests held at once; more are refused).",
+        parse: Parsers.text
+    ).setting(.layers)
+    static let deadline = Option<Duration?>.optional(
+        "deadline", "duration", kind: .duration, form: "a duration greater than 0 with a unit (e.g. 2s)",
+        help: "With --layer: each request's overall deadline; when it passes the request ends (deadline_exceeded), "
+            + "and the clients start no retry after it.",
+        parse: Parsers.duration
+    ).setting(.deadline, formStatesRange: true)
+    static let propagation = Option.flag(
+        "deadline-propagation",
+        help: "With --deadline: every sub-request carries the time left (gRPC-style): a layer starts no retry that "
+            + "cannot finish before it, and the work below is cancelled when it passes.")
+    static let report = Option<String?>.optional(
+        "layer-report", "file", form: "a file path",
+        help: "Also write one row per jitter mode and layer (the clients first): requests, attempts sent down, "
+            + "outcomes, timeouts, rejections and amplification.",
+        parse: Parsers.text)
+    static let specs = [layer.spec, deadline.spec, propagation.spec, report.spec]
+
+    // The keys a SPEC takes beyond the policy options.
+    static let name = Option<String?>.optional(
+        "name", "name", form: "a name without commas", help: "The layer's name (default: layerK).", parse: Parsers.text)
+    static let timeout = Option(
+        "timeout", "duration", kind: .duration, default: "none",
+        form: "a duration greater than 0 (e.g. 500ms), or none",
+        help: "The layer's per-try timeout.", parse: Parsers.durationOrNone)
+    static let concurrency = Option<Int?>.optional(
+        "concurrency", "count", kind: .count, form: Parsers.countForm(1...1_000_000_000, example: 100),
+        help: "The most requests the layer holds at once.", parse: Parsers.count(in: 1...1_000_000_000))
+
+    /// The declarations a SPEC's keys are read through, with the rows' jitter as the default.
+    static func keySpecs(defaultJitter: String) -> [OptionSpec] {
+        PolicyOptions.specs(defaultJitter: defaultJitter).filter { $0.name != PolicyOptions.failureKind.name }
+            + [ScenarioOptions.budget.spec, ScenarioOptions.breaker.spec, name.spec, timeout.spec, concurrency.spec]
+    }
+
+    init(_ options: ParsedOptions, jitters: [Jitter]) throws(CommandLineError) {
+        let texts = try options(all: Self.layer)
+        deadline = try options(Self.deadline)
+        propagatesDeadline = try options(Self.propagation)
+        if propagatesDeadline && deadline == nil {
+            throw .usage("'--deadline-propagation' needs '--deadline DURATION'", command: options.command)
+        }
+        if deadline != nil && texts.isEmpty {
+            throw .usage(
+                "'--deadline' needs a stack of layers ('--layer SPEC'); for one tier, '--max-elapsed' stops the retries "
+                    + "and '--timeout' an attempt", command: options.command)
+        }
+        var warnings: [String] = []
+        if options.isGiven(Self.report) && texts.isEmpty {
+            warnings.append("'--layer-report' without '--layer' has only the clients' row")
+        }
+        layers = try jitters.map { jitter throws(CommandLineError) in
+            try texts.enumerated().map { index, text throws(CommandLineError) in
+                try Self.layer(text, number: index + 1, jitter: jitter, command: options.command)
+            }
+        }
+        self.warnings = warnings
+    }
+
+    /// The layer of SPEC `text`, the `number`th, for the rows of `jitter`.
+    static func layer(_ text: String, number: Int, jitter: Jitter, command: String) throws(CommandLineError)
+        -> ServiceLayer
+    {
+        let what = text.isEmpty ? "'--layer' (layer \(number))" : "'--layer \(text.quotedInMessage)' (layer \(number))"
+        let form = "comma-separated KEY=VALUE pairs, e.g. name=api,max-attempts=3,timeout=1s"
+        let specs = keySpecs(defaultJitter: jitter.name)
+        guard !text.isEmpty else { throw .usage("\(what) is empty; expected \(form)", command: command) }
+        var pairs: [(name: String, value: String)] = []
+        for piece in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            let pair = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard pair.count == 2, !pair[0].isEmpty else {
+                throw .usage(
+                    "\(what): '\(piece.quotedInMessage)' is not a KEY=VALUE pair; expected \(form)", command: command)
+            }
+            guard specs.contains(where: { $0.name == pair[0] && !$0.isFlag }) else {
+                let hint =
+                    Suggestion.closest(to: pair[0], among: specs.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
+                throw .usage(
+                    "\(what): unknown key '\(pair[0].quotedInMessage)'.\(hint) A layer takes "
+                        + specs.map(\.name).joined(separator: ", "), command: command)
+            }
+            guard !pairs.contains(where: { $0.name == pair[0] }) else {
+                throw .usage("\(what): the key '\(pair[0])' is given more than once", command: command)
+            }
+            pairs.append((pair[0], pair[1]))
+        }
+        // The rows' decorrelated factor stays with the layer unless it sets its own jitter.
+        if let factor = jitter.decorrelatedFactor,
+            !pairs.contains(where: { $0.name == "jitter" || $0.name == "preset" }),
+            !pairs.contains(where: { $0.name == PolicyOptions.decorrelatedFactor.name })
+        {
+            pairs.append((PolicyOptions.decorrelatedFactor.name, CSVFormat.number(factor)))
+        }
+        do throws(CommandLineError) {
+            let parsed = try ParsedOptions(command: command, specs: specs, given: pairs)
+            let policies = try PolicyOptions(parsed, defaultJitter: jitter.name).policies
+            guard policies.count == 1 else {
+                throw CommandLineError.usage(
+                    "Invalid value '\(parsed.text(PolicyOptions.jitter(default: jitter.name)) ?? "")' for "
+                        + "'--\(PolicyOptions.jitterName) <list>': a layer takes one jitter mode", command: command)
+            }
+            let limits = RetryLimits(
+                budget: try parsed(ScenarioOptions.budget), breaker: try parsed(ScenarioOptions.breaker))
+            let (name, timeout, concurrency) = (
+                try parsed(Self.name) ?? "layer\(number)", try parsed(Self.timeout), try parsed(Self.concurrency)
+            )
+            if let timeout, timeout <= .zero {
+                throw parsed.invalid(Self.timeout, detail: "the per-try timeout must be greater than 0")
+            }
+            do {
+                return try ServiceLayer(
+                    name: name, policy: policies[0], limits: limits, timeout: timeout, concurrency: concurrency)
+            } catch {
+                throw CommandLineError.usage("\(error)", command: command)
+            }
+        } catch {
+            guard case .usage(let message, _) = error else { throw error }
+            throw .usage("\(what): \(Self.naming(message, specs: specs))", command: command)
+        }
+    }
+
+    /// A message about options, as one about a SPEC's keys: `'--base <duration>'` reads `key 'base'`.
+    private static func naming(_ message: String, specs: [OptionSpec]) -> String {
+        var text = message
+        for spec in specs {
+            text = text.replacingOccurrences(of: "'\(spec.usage)'", with: "key '\(spec.name)'")
+                .replacingOccurrences(of: "'--\(spec.name)'", with: "key '\(spec.name)'")
+        }
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+}
