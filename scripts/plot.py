@@ -343,6 +343,42 @@ def ratelimit(paths, labels, out, name="ratelimit", limit=10, title=None):
     save(figure, out, name)
 
 
+def stack(names, labels, out, window=(5, 10), name="stack"):
+    """(12) Retries across a stack: for each configuration (notebooks-data/stack-NAME.csv, its
+    -timeline.csv and -layers.csv), the server's load over time, and the attempts each tier sends
+    per client request (the amplification so far), and the database's refusals and orphaned work."""
+    figure = plt.figure(figsize=(10, 8))
+    grid = figure.add_gridspec(2, 2, height_ratios=[2, 1.5], hspace=0.45, wspace=0.35)
+    load = figure.add_subplot(grid[0, :])
+    tiers = figure.add_subplot(grid[1, 0])
+    orphans = figure.add_subplot(grid[1, 1])
+    for index, (key, label) in enumerate(zip(names, labels)):
+        color = f"C{index}"
+        rows = read(os.path.join(DATA, f"stack-{key}-timeline.csv"), ["bucket_start_s", "attempts"])
+        times = [number(row["bucket_start_s"]) for row in rows]
+        width = times[1] - times[0] if len(times) > 1 else 1
+        load.step(times, [number(row["attempts"]) / width for row in rows], where="post", label=label, color=color,
+                  linewidth=1)
+        layers = read(os.path.join(DATA, f"stack-{key}-layers.csv"), ["layer", "name", "amplification"])
+        tiers.plot([row["name"] for row in layers], [number(row["amplification"]) for row in layers], marker="o",
+                   label=label, color=color)
+        main = read(os.path.join(DATA, f"stack-{key}.csv"), ["orphaned_attempts", "rejected"])[0]
+        orphans.barh(index - 0.2, number(main["rejected"]), height=0.4, color=color)
+        orphans.barh(index + 0.2, number(main["orphaned_attempts"]), height=0.4, color=color, alpha=0.45)
+    load.axvspan(window[0], window[1], color="red", alpha=0.08, label="database at 30 % capacity")
+    load.set(ylabel="attempts per second at the database", xlabel="time (s)", yscale="log",
+             title="The database's load (requests arrive at 400/s)")
+    load.legend(fontsize=8)
+    tiers.set(ylabel="attempts sent per client request", ylim=(0, None), title="Amplification, tier by tier")
+    tiers.tick_params(axis="x", labelsize=8)
+    orphans.set_yticks([])
+    orphans.invert_yaxis()
+    orphans.set(xlabel="attempts (colours as above)",
+                title="Refused by the full queue (dark);\nserved for nobody, orphaned (light)")
+    figure.suptitle("Clients, a frontend and a backend in front of a database that degrades for 5 s")
+    save(figure, out, name)
+
+
 def presets(paths, out, name="presets-outage"):
     """(6) The presets side by side in one outage, one row of panels per table (say, the defaults and
     the same with more attempts): what users wait, who succeeds, the retry peak, and the share of
@@ -450,6 +486,9 @@ def everything(out):
                ("standard", "adaptive-shared", "adaptive-per-client")], modes, out, name="ratelimit-hot-resource",
               limit=2, title="50 clients of 60 requests 200 ms apart, a tenth of them to a resource that admits 2/s "
                              "(ratelimit:2/s:share=0.1)")
+    stack(["sre-4-everywhere", "bottom-only", "ratio-budgets", "aws-quota-top"],
+          ["4 attempts at every tier", "retries only at the bottom", "10 % ratio budgets at every tier",
+           "AWS SDK standard (quota) at the top"], out)
 
 
 def main(argv):

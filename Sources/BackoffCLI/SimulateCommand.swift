@@ -19,7 +19,9 @@ struct SimulateCommand: BackoffCommand {
         attempts that find it full, with an optional degradation window. drain_time_s is the time from the \
         end of the outage or degradation to the end of the last bucket whose attempts exceed L + 3√L, L \
         being the expected first attempts per bucket (0 after a burst): after it the load stays at the \
-        steady level.
+        steady level. With --layer SPEC (repeatable, top to bottom) services sit between the clients and the \
+        server, each retrying under its own policy: attempts_total stays the server's load, client_attempts \
+        is what the clients sent, and --layer-report FILE has a row per layer.
         """
     static let defaultJitter = "none,full,equal,decorrelated"
     static let timeline = Option<String?>.optional(

@@ -48,10 +48,16 @@ struct ScenarioCounters {
         switch outcome {
         case .succeeded: successes += 1
         case .permanentFailure: permanentFailures += 1
-        case .gaveUp, .deniedByBudget, .rejectedLocally, .deadlineExceeded:
-            if outcome == .gaveUp { giveUps += 1 }
-            if outcome == .deniedByBudget { budgetDenials += 1 }
-            if outcome == .deadlineExceeded { deadlineExceeded += 1 }
+        case .gaveUp:
+            giveUps += 1
+            requestsLost += 1 + unsent
+        case .deniedByBudget:
+            budgetDenials += 1
+            requestsLost += 1 + unsent
+        case .rejectedLocally:
+            requestsLost += 1 + unsent
+        case .deadlineExceeded:
+            deadlineExceeded += 1
             requestsLost += 1 + unsent
         }
     }

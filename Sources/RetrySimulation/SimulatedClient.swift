@@ -105,14 +105,19 @@ public struct SimulatedClient: Hashable, Sendable {
         endRequest(.deniedByBudget, at: now, behaviour: behaviour)
     }
 
+    @inline(__always)
     private mutating func endRequest(_ outcome: RequestOutcome, at now: VirtualTime, behaviour: ClientBehaviour)
         -> ClientAction
     {
         _requestsLeft -= 1
         var unsent = 0
-        if (outcome == .gaveUp || outcome == .deniedByBudget || outcome == .deadlineExceeded)
-            && behaviour.onGiveUp == .endSession
-        {
+        // A request that gave up (its attempts, its budget or its time ran out) may end its session.
+        var gaveUp = false
+        switch outcome {
+        case .gaveUp, .deniedByBudget, .deadlineExceeded: gaveUp = true
+        case .succeeded, .permanentFailure, .rejectedLocally: break
+        }
+        if gaveUp && behaviour.onGiveUp == .endSession {
             unsent = requestsLeft
             _requestsLeft = 0
         }

@@ -20,15 +20,38 @@ final class StackCalls {
     /// One stream per layer (index `k`), and one (index `layers.count`) for what the server below
     /// draws for the bottom layer's attempts.
     let streams: ClientStreams
-    private(set) var calls: [ServiceCall] = []
-    private var free: [Int32] = []
-    private var inFlight: [Int]
-    private var gates: [LimitsInForce?]
-    private var nextID: UInt32 = 0
-    private(set) var tallies: [LayerTally]
-    var clientAttempts = 0, orphanedAttempts = 0
-    /// Whether a request found every slot taken (the run then fails: its numbers would be wrong).
-    private(set) var overflowed = false
+    /// Each layer's policy, and whether it has a budget or breaker.
+    private let policies: UnsafeMutablePointer<BackoffPolicy>
+    private let gated: [Bool]
+    /// What changes as the run goes, behind one pointer: a class's stored `var`s would pay a
+    /// dynamic exclusivity check at every access, and this is the stack's hot path.
+    private let state: UnsafeMutablePointer<State>
+
+    private struct State {
+        /// The table of calls: `count` slots in use (live or free), room for `capacity`. Plain
+        /// memory, not an array, so a write to a call pays no uniqueness check.
+        var calls = UnsafeMutablePointer<ServiceCall>.allocate(capacity: 64)
+        var count = 0, capacity = 64
+        var free: [Int32] = []
+        var inFlight: [Int]
+        var gates: [LimitsInForce?]
+        var nextID: UInt32 = 0
+        var tallies: [LayerTally]
+        var clientAttempts = 0, orphanedAttempts = 0
+        /// Whether a request found every slot taken (the run then fails: its numbers would be wrong).
+        var overflowed = false
+    }
+
+    var tallies: [LayerTally] { state.pointee.tallies }
+    var clientAttempts: Int {
+        get { state.pointee.clientAttempts }
+        set { state.pointee.clientAttempts = newValue }
+    }
+    var orphanedAttempts: Int {
+        get { state.pointee.orphanedAttempts }
+        set { state.pointee.orphanedAttempts = newValue }
+    }
+    var overflowed: Bool { state.pointee.overflowed }
 
     /// The most calls in progress at once: an event names its call's slot in 28 bits.
     static let maximumCalls = ScenarioEvent.maximumClients
@@ -55,12 +78,26 @@ final class StackCalls {
         // A root of their own, beyond every client's stream index (at most 2^28).
         streams = ClientStreams(
             count: layers.count + 1, root: SeedDerivation.streamSeed(root: seed, stream: Self.streamIndex))
-        inFlight = [Int](repeating: 0, count: layers.count)
-        gates = layers.map { layer in
-            layer.limits.isEmpty
-                ? nil : LimitsInForce(limits: layer.limits, clients: 0, failureKind: scenario.failureKind)
-        }
-        tallies = [LayerTally](repeating: LayerTally(), count: layers.count)
+        policies = .allocate(capacity: layers.count)
+        policies.initialize(from: layers.map(\.policy), count: layers.count)
+        gated = layers.map { !$0.limits.isEmpty }
+        state = .allocate(capacity: 1)
+        state.initialize(
+            to: State(
+                inFlight: [Int](repeating: 0, count: layers.count),
+                gates: layers.map { layer in
+                    layer.limits.isEmpty
+                        ? nil : LimitsInForce(limits: layer.limits, clients: 0, failureKind: scenario.failureKind)
+                },
+                tallies: [LayerTally](repeating: LayerTally(), count: layers.count)))
+    }
+
+    deinit {
+        state.pointee.calls.deallocate()  // ServiceCall holds no references: nothing to deinitialize
+        state.deinitialize(count: 1)
+        state.deallocate()
+        policies.deinitialize(count: layers.count)
+        policies.deallocate()
     }
 
     /// The stream index under the run's seed whose seed roots the layers' streams.
@@ -68,15 +105,15 @@ final class StackCalls {
 
     var bottomLayer: Int { layers.count - 1 }
 
-    subscript(slot: Int) -> ServiceCall { calls[slot] }
+    subscript(slot: Int) -> ServiceCall { state.pointee.calls[slot] }
 
     /// A random source of layer `layer`'s stream.
     func random(_ layer: Int) -> ClientRandom { ClientRandom(streams: streams, client: layer) }
 
     /// A number no call or attempt of this run has had (modulo 2^32).
     func newID() -> UInt32 {
-        nextID &+= 1
-        return nextID
+        state.pointee.nextID &+= 1
+        return state.pointee.nextID
     }
 
     // MARK: Opening a call
@@ -88,28 +125,39 @@ final class StackCalls {
         layer: Int, caller: Int, callerAttempt: Int64, callerRetrying: Bool, deadline: Int64, permanent: Bool,
         _ outer: inout Outer
     ) -> Int? {
-        tallies[layer].requests += 1
-        guard inFlight[layer] < concurrency[layer], !free.isEmpty || calls.count < Self.maximumCalls else {
-            overflowed = overflowed || inFlight[layer] < concurrency[layer]
-            tallies[layer].rejections += 1
+        state.pointee.tallies[layer].requests += 1
+        guard state.pointee.inFlight[layer] < concurrency[layer],
+            !state.pointee.free.isEmpty || state.pointee.count < Self.maximumCalls
+        else {
+            state.pointee.overflowed = state.pointee.overflowed || state.pointee.inFlight[layer] < concurrency[layer]
+            state.pointee.tallies[layer].rejections += 1
             answerCaller(layer: layer, caller: caller, attempt: callerAttempt, .failure(serverDelay: nil), &outer)
             return nil
         }
-        inFlight[layer] += 1
+        state.pointee.inFlight[layer] += 1
         let call = ServiceCall(
-            retries: SimulatedClient(policy: layers[layer].policy), deadline: deadline, callerAttempt: callerAttempt,
+            retries: SimulatedClient(policy: policies[layer]), deadline: deadline, callerAttempt: callerAttempt,
             id: newID(), caller: Int32(caller), layer: Int16(layer), callerRetrying: callerRetrying,
             isPermanent: permanent)
         let slot: Int
-        if let reused = free.popLast() {
+        if let reused = state.pointee.free.popLast() {
             slot = Int(reused)
-            calls[slot] = call
+            state.pointee.calls[slot] = call
         } else {
-            slot = calls.count
-            calls.append(call)
-            for index in gates.indices { gates[index]?.addClients(upTo: calls.count) }
+            slot = state.pointee.count
+            if slot == state.pointee.capacity {
+                let grown = UnsafeMutablePointer<ServiceCall>.allocate(capacity: 2 * slot)
+                grown.moveInitialize(from: state.pointee.calls, count: slot)
+                state.pointee.calls.deallocate()
+                (state.pointee.calls, state.pointee.capacity) = (grown, 2 * slot)
+            }
+            (state.pointee.calls + slot).initialize(to: call)
+            state.pointee.count += 1
+            for index in state.pointee.gates.indices {
+                state.pointee.gates[index]?.addClients(upTo: state.pointee.count)
+            }
         }
-        gates[layer]?.requestStarted(at: outer.now.nanoseconds)
+        if gated[layer] { state.pointee.gates[layer]!.requestStarted(at: outer.now.nanoseconds) }
         if deadline < .max {
             outer.schedule(
                 Event.callDeadline.rawValue, for: slot, value: Int64(call.id), at: VirtualTime(nanoseconds: deadline))
@@ -123,25 +171,29 @@ final class StackCalls {
     func beginAttempt<Outer: ServerDecisions>(_ slot: Int, _ outer: inout Outer) -> (
         tag: UInt32, isRetry: Bool, deadline: Int64
     )? {
-        let layer = Int(calls[slot].layer)
+        let layer = Int(state.pointee.calls[slot].layer)
         let now = outer.now
-        if gates[layer] != nil {
+        if gated[layer] {
             var random = random(layer)
-            guard gates[layer]!.admitsAttempt(at: now.nanoseconds, using: &random) else {
+            guard state.pointee.gates[layer]!.admitsAttempt(at: now.nanoseconds, using: &random) else {
                 let tag = newID()
-                calls[slot].attempt = tag
-                calls[slot].isAwaiting = true
+                state.pointee.calls[slot].attempt = tag
+                state.pointee.calls[slot].isAwaiting = true
                 answered(slot, tag: Int64(tag), .rejectedLocally, &outer)
                 return nil
             }
         }
         let tag = newID()
-        let permanent = calls[slot].isPermanent
-        _ = calls[slot].retries.beginAttempt(at: now, policy: layers[layer].policy) { permanent }
-        calls[slot].attempt = tag
-        calls[slot].isAwaiting = true
-        tallies[layer].attempts += 1
-        var deadline = calls[slot].deadline
+        let permanent = state.pointee.calls[slot].isPermanent
+        // The call's state is worked on in a local (plain values, no references): the policy is
+        // then read in place, where a write into the table beside it would make the compiler copy it.
+        var retries = state.pointee.calls[slot].retries
+        _ = retries.beginAttempt(at: now, policy: policies[layer]) { permanent }
+        state.pointee.calls[slot].retries = retries
+        state.pointee.calls[slot].attempt = tag
+        state.pointee.calls[slot].isAwaiting = true
+        state.pointee.tallies[layer].attempts += 1
+        var deadline = state.pointee.calls[slot].deadline
         let timeout = timeouts[layer]
         if timeout < .max {
             let expiry = now.nanoseconds + timeout  // both at most the horizon, 2^62
@@ -151,7 +203,7 @@ final class StackCalls {
                 if propagatesDeadline { deadline = expiry }
             }
         }
-        return (tag, calls[slot].isRetry, deadline)
+        return (tag, state.pointee.calls[slot].isRetry, deadline)
     }
 
     // MARK: Answers going up
@@ -159,46 +211,50 @@ final class StackCalls {
     /// The call in `slot` is answered now about its attempt `tag` (a stale answer is dropped): it
     /// retries (an event) or ends, answering its caller.
     func answered<Outer: ServerDecisions>(_ slot: Int, tag: Int64, _ answer: ClientAnswer, _ outer: inout Outer) {
-        guard calls[slot].awaits(tag) else { return }
-        let layer = Int(calls[slot].layer)
+        guard state.pointee.calls[slot].awaits(tag) else { return }
+        let layer = Int(state.pointee.calls[slot].layer)
         let now = outer.now
-        let wasRetry = calls[slot].retries.backoff.attempts > 1
-        if answer != .rejectedLocally {
-            gates[layer]?.recordAnswer(
+        let wasRetry = state.pointee.calls[slot].retries.backoff.attempts > 1
+        if gated[layer] && answer != .rejectedLocally {
+            state.pointee.gates[layer]!.recordAnswer(
                 success: answer == .success, throttled: false, client: slot, wasRetry: wasRetry, at: now.nanoseconds)
         }
-        if answer == .timeout { tallies[layer].timeouts += 1 }
+        if answer == .timeout { state.pointee.tallies[layer].timeouts += 1 }
         var random = random(layer)
-        var action = calls[slot].retries.answered(
-            answer, at: now, policy: layers[layer].policy, behaviour: behaviour, using: &random)
+        var retries = state.pointee.calls[slot].retries
+        var action = retries.answered(answer, at: now, policy: policies[layer], behaviour: behaviour, using: &random)
+        state.pointee.calls[slot].retries = retries
         if case .retry(let next) = action {
-            if next.nanoseconds >= calls[slot].deadline {
+            if next.nanoseconds >= state.pointee.calls[slot].deadline {
                 // The retry could not finish before the deadline the call carries: it is not made.
                 action = .endRequest(.gaveUp, next: nil, unsent: 0)
-            } else if gates[layer] != nil,
-                !gates[layer]!.grantsRetry(client: slot, afterTimeout: answer == .timeout, at: now.nanoseconds)
+            } else if gated[layer],
+                !state.pointee.gates[layer]!.grantsRetry(
+                    client: slot, afterTimeout: answer == .timeout, at: now.nanoseconds)
             {
-                action = calls[slot].retries.refuseRetry(at: now, behaviour: behaviour)
+                action = state.pointee.calls[slot].retries.refuseRetry(at: now, behaviour: behaviour)
             }
         }
         switch action {
         case .retry(let next):
-            gates[layer]?.retryScheduled(client: slot)
-            outer.schedule(Event.send.rawValue, for: slot, value: Int64(calls[slot].id), at: next)
+            if gated[layer] { state.pointee.gates[layer]!.retryScheduled(client: slot) }
+            outer.schedule(Event.send.rawValue, for: slot, value: Int64(state.pointee.calls[slot].id), at: next)
         case .endRequest(let outcome, _, _):
             let reply: ClientAnswer
             switch outcome {
             case .succeeded:
-                tallies[layer].successes += 1
+                state.pointee.tallies[layer].successes += 1
                 reply = .success
             case .permanentFailure:
-                tallies[layer].permanentFailures += 1
+                state.pointee.tallies[layer].permanentFailures += 1
                 reply = .permanentError
             case .gaveUp, .deniedByBudget, .rejectedLocally, .deadlineExceeded:
-                tallies[layer].giveUps += 1
+                state.pointee.tallies[layer].giveUps += 1
                 reply = .failure(serverDelay: nil)
             }
-            let (caller, callerAttempt) = (Int(calls[slot].caller), calls[slot].callerAttempt)
+            let (caller, callerAttempt) = (
+                Int(state.pointee.calls[slot].caller), state.pointee.calls[slot].callerAttempt
+            )
             end(slot)
             answerCaller(layer: layer, caller: caller, attempt: callerAttempt, reply, &outer)
         }
@@ -208,25 +264,26 @@ final class StackCalls {
     /// cancelled. Its caller's deadline is the same or sooner, so nobody waits for its answer.
     func cancel<Outer: ServerDecisions>(_ slot: Int, id: Int64, _ outer: inout Outer) {
         guard isCurrent(slot, id: id) else { return }
-        let layer = Int(calls[slot].layer)
-        tallies[layer].deadlineExceeded += 1
-        let (caller, callerAttempt) = (Int(calls[slot].caller), calls[slot].callerAttempt)
+        let layer = Int(state.pointee.calls[slot].layer)
+        state.pointee.tallies[layer].deadlineExceeded += 1
+        let (caller, callerAttempt) = (Int(state.pointee.calls[slot].caller), state.pointee.calls[slot].callerAttempt)
         end(slot)
         answerCaller(layer: layer, caller: caller, attempt: callerAttempt, .failure(serverDelay: nil), &outer)
     }
 
     /// Whether the slot holds the call numbered `id` (modulo 2^32), still in progress.
     func isCurrent(_ slot: Int, id: Int64) -> Bool {
-        calls[slot].isLive && calls[slot].id == UInt32(truncatingIfNeeded: id)
+        state.pointee.calls[slot].isLive && state.pointee.calls[slot].id == UInt32(truncatingIfNeeded: id)
     }
 
     /// Whether the call's attempt in flight can still reach the client: the call waits for it, and
-    /// every caller above waits for the attempt that led to it.
-    func reachesClient<Outer: ServerDecisions>(_ slot: Int, _ outer: Outer) -> Bool {
-        var call = calls[slot]
+    /// every caller above waits for the attempt that led to it. (`outer` is `inout` only so that
+    /// the driver is not copied.)
+    func reachesClient<Outer: ServerDecisions>(_ slot: Int, _ outer: inout Outer) -> Bool {
+        var call = state.pointee.calls[slot]
         guard call.isLive && call.isAwaiting else { return false }
         while call.layer > 0 {
-            let parent = calls[Int(call.caller)]
+            let parent = state.pointee.calls[Int(call.caller)]
             guard parent.awaits(call.callerAttempt) else { return false }
             call = parent
         }
@@ -244,13 +301,13 @@ final class StackCalls {
         }
     }
 
-    /// The call in `slot` is over: its layer holds one call fewer, and the slot is free.
+    /// The call in `slot` is over: its layer holds one call fewer, and the slot is state.pointee.free.
     private func end(_ slot: Int) {
-        let layer = Int(calls[slot].layer)
-        gates[layer]?.requestEnded(client: slot)
-        inFlight[layer] -= 1
-        calls[slot].isLive = false
-        calls[slot].isAwaiting = false
-        free.append(Int32(slot))
+        let layer = Int(state.pointee.calls[slot].layer)
+        if gated[layer] { state.pointee.gates[layer]!.requestEnded(client: slot) }
+        state.pointee.inFlight[layer] -= 1
+        state.pointee.calls[slot].isLive = false
+        state.pointee.calls[slot].isAwaiting = false
+        state.pointee.free.append(Int32(slot))
     }
 }

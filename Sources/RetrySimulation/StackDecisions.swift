@@ -49,7 +49,7 @@ struct StackDecisions<Outer: ServerDecisions>: ServerDecisions {
     /// attempt only while its call waits for it, or at once).
     mutating func answer(_ client: Int, _ answer: ClientAnswer, recording outcome: AttemptOutcome?) {
         if let outcome { outer.pointee.recordAnswer(outcome) }
-        if !calls.reachesClient(client, outer.pointee) { calls.orphanedAttempts += 1 }
+        if !calls.reachesClient(client, &outer.pointee) { calls.orphanedAttempts += 1 }
         calls.answered(client, tag: Int64(calls[client].attempt), answer, &outer.pointee)
     }
 
