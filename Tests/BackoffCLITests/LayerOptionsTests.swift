@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+@testable import BackoffCLI
+
+/// `simulate --layer` end to end: the SPEC's keys reach the layers, the columns and the layer report
+/// agree with the stack's closed form, and bad input writes nothing, side files included.
+@Suite struct LayerOptionsTests {
+    /// The SRE book's 4 attempts at three tiers, as README shows it: 64 attempts at the server per
+    /// request, in the main row and in the layer report, whose rows add up tier by tier.
+    @Test func theLayerReportCountsEveryTier() throws {
+        let directory = TemporaryDirectory()
+        let report = directory.file("layers.csv")
+        let result = Invocation([
+            "simulate", "--clients", "200", "--server", "always-fail", "--jitter", "full,none", "--max-attempts", "4",
+            "--layer", "name=service,max-attempts=4", "--layer", "name=database-client,max-attempts=4",
+            "--layer-report", report,
+        ])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        for row in 0..<2 {
+            #expect(result.field("attempts_total", row: row) == "12800")
+            #expect(result.field("client_attempts", row: row) == "800")
+            #expect(result.field("work_amplification", row: row) == "64")
+            #expect(result.field("formula_work_amplification", row: row) == "64")
+            #expect(result.field("layers", row: row) == "2")
+            #expect(result.field("orphaned_attempts", row: row) == "0")
+        }
+        let lines = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.first == LayerRow.columns.map(\.name).joined(separator: ","))
+        #expect(
+            Array(lines.dropFirst()) == [
+                "full,0,clients,200,800,0,0,200,0,0,0,4", "full,1,service,800,3200,0,0,800,0,0,0,16",
+                "full,2,database-client,3200,12800,0,0,3200,0,0,0,64",
+                "none,0,clients,200,800,0,0,200,0,0,0,4", "none,1,service,800,3200,0,0,800,0,0,0,16",
+                "none,2,database-client,3200,12800,0,0,3200,0,0,0,64",
+            ])
+    }
+
+    /// A layer follows the rows' jitter unless its SPEC names one, takes a preset's policy and
+    /// budget, and its keys override the preset's.
+    @Test func aSpecReachesItsLayer() throws {
+        let options = try ParsedOptions(
+            command: "simulate", specs: SimulateCommand.specs,
+            tokens: ArgumentLexer.tokens([
+                "--clients", "10", "--jitter", "equal,decorrelated", "--decorrelated-factor", "4", "--layer",
+                "name=api,timeout=250ms,concurrency=8", "--layer", "name=db,preset=aws-sdk-standard,max-attempts=2",
+                "--layer", "jitter=none,budget=ratio:percent=0.2",
+            ]))
+        let command = try SimulateCommand(options)
+        let (equal, decorrelated) = (command.scenarios[0].layers, command.scenarios[1].layers)
+        #expect(equal.map(\.name) == ["api", "db", "layer3"])
+        #expect(equal[0].policy.jitter == .equal && decorrelated[0].policy.jitter == .decorrelated(factor: 4))
+        #expect(equal[0].timeout == .milliseconds(250) && equal[0].concurrency == 8)
+        #expect(equal[1].policy.maxAttempts == 2 && equal[1].limits.budget != nil)
+        #expect(equal[2].policy.jitter == .disabled && decorrelated[2].policy.jitter == .disabled)
+        #expect(equal[2].limits.budget != nil && equal[2].limits.breaker == nil)
+    }
+
+    /// A bad SPEC is a usage error that leaves the table and the layer report as they were, and
+    /// leaves no temporary file.
+    @Test func aBadSpecWritesNoFile() throws {
+        let directory = TemporaryDirectory()
+        let output = try directory.write("keep me\n", to: "table.csv")
+        let report = try directory.write("keep me too\n", to: "layers.csv")
+        let result = Invocation([
+            "simulate", "--clients", "10", "--layer", "max-attempts=3", "--layer", "base=fast", "--output", output,
+            "--layer-report", report,
+        ])
+        #expect(result.status == 64 && result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("backoff: '--layer base=fast' (layer 2): invalid value 'fast' for key 'base'"))
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "keep me\n")
+        #expect(try String(contentsOfFile: report, encoding: .utf8) == "keep me too\n")
+        #expect(directory.contents.sorted() == ["layers.csv", "table.csv"])
+    }
+
+    /// The layer report and the timeline cannot share a file, nor go to standard output with the table.
+    @Test func theLayerReportNeedsAFileOfItsOwn() {
+        let same = Invocation([
+            "simulate", "--clients", "10", "--layer", "name=a", "--timeline", "x.csv", "--layer-report", "x.csv",
+        ])
+        #expect(same.status == 64 && same.stderr.contains("name the same file 'x.csv'"))
+        let both = Invocation(["simulate", "--clients", "10", "--layer", "name=a", "--layer-report", "-"])
+        #expect(
+            both.status == 64
+                && both.stderr.contains("'--layer-report -' and the table would both go to standard output"))
+    }
+
+    /// tune searches a layer's key through the layer's SPEC: the candidates differ only there, and
+    /// the searched column holds the layer key's values.
+    @Test func tuneSearchesALayersKey() {
+        let result = Invocation([
+            "tune", "--clients", "200", "--server", "always-fail", "--max-attempts", "2", "--layer", "name=api",
+            "--objective", "attempts_total", "--search", "layer1.max-attempts=1..4", "--design", "4",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let column = result.rows.first?.firstIndex(of: "layer1.max-attempts")
+        let objective = result.rows.first?.firstIndex(of: "attempts_total")
+        guard let column, let objective else {
+            Issue.record("missing columns: \(result.rows.first ?? [])")
+            return
+        }
+        for row in result.rows.dropFirst() {
+            // Always-fail: the server sees 200 × 2 × n attempts.
+            #expect(Int(row[objective]) == 400 * Int(row[column])!, "\(row)")
+        }
+    }
+}
