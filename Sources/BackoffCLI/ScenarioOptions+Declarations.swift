@@ -40,8 +40,12 @@ extension ScenarioOptions {
     ).setting(.workers, formStatesRange: true)
     static let service = Option(
         "service", "distribution", default: "exp:20ms",
-        form: "fixed:DURATION, exp:MEAN or lognormal:MEAN:SD with durations greater than 0, e.g. exp:20ms",
-        help: "capacity: service time, fixed:D, exp:MEAN or lognormal:MEAN:SD.", parse: Parsers.form(serviceTime)
+        form:
+            "fixed:DURATION, exp:MEAN or lognormal:MEAN:SD with durations greater than 0, or mixture:W@DIST;W@DIST... "
+            + "with weights summing to 1, e.g. exp:20ms",
+        help:
+            "capacity: service time, fixed:D, exp:MEAN, lognormal:MEAN:SD or mixture:W1@DIST1;W2@DIST2;... (weights sum to 1).",
+        parse: Parsers.form(serviceTime)
     ).setting(.serviceTime, formStatesRange: true)
     static let queue = Option(
         "queue", "count", kind: .count, default: "100", form: Parsers.countForm(0...1_000_000_000, example: 100),
@@ -202,8 +206,20 @@ extension ScenarioOptions {
         return .recovery(notificationDelay: delay)
     }
 
-    /// `fixed:D`, `exp:MEAN` or `lognormal:MEAN:SD` (the model checks that the times are above 0).
+    /// `fixed:D`, `exp:MEAN`, `lognormal:MEAN:SD` or `mixture:W1@DIST1;W2@DIST2;...` (the model
+    /// checks the times and that the weights sum to 1).
     @Sendable static func serviceTime(_ text: String) -> ServiceTime? {
+        if text.hasPrefix("mixture:") {
+            var parts: [ServiceTime.Component] = []
+            for piece in text.dropFirst("mixture:".count).split(separator: ";", omittingEmptySubsequences: false) {
+                let pair = piece.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                guard pair.count == 2, let weight = ValueParser.number(pair[0]), !pair[1].hasPrefix("mixture"),
+                    let time = serviceTime(pair[1])
+                else { return nil }
+                parts.append(ServiceTime.Component(weight: weight, time: time))
+            }
+            return .mixture(parts)
+        }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         let times = parts.dropFirst().compactMap(ValueParser.duration)
         guard times.count == parts.count - 1, let first = times.first else { return nil }

@@ -4,13 +4,13 @@ import Foundation
 ///
 /// Nodes are found by Newton's iteration on the Legendre polynomial P_p from the Chebyshev-like
 /// start x ≈ cos(π (i + 3/4) / (p + 1/2)) (Abramowitz & Stegun 25.4.29; Numerical Recipes §4.6).
-struct GaussLegendre {
-    let nodes: [Double]
-    let weights: [Double]
+package struct GaussLegendre {
+    package let nodes: [Double]
+    package let weights: [Double]
     /// Barycentric weights of the nodes, for Lagrange interpolation through them.
     let barycentricWeights: [Double]
 
-    init(points p: Int) {
+    package init(points p: Int) {
         precondition(p >= 1, "Gauss-Legendre needs at least one node")
         var nodes = [Double](repeating: 0, count: p)
         var weights = [Double](repeating: 0, count: p)

@@ -19,6 +19,8 @@ struct CapacityServer: ModelledServer {
     /// of log-nanoseconds; computed once.
     private let service: (fixed: Double, exponentialMean: Double, lognormal: (mu: Double, sigma: Double))
     private let rejectionRetryAfter: Nanoseconds?
+    /// A mixture's components, each with the cumulative weight up to it (empty for another time).
+    private let mixture: [(cumulative: Double, time: ServiceTime)]
     var busyWorkers = 0
     var queue = RingBuffer<(client: Int32, attempt: Int64)>()
 
@@ -32,6 +34,16 @@ struct CapacityServer: ModelledServer {
             let (m, s) = (mean.nanoseconds, sd.nanoseconds)
             let variance = log(1 + s * s / (m * m))
             service = (0, 0, (log(m) - variance / 2, variance.squareRoot()))
+        case .mixture: service = (0, 0, (0, 0))
+        }
+        if case .mixture(let parts) = capacity.serviceTime {
+            var total = 0.0
+            mixture = parts.map { part in
+                total += part.weight
+                return (total, part.time)
+            }
+        } else {
+            mixture = []
         }
         rejectionRetryAfter = capacity.rejectionRetryAfter?.wholeNanoseconds
     }
@@ -83,6 +95,7 @@ struct CapacityServer: ModelledServer {
         case .exponential: duration = decisions.exponential(for: Int(client), mean: service.exponentialMean)
         case .lognormal:
             duration = decisions.lognormal(for: Int(client), mu: service.lognormal.mu, sigma: service.lognormal.sigma)
+        case .mixture: duration = mixtureDraw(for: Int(client), &decisions)
         }
         if let window = model.degradation, now >= window.start, now < window.end {
             duration /= window.fraction
@@ -94,6 +107,22 @@ struct CapacityServer: ModelledServer {
         let bounded = duration < Self.longestService ? duration : Self.longestService
         decisions.schedule(
             Event.serviceDone.rawValue, for: Int(client), value: attempt, after: max(1, Int64(bounded + 0.5)))
+    }
+
+    /// A mixture's draw: one uniform of the client's stream picks the component (the last one if
+    /// rounding leaves the weights' sum below it), then the component's own draw.
+    private func mixtureDraw<Decisions: ServerDecisions>(for client: Int, _ decisions: inout Decisions) -> Double {
+        var random = decisions.random(for: client)
+        let u = random.nextUniform()
+        let time = (mixture.first { u < $0.cumulative } ?? mixture[mixture.count - 1]).time
+        switch time {
+        case .deterministic(let t): return t.nanoseconds
+        case .exponential(let mean): return decisions.exponential(for: client, mean: mean.nanoseconds)
+        case .lognormal:
+            let (mu, sigma) = time.logParameters
+            return decisions.lognormal(for: client, mu: mu, sigma: sigma)
+        case .mixture: preconditionFailure("a mixture's component is not a mixture (validated)")
+        }
     }
 
     /// The longest service time, in nanoseconds: virtual time's horizon.

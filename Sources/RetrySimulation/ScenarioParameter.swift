@@ -17,7 +17,7 @@ extension SimulationError {
         case .invalidNetworkDelay: .networkDelay
         case .noWorkers: .workers
         case .negativeQueueLimit: .queue
-        case .nonPositiveServiceTime, .invalidLognormalServiceTime: .serviceTime
+        case .nonPositiveServiceTime, .invalidLognormalServiceTime, .invalidMixture: .serviceTime
         case .negativeRejectionRetryAfter: .rejectionRetryAfter
         case .degradationEndsBeforeStart: .degradationEnd
         case .invalidDegradedCapacity: .degradedCapacity
@@ -47,7 +47,7 @@ extension SimulationError {
             .degradationAndCapacityTrace, .tooManyClients, .noRuns, .tooManyArrivals, .recoveryTriggerWithoutRecovery,
             .permanentWithContention, .timeoutWithoutQueue, .tooManyBuckets, .invalidNetworkDelay,
             .invalidCapacityFactor, .throttleInLayer, .tooManyLayers, .deadlineWithoutLayers,
-            .propagationWithoutDeadline, .layersWithContention, .tooManyCalls:
+            .propagationWithoutDeadline, .layersWithContention, .tooManyCalls, .invalidMixture:
             false
         default: true
         }

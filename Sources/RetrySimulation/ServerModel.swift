@@ -53,6 +53,8 @@ public enum ServerModel: Hashable, Sendable {
                 guard t > .zero else { throw .nonPositiveServiceTime }
             case .lognormal(let mean, let sd):
                 guard mean > .zero, sd >= .zero else { throw .invalidLognormalServiceTime }
+            case .mixture(let parts):
+                try Self.validate(mixture: parts)
             }
             if let delay = model.rejectionRetryAfter, delay < .zero { throw .negativeRejectionRetryAfter }
             if let window = model.degradation {
@@ -68,6 +70,29 @@ public enum ServerModel: Hashable, Sendable {
                 }
             }
         }
+    }
+
+    /// A mixture's weights are probabilities that sum to 1 (to 1e-9), and its components are
+    /// times of their own kinds: fixed at least 0, an exponential's mean and a lognormal's above 0.
+    private static func validate(mixture parts: [ServiceTime.Component]) throws(SimulationError) {
+        guard !parts.isEmpty else { throw .invalidMixture("a mixture needs at least one component") }
+        for part in parts {
+            guard part.weight.isFinite, part.weight > 0 else {
+                throw .invalidMixture("a component's weight must be greater than 0, got \(part.weight)")
+            }
+            switch part.time {
+            case .deterministic(let t):
+                guard t >= .zero else { throw .invalidMixture("a fixed time must not be negative") }
+            case .exponential(let mean):
+                guard mean > .zero else { throw .invalidMixture("an exponential's mean must be greater than 0") }
+            case .lognormal(let mean, let sd):
+                guard mean > .zero, sd >= .zero else { throw .invalidMixture("a lognormal needs mean > 0 and sd >= 0") }
+            case .mixture:
+                throw .invalidMixture("a component cannot be a mixture")
+            }
+        }
+        let total = parts.reduce(0) { $0 + $1.weight }
+        guard abs(total - 1) <= 1e-9 else { throw .invalidMixture("the weights must sum to 1, got \(total)") }
     }
 
     private static func validate(_ retryAfter: RetryAfter?) throws(SimulationError) {

@@ -12,6 +12,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case negativeQueueLimit(Int)
     case nonPositiveServiceTime
     case invalidLognormalServiceTime
+    case invalidMixture(String)
     case negativeRejectionRetryAfter
     case degradationEndsBeforeStart
     case invalidDegradedCapacity(Double)
@@ -68,6 +69,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .negativeQueueLimit(let n): "the queue limit must not be negative, got \(n)"
         case .nonPositiveServiceTime: "the service time must be greater than 0"
         case .invalidLognormalServiceTime: "the lognormal service time needs mean > 0 and sd >= 0"
+        case .invalidMixture(let reason): reason
         case .negativeRejectionRetryAfter: "the Retry-After must not be negative"
         case .degradationEndsBeforeStart: "the degradation window must end after it starts"
         case .invalidDegradedCapacity(let f): "the degraded capacity must be a fraction in (0, 1], got \(f)"

@@ -156,7 +156,7 @@ import Testing
         (
             "zero service time", ["simulate", "--server", "capacity", "--service", "exp:0ms"],
             "Invalid value 'exp:0ms' for '--service <distribution>': expected fixed:DURATION, exp:MEAN or lognormal:MEAN:SD "
-                + "with durations greater than 0, e.g. exp:20ms"
+                + "with durations greater than 0, or mixture:W@DIST;W@DIST... with weights summing to 1, e.g. exp:20ms"
         ),
         (
             "zero timeout", ["simulate", "--server", "capacity", "--timeout", "0ms"],
@@ -233,6 +233,13 @@ import Testing
             "overflowing waits", ["formula", "--cap", "none", "--multiplier", "10", "--max-attempts", "200"],
             "Invalid value '200' for '--max-attempts <count>': the longest total wait would be 1.1111111111111112e+197 s, "
                 + "beyond what virtual time holds (about 146 years); set a cap or allow fewer attempts; expected a whole number from 1 to 1000000000, e.g. 5"
+        ),
+        (
+            "mixture weights",
+            ["simulate", "--server", "capacity", "--service", "mixture:0.9@fixed:0ms;0.05@fixed:2s"],
+            "Invalid value 'mixture:0.9@fixed:0ms;0.05@fixed:2s' for '--service <distribution>': the weights must sum to "
+                + "1, got 0.9500000000000001; expected fixed:DURATION, exp:MEAN or lognormal:MEAN:SD with durations greater "
+                + "than 0, or mixture:W@DIST;W@DIST... with weights summing to 1, e.g. exp:20ms"
         ),
         (
             "empty layer", ["simulate", "--clients", "10", "--layer", ""],
@@ -402,7 +409,8 @@ import Testing
         (
             ["simulate", "--server", "capacity", "--service", "lognormal:0ms:1ms"],
             "Invalid value 'lognormal:0ms:1ms' for '--service <distribution>': expected fixed:DURATION, exp:MEAN or "
-                + "lognormal:MEAN:SD with durations greater than 0, e.g. exp:20ms"
+                + "lognormal:MEAN:SD with durations greater than 0, or mixture:W@DIST;W@DIST... with weights summing to 1, "
+                + "e.g. exp:20ms"
         ),
         (
             ["simulate", "--retry-trigger", "recovery", "--server", "bernoulli:0.5"],
