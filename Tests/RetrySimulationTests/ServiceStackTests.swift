@@ -122,6 +122,21 @@ import Testing
         #expect(report.lastCompletion == 0.9)
     }
 
+    /// An attempt is orphaned when any caller above stopped waiting, not only its own: one worker
+    /// of 1 s, the client's 300 ms timeout, two layers without timeouts. At 0.3 s the client gives
+    /// up; at 1 s the server answers the bottom layer, which still waits and passes the success up
+    /// to nobody. One orphan, and no wasted work (the server's own caller was waiting).
+    @Test func aTimeoutAboveOrphansTheWorkBelow() throws {
+        let capacity = CapacityModel(workers: 1, serviceTime: .deterministic(.seconds(1)), queueLimit: 10)
+        let scenario = try Scenario(
+            clients: 1, server: .capacity(capacity), policy: Self.policy(1), bucketWidth: .milliseconds(100),
+            attemptTimeout: .milliseconds(300), layers: Self.layers([1, 1]))
+        let report = try scenario.run(seed: Self.seed)
+        #expect(report.timeouts == 1 && report.giveUps == 1 && report.meanCompletion == 0.3)
+        #expect(report.orphanedAttempts == 1 && report.wastedWork == 0)
+        #expect(report.layers.map(\.successes) == [1, 1] && report.lastCompletion == 0.3)
+    }
+
     /// A layer holding `concurrency` requests refuses the others at once: three clients at once,
     /// one place, one attempt everywhere, so two requests fail at once and the server sees one.
     @Test func aFullLayerRefusesAtOnce() throws {
