@@ -9,10 +9,17 @@ import EventSimulation
 /// takes its time divided by `fraction` (capacity drops to that fraction), the trigger of an overload.
 /// A capacity profile (an incident's trace) generalises the window to a step function: a service
 /// takes its time divided by the factor in force when it starts.
+///
+/// With `replicas` above 1 the server is that many such servers (each with its own workers and
+/// queue) behind a uniform random balancer; a hedged request's copies go to distinct replicas
+/// (see ``Hedging``).
 public struct CapacityModel: Hashable, Sendable {
+    /// Workers of each replica.
     public let workers: Int
+    /// Replicas, each with `workers` workers and a queue of `queueLimit`.
+    public let replicas: Int
     public let serviceTime: ServiceTime
-    /// The most attempts that may wait for a worker.
+    /// The most attempts that may wait for a worker (at each replica).
     public let queueLimit: Int
     /// The delay sent with a rejection, if any.
     public let rejectionRetryAfter: Duration?
@@ -22,15 +29,19 @@ public struct CapacityModel: Hashable, Sendable {
 
     public init(
         workers: Int, serviceTime: ServiceTime, queueLimit: Int, rejectionRetryAfter: Duration? = nil,
-        degradation: Degradation? = nil, capacityProfile: StepFunction<Double>? = nil
+        degradation: Degradation? = nil, capacityProfile: StepFunction<Double>? = nil, replicas: Int = 1
     ) {
         self.workers = workers
+        self.replicas = replicas
         self.serviceTime = serviceTime
         self.queueLimit = queueLimit
         self.rejectionRetryAfter = rejectionRetryAfter
         self.degradation = degradation
         self.capacityProfile = capacityProfile
     }
+
+    /// The most replicas one server holds.
+    public static let maximumReplicas = 10_000
 
     /// When capacity first drops below full: the trigger of the overload.
     public var triggerStart: VirtualTime? {

@@ -5,9 +5,10 @@ import Foundation
 /// Workers serving a FIFO queue (see ``CapacityModel``): an attempt that finds a worker free is
 /// served at once, one that finds the queue full is rejected at once, and the others wait. Service
 /// times come from the client's stream; they are divided by the capacity left when they start (the
-/// degradation window's fraction, or the capacity profile's factor). A client that stops waiting (its timeout, handled by the driver) does not
-/// take the work back: the worker still does it (wasted work).
-struct CapacityServer: ModelledServer {
+/// degradation window's fraction, or the capacity profile's factor). A client that stops waiting
+/// (its timeout, handled by the driver) does not take the work back: the worker still does it
+/// (wasted work). A hedge's cancelled copy is taken back (``withdraw(client:attempt:inService:_:)``).
+struct CapacityServer: WithdrawableServer {
     /// The server's events.
     enum Event: UInt32 {
         /// A worker finishes the attempt numbered by the event's value.
@@ -23,6 +24,8 @@ struct CapacityServer: ModelledServer {
     private let mixture: [(cumulative: Double, time: ServiceTime)]
     var busyWorkers = 0
     var queue = RingBuffer<(client: Int32, attempt: Int64)>()
+    /// Queue entries whose work was withdrawn: they no longer count, and are dropped when reached.
+    var withdrawnQueued = 0
 
     init(_ model: ServerModel) {
         guard case .capacity(let capacity) = model else { preconditionFailure("\(model) is not the capacity model") }
@@ -54,9 +57,9 @@ struct CapacityServer: ModelledServer {
         decisions.counted(isRetry: isRetry, answeredAtOnce: nil)
         if busyWorkers < model.workers {
             startService(client: Int32(index), attempt: attempt, &decisions)
-        } else if queue.count < model.queueLimit {
+        } else if queue.count - withdrawnQueued < model.queueLimit {
             queue.append((Int32(index), attempt))
-            decisions.queued(length: queue.count)
+            decisions.queued(length: queue.count - withdrawnQueued)
         } else {
             decisions.reject(index, retryAfter: rejectionRetryAfter)
             return
@@ -73,10 +76,31 @@ struct CapacityServer: ModelledServer {
             let permanent = decisions.isPermanent(index)
             decisions.answer(index, permanent ? .permanentError : .success, recording: permanent ? .failure : .success)
         } else {
-            decisions.wasted()
+            decisions.wasted(index, attempt: attempt)
         }
+        startNextQueued(&decisions)
+    }
+
+    mutating func withdraw<Decisions: ServerDecisions>(
+        client: Int, attempt: Int64, inService: Bool, _ decisions: inout Decisions
+    ) {
+        if inService {
+            busyWorkers -= 1
+            startNextQueued(&decisions)
+        } else {
+            withdrawnQueued += 1
+            decisions.queued(length: queue.count - withdrawnQueued)
+        }
+    }
+
+    /// A worker is free: it takes the first queued attempt still wanted.
+    private mutating func startNextQueued<Decisions: ServerDecisions>(_ decisions: inout Decisions) {
         while let next = queue.popFirst() {
-            decisions.queued(length: queue.count)
+            if decisions.isWithdrawn(Int(next.client), attempt: next.attempt) {
+                withdrawnQueued -= 1  // it stopped counting when withdrawn
+                continue
+            }
+            decisions.queued(length: queue.count - withdrawnQueued)
             // Work its caller cancelled (deadline propagation) leaves the queue unserved.
             guard !decisions.isCancelled(Int(next.client), attempt: next.attempt) else { continue }
             startService(client: next.client, attempt: next.attempt, &decisions)
@@ -88,6 +112,7 @@ struct CapacityServer: ModelledServer {
         client: Int32, attempt: Int64, _ decisions: inout Decisions
     ) {
         busyWorkers += 1
+        decisions.serviceStarted(Int(client), attempt: attempt)
         let now = decisions.now
         var duration: Double
         switch model.serviceTime {

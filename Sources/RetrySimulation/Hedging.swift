@@ -18,24 +18,44 @@ import Foundation
 ///
 /// With exponential service the cancelled work is exactly the mean service time, whatever d and n
 /// (memorylessness); with light or heavy tails it is not (tested, with reference values).
-/// The simulation of hedges under load is not built yet: these forms are what it will be checked
-/// against, and they are checked here against draws of the definition itself.
+///
+/// In a ``Scenario`` the hedge is run by ``HedgedReplicas`` against a capacity server's replicas,
+/// as gRPC's A6 describes it: a copy that fails (a full queue's rejection) sends the next one at
+/// once, a permanent error ends the request and cancels every copy, and the first success wins.
+/// Under load, copies queue and the closed forms above no longer hold: the simulation says by how
+/// much (tested against the forms where no copy waits).
 public struct Hedging: Hashable, Sendable {
     public let delay: Duration
     /// Copies in all, the first included (as gRPC's `maxAttempts` counts them).
     public let copies: Int
+    /// Whether the first success cancels the other copies, so the server stops their work (a
+    /// queued copy leaves the queue, one in service frees its worker at once); without, the losers
+    /// run to their end.
+    public let cancelsLosers: Bool
+
+    /// The most copies one request may send.
+    public static let maximumCopies = 64
 
     /// A hedge's parameter out of its range, and why.
     public struct Invalid: Error, Equatable, Sendable, CustomStringConvertible {
         public let description: String
     }
 
-    public init(delay: Duration, copies: Int) throws(Invalid) {
+    public init(delay: Duration, copies: Int, cancelsLosers: Bool = true) throws(Invalid) {
         guard delay >= .zero else { throw Invalid(description: "the hedging delay must not be negative") }
-        guard copies >= 1 else { throw Invalid(description: "a hedge sends at least 1 copy, got \(copies)") }
+        guard (1...Self.maximumCopies).contains(copies) else {
+            throw Invalid(description: "a hedge sends 1 to \(Self.maximumCopies) copies, got \(copies)")
+        }
         self.delay = delay
         self.copies = copies
+        self.cancelsLosers = cancelsLosers
     }
+
+    /// One copy, no hedge: a request through the replicas' balancer.
+    public static let single = try! Hedging(delay: .zero, copies: 1)
+
+    /// The expected work per request under this hedge's own cancellation rule, nanoseconds.
+    public func expectedWork(_ service: ServiceTime) -> Double { expectedWork(service, cancelling: cancelsLosers) }
 
     /// P(R > t), `t` in nanoseconds.
     public func responseSurvival(_ service: ServiceTime, atNanoseconds t: Double) -> Double {

@@ -38,6 +38,8 @@ extension Scenario {
             return try runEventOrdered(InstantServer.self, starts: starts, seed: seed)
         case (.eventOrdered, .contention):
             return try runEventOrdered(ContentionServer.self, starts: starts, seed: seed)
+        case (.eventOrdered, .capacity) where runsReplicaSet:
+            return try runEventOrdered(starts: starts, seed: seed, HedgedReplicas<CapacityServer>.self)
         case (.eventOrdered, .capacity):
             return try runEventOrdered(CapacityServer.self, starts: starts, seed: seed)
         case (.eventOrdered, .rateLimit):

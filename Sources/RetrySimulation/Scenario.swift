@@ -42,6 +42,9 @@ public struct Scenario: Sendable {
     /// (or when the per-try timeout of the attempt it serves does). Without it, a layer knows only
     /// its own timeouts.
     public let propagatesDeadline: Bool
+    /// The clients' hedge: copies of each attempt sent `delay` apart to distinct replicas of a
+    /// capacity server, the first success winning (see ``Hedging``). `nil`: one copy.
+    public let hedging: Hedging?
     /// The bucket width and the timeout in whole nanoseconds, as the run reads them.
     let bucketNanoseconds: Nanoseconds
     let timeoutNanoseconds: Nanoseconds?
@@ -61,7 +64,7 @@ public struct Scenario: Sendable {
         retryTrigger: RetryTrigger = .timer, requestsPerClient: Int = 1, thinkTime: Duration = .zero,
         onGiveUp: GiveUpBehavior = .endSession, attemptTimeout: Duration? = nil, limits: RetryLimits = RetryLimits(),
         failureKind: FailureKind = .transient, layers: [ServiceLayer] = [], deadline: Duration? = nil,
-        propagatesDeadline: Bool = false
+        propagatesDeadline: Bool = false, hedging: Hedging? = nil
     ) throws(SimulationError) {
         guard bucketWidth > .zero else { throw .nonPositiveBucket(bucketWidth) }
         try server.validate()
@@ -94,6 +97,11 @@ public struct Scenario: Sendable {
             guard !layers.isEmpty else { throw .deadlineWithoutLayers }
         }
         if propagatesDeadline && deadline == nil { throw .propagationWithoutDeadline }
+        if hedging != nil {
+            guard case .capacity = server else { throw .hedgingNeedsCapacity }
+            guard layers.isEmpty else { throw .hedgingWithLayers }
+        }
+        if case .capacity(let model) = server, model.replicas > 1, !layers.isEmpty { throw .replicasWithLayers }
         if case .recovery(let delay) = retryTrigger {
             guard server.recoveryTime != nil else { throw .recoveryTriggerWithoutRecovery }
             guard delay >= .zero else { throw .negativeNotificationDelay }
@@ -124,7 +132,18 @@ public struct Scenario: Sendable {
         self.layers = layers
         self.deadline = deadline
         self.propagatesDeadline = propagatesDeadline
+        self.hedging = hedging
     }
+
+    /// The capacity server's replicas, 1 for any other server.
+    public var replicas: Int {
+        if case .capacity(let model) = server { return model.replicas }
+        return 1
+    }
+
+    /// True when the run goes through ``HedgedReplicas``: a hedge, or more than one replica. Its
+    /// report then holds the requests' response times, copies and work (``HedgeTally``).
+    public var runsReplicaSet: Bool { hedging != nil || replicas > 1 }
 
     /// The clients' policy as they follow it: with a deadline, they start no retry after it.
     var clientPolicy: BackoffPolicy { deadline.map { policy.endingBy($0) } ?? policy }

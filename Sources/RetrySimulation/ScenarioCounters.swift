@@ -17,6 +17,8 @@ struct ScenarioCounters {
     /// tally. Filled in by the stack when the run ends.
     var clientAttempts = -1, orphanedAttempts = 0
     var layers: [LayerTally] = []
+    /// The hedged requests' tally, filled in when the run goes through replicas (`nil` otherwise).
+    var hedge: HedgeTally?
     /// Per request (client-major, `requestsPerClient` slots each), in seconds, NaN for a request never
     /// sent: the same order whichever way the run goes, so the summary's sums are the same too.
     var totalWaits: [Double] = []
@@ -110,6 +112,6 @@ struct ScenarioCounters {
                 ? .nan
                 : (Double(requestDurationWraps) * 0x1p64 + Double(requestDurations)) / Double(endedRequests) / 1e9,
             lastCompletion: Double(lastCompletion) / 1e9,
-            waits: waits, timeline: timeline)
+            waits: waits, timeline: timeline, hedge: hedge)
     }
 }

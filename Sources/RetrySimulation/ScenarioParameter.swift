@@ -3,7 +3,7 @@
 public enum ScenarioParameter: Hashable, Sendable, CaseIterable {
     case server, serverRetryAfter, networkDelay, workers, queue, serviceTime, rejectionRetryAfter, degradationEnd
     case degradedCapacity, capacityProfile, clients, arrivals, arrivalDuration, retryTrigger, permanentFraction
-    case requestsPerClient, thinkTime, timeout, bucket, layers, deadline
+    case requestsPerClient, thinkTime, timeout, bucket, layers, deadline, replicas, hedge
 }
 
 extension SimulationError {
@@ -16,6 +16,8 @@ extension SimulationError {
         case .negativeRetryAfter, .retryAfterNeedsRecovery: .serverRetryAfter
         case .invalidNetworkDelay: .networkDelay
         case .noWorkers: .workers
+        case .invalidReplicas, .replicasWithLayers: .replicas
+        case .hedgingNeedsCapacity, .hedgingWithLayers: .hedge
         case .negativeQueueLimit: .queue
         case .nonPositiveServiceTime, .invalidLognormalServiceTime, .invalidMixture: .serviceTime
         case .negativeRejectionRetryAfter: .rejectionRetryAfter
@@ -47,7 +49,8 @@ extension SimulationError {
             .degradationAndCapacityTrace, .tooManyClients, .noRuns, .tooManyArrivals, .recoveryTriggerWithoutRecovery,
             .permanentWithContention, .timeoutWithoutQueue, .tooManyBuckets, .invalidNetworkDelay,
             .invalidCapacityFactor, .throttleInLayer, .tooManyLayers, .deadlineWithoutLayers,
-            .propagationWithoutDeadline, .layersWithContention, .tooManyCalls, .invalidMixture:
+            .propagationWithoutDeadline, .layersWithContention, .tooManyCalls, .invalidMixture, .hedgingNeedsCapacity,
+            .hedgingWithLayers, .replicasWithLayers:
             false
         default: true
         }

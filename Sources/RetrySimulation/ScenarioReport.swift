@@ -57,6 +57,8 @@ public struct ScenarioReport: Hashable, Sendable {
     /// The waits before retries, and how many of them equal the policy's cap.
     public let waits: WaitTally
     public let timeline: LoadTimeline
+    /// What the hedged requests did, when the run went through replicas (``Scenario/runsReplicaSet``).
+    public let hedge: HedgeTally?
 
     /// Attempts per client.
     public var attemptsPerClient: Double { Double(attempts) / Double(clients) }

@@ -30,6 +30,10 @@ extension ScenarioRun: ServerDecisions {
     @inline(__always)
     func isCancelled(_ client: Int, attempt: Int64) -> Bool { false }
 
+    /// A client never withdraws work: only a hedge's copies are.
+    @inline(__always)
+    func isWithdrawn(_ client: Int, attempt: Int64) -> Bool { false }
+
     func requestStart(of client: Int) -> VirtualTime { clients[client].requestStart }
 
     @inline(__always)
@@ -61,7 +65,10 @@ extension ScenarioRun: ServerDecisions {
         timeline.recordQueueLength(at: now, length)
     }
 
-    mutating func wasted() { counters.wastedWork += 1 }
+    @inline(__always)
+    mutating func serviceStarted(_ client: Int, attempt: Int64) {}
+
+    mutating func wasted(_ client: Int, attempt: Int64) { counters.wastedWork += 1 }
 
     @inline(__always)
     mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {

@@ -47,6 +47,9 @@ public enum ServerModel: Hashable, Sendable {
             guard hop.mean >= .zero, hop.standardDeviation >= .zero else { throw .invalidNetworkDelay }
         case .capacity(let model):
             guard model.workers >= 1 else { throw .noWorkers(model.workers) }
+            guard (1...CapacityModel.maximumReplicas).contains(model.replicas) else {
+                throw .invalidReplicas(model.replicas)
+            }
             guard model.queueLimit >= 0 else { throw .negativeQueueLimit(model.queueLimit) }
             switch model.serviceTime {
             case .deterministic(let t), .exponential(let t):

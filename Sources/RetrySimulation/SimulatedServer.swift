@@ -33,6 +33,16 @@ protocol ModelledServer: SimulatedServer {
     init(_ model: ServerModel)
 }
 
+/// A server whose work for an attempt can be taken back before it ends: a replica behind
+/// ``HedgedReplicas``, whose losing copies are cancelled.
+protocol WithdrawableServer: ModelledServer {
+    /// The work for `client`'s attempt `attempt` is withdrawn now: one being served (`inService`)
+    /// frees its worker at once, one in the queue stops counting there and is dropped when reached
+    /// (`ServerDecisions.isWithdrawn` says so then). Its service-done event, if any, the caller drops.
+    mutating func withdraw<Decisions: ServerDecisions>(
+        client: Int, attempt: Int64, inService: Bool, _ decisions: inout Decisions)
+}
+
 extension ModelledServer {
     init(scenario: Scenario, seed: UInt64) { self.init(scenario.server) }
 
@@ -61,6 +71,9 @@ protocol ServerDecisions {
     /// Whether the work for `client`'s attempt `attempt` is cancelled: its caller stopped waiting
     /// and said so (deadline propagation), so a queued attempt is dropped unserved.
     func isCancelled(_ client: Int, attempt: Int64) -> Bool
+    /// Whether the work for `client`'s attempt `attempt` was withdrawn (a hedge's cancelled loser):
+    /// the server let it go already, so a queued entry of it is dropped. Always false for a client.
+    func isWithdrawn(_ client: Int, attempt: Int64) -> Bool
     /// When `client`'s current request started (its first attempt).
     func requestStart(of client: Int) -> VirtualTime
 
@@ -77,8 +90,10 @@ protocol ServerDecisions {
     mutating func recordRejection()
     /// The queue now holds `length` attempts.
     mutating func queued(length: Int)
-    /// Work was done for an attempt whose client had stopped waiting.
-    mutating func wasted()
+    /// A worker began serving `client`'s attempt `attempt` now.
+    mutating func serviceStarted(_ client: Int, attempt: Int64)
+    /// Work was done for `client`'s attempt `attempt`, but its client had stopped waiting.
+    mutating func wasted(_ client: Int, attempt: Int64)
     /// Schedule the server's own event `number` for `client`, `after` nanoseconds from now.
     mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64)
     /// Let `client` time out on `attempt`, if the scenario has a timeout.

@@ -9,6 +9,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidNetworkDelay
     // The capacity model's parameters.
     case noWorkers(Int)
+    case invalidReplicas(Int)
     case negativeQueueLimit(Int)
     case nonPositiveServiceTime
     case invalidLognormalServiceTime
@@ -51,6 +52,10 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case deadlineWithoutLayers
     case propagationWithoutDeadline
     case layersWithContention
+    // Hedged requests (`Hedging`).
+    case hedgingNeedsCapacity
+    case hedgingWithLayers
+    case replicasWithLayers
     /// A stack held more calls in progress at once than an event can name.
     case tooManyCalls(limit: Int)
 
@@ -66,6 +71,11 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .retryAfterNeedsRecovery: "Retry-After 'recovery' needs a server that recovers (an outage)"
         case .invalidNetworkDelay: "the network delay's mean and standard deviation must not be negative"
         case .noWorkers(let n): "at least 1 worker is needed, got \(n)"
+        case .invalidReplicas(let n): "the replicas must number 1 to \(CapacityModel.maximumReplicas), got \(n)"
+        case .hedgingNeedsCapacity:
+            "hedging needs a server where copies take time and run side by side (capacity): every other model answers at once"
+        case .hedgingWithLayers: "hedging cannot be combined with layers (--layer) yet"
+        case .replicasWithLayers: "replicas cannot sit below layers (--layer) yet"
         case .negativeQueueLimit(let n): "the queue limit must not be negative, got \(n)"
         case .nonPositiveServiceTime: "the service time must be greater than 0"
         case .invalidLognormalServiceTime: "the lognormal service time needs mean > 0 and sd >= 0"

@@ -39,6 +39,8 @@ struct StackDecisions<Outer: ServerDecisions>: ServerDecisions {
         calls.propagatesDeadline && !calls[client].awaits(attempt)
     }
 
+    func isWithdrawn(_ client: Int, attempt: Int64) -> Bool { false }
+
     func requestStart(of client: Int) -> VirtualTime { calls[client].retries.requestStart }
 
     mutating func counted(isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
@@ -65,8 +67,10 @@ struct StackDecisions<Outer: ServerDecisions>: ServerDecisions {
     mutating func queued(length: Int) { outer.pointee.queued(length: length) }
 
     /// Work done for an attempt its call had stopped waiting for: wasted, and orphaned.
-    mutating func wasted() {
-        outer.pointee.wasted()
+    mutating func serviceStarted(_ client: Int, attempt: Int64) {}
+
+    mutating func wasted(_ client: Int, attempt: Int64) {
+        outer.pointee.wasted(client, attempt: attempt)
         calls.orphanedAttempts += 1
     }
 

@@ -118,8 +118,11 @@ import Testing
     }
 
     @Test func aHedgeNeedsACopyAndNoNegativeDelay() {
-        #expect(throws: Hedging.Invalid(description: "a hedge sends at least 1 copy, got 0")) {
+        #expect(throws: Hedging.Invalid(description: "a hedge sends 1 to 64 copies, got 0")) {
             try Hedging(delay: .seconds(1), copies: 0)
+        }
+        #expect(throws: Hedging.Invalid(description: "a hedge sends 1 to 64 copies, got 65")) {
+            try Hedging(delay: .seconds(1), copies: 65)
         }
         #expect(throws: Hedging.Invalid.self) { try Hedging(delay: .seconds(-1), copies: 2) }
     }

@@ -27,6 +27,7 @@ import Testing
         func isPermanent(_ client: Int) -> Bool { false }
         func isRetrying(_ client: Int) -> Bool { false }
         func isCancelled(_ client: Int, attempt: Int64) -> Bool { false }
+        func isWithdrawn(_ client: Int, attempt: Int64) -> Bool { false }
         func requestStart(of client: Int) -> VirtualTime { .zero }
 
         mutating func counted(isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
@@ -39,7 +40,8 @@ import Testing
         mutating func recordAnswer(_ outcome: AttemptOutcome) { log.append("recorded \(outcome)") }
         mutating func recordRejection() { log.append("recorded rejection") }
         mutating func queued(length: Int) { log.append("queued \(length)") }
-        mutating func wasted() { log.append("wasted") }
+        mutating func serviceStarted(_ client: Int, attempt: Int64) {}
+        mutating func wasted(_ client: Int, attempt: Int64) { log.append("wasted") }
         mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {
             log.append("schedule \(number) \(client) after \(delay)")
         }

@@ -1,0 +1,104 @@
+import EventSimulation
+import Stochastics
+
+/// What a replica behind ``HedgedReplicas`` decides, as the hedge carries it out: its "clients" are
+/// copies (by slot, their tags as attempt numbers). Its attempts, queue, waste and timeline records
+/// go to the run's driver (`outer`), since the load is the server's; its answers go to the copy's
+/// call (``HedgedCalls``), which answers the client. A copy draws from its client's stream.
+///
+/// It holds the driver by pointer, valid only while the server handles one attempt or event.
+struct HedgeDecisions<Outer: ServerDecisions>: ServerDecisions {
+    let outer: UnsafeMutablePointer<Outer>
+    let calls: HedgedCalls
+
+    var now: VirtualTime { outer.pointee.now }
+
+    private func client(of copy: Int) -> Int { Int(calls.call(of: copy).client) }
+
+    func random(for client: Int) -> ClientRandom { outer.pointee.random(for: self.client(of: client)) }
+
+    func normal(for client: Int, mean: Double, standardDeviation: Double) -> Double {
+        outer.pointee.normal(for: self.client(of: client), mean: mean, standardDeviation: standardDeviation)
+    }
+
+    func exponential(for client: Int, mean: Double) -> Double {
+        outer.pointee.exponential(for: self.client(of: client), mean: mean)
+    }
+
+    func lognormal(for client: Int, mu: Double, sigma: Double) -> Double {
+        outer.pointee.lognormal(for: self.client(of: client), mu: mu, sigma: sigma)
+    }
+
+    /// A copy is awaited while it is live, its call unanswered and its client still waiting.
+    func isAwaiting(_ client: Int, attempt: Int64) -> Bool {
+        guard calls.isLive(client, tag: attempt) else { return false }
+        let call = calls.call(of: client)
+        return !call.isAnswered && outer.pointee.isAwaiting(Int(call.client), attempt: call.clientAttempt)
+    }
+
+    func isPermanent(_ client: Int) -> Bool { calls.call(of: client).isPermanent }
+
+    func isRetrying(_ client: Int) -> Bool { calls.call(of: client).isRetry }
+
+    func isCancelled(_ client: Int, attempt: Int64) -> Bool { false }
+
+    /// A withdrawn copy's slot is free (or holds a later copy): its queued entry is stale.
+    func isWithdrawn(_ client: Int, attempt: Int64) -> Bool { !calls.isLive(client, tag: attempt) }
+
+    func requestStart(of client: Int) -> VirtualTime { outer.pointee.requestStart(of: self.client(of: client)) }
+
+    mutating func counted(isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
+        outer.pointee.counted(isRetry: isRetry, answeredAtOnce: outcome)
+    }
+
+    /// The replica answers the copy: recorded in the timeline, then handed to its call, which
+    /// answers the client when this settles it.
+    mutating func answer(_ client: Int, _ answer: ClientAnswer, recording outcome: AttemptOutcome?) {
+        if let outcome { outer.pointee.recordAnswer(outcome) }
+        copyEnded(client, answer)
+    }
+
+    mutating func reject(_ client: Int, retryAfter: Int64?) {
+        outer.pointee.recordRejection()
+        copyEnded(client, .failure(serverDelay: retryAfter))
+    }
+
+    private mutating func copyEnded(_ copy: Int, _ answer: ClientAnswer?) {
+        let call = calls.call(of: copy)
+        let awaits = outer.pointee.isAwaiting(Int(call.client), attempt: call.clientAttempt)
+        if let settled = calls.copyEnded(copy, answer: answer, now: now.nanoseconds, clientAwaits: awaits), awaits {
+            outer.pointee.answer(Int(call.client), settled, recording: nil)
+        }
+    }
+
+    mutating func recordAnswer(_ outcome: AttemptOutcome) { outer.pointee.recordAnswer(outcome) }
+
+    mutating func recordRejection() { outer.pointee.recordRejection() }
+
+    mutating func queued(length: Int) { outer.pointee.queued(length: length) }
+
+    mutating func serviceStarted(_ client: Int, attempt: Int64) { calls.serviceStarted(client, now: now.nanoseconds) }
+
+    /// Work done for a copy nobody waits for: a loser left to run, or a copy whose client timed out.
+    mutating func wasted(_ client: Int, attempt: Int64) {
+        let call = calls.call(of: client)
+        outer.pointee.wasted(Int(call.client), attempt: call.clientAttempt)
+        copyEnded(client, nil)
+    }
+
+    mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {
+        outer.pointee.schedule(number, for: client, value: value, after: delay)
+    }
+
+    /// The client's timeout is armed once, for its attempt, when it reaches the replicas.
+    mutating func armTimeout(_ client: Int, attempt: Int64) {}
+
+    /// Only the contention model answers ahead like this, and it has no replicas.
+    mutating func answer(_ client: Int, _ answer: ClientAnswer, at time: VirtualTime) -> VirtualTime? {
+        preconditionFailure("the contention model has no replicas")
+    }
+
+    mutating func schedule(_ number: UInt32, for client: Int, value: Int64, at time: VirtualTime) {
+        outer.pointee.schedule(number, for: client, value: value, at: time)
+    }
+}

@@ -1,0 +1,66 @@
+import Stochastics
+
+/// What the hedged requests of a run did (``HedgedReplicas``): the requests the replicas answered,
+/// the copies they sent, the servers' work and each request's response time.
+public struct HedgeTally: Hashable, Sendable {
+    /// Requests that reached the replicas (each client attempt is one; it is answered with a
+    /// success, a permanent error, or a failure once every copy failed, unless its client stopped
+    /// waiting first).
+    public let requests: Int
+    /// Copies sent to the replicas, the first ones included.
+    public let copies: Int
+    /// Copies withdrawn by a cancellation before their work ended (queued or in service).
+    public let withdrawn: Int
+    /// The workers' busy time for every copy, from its service's start to its end or withdrawal,
+    /// in seconds.
+    public let work: Double
+    /// Each answered request's response time, from the client's attempt reaching the replicas to
+    /// the answer, in seconds; its quantiles (0.5, 0.99, 0.999) are exact.
+    public let responses: Summary
+    /// The same times, ascending.
+    private let sortedResponses: [Double]
+    /// Σ w² over the requests, w a request's work in seconds, and Σ c², c its copies.
+    private let workSquares: Double, copySquares: Double
+
+    init(
+        requests: Int, copies: Int, withdrawn: Int, work: Double, workSquares: Double, copySquares: Double,
+        responseTimes: [Double]
+    ) {
+        self.requests = requests
+        self.copies = copies
+        self.withdrawn = withdrawn
+        self.work = work
+        self.workSquares = workSquares
+        self.copySquares = copySquares
+        sortedResponses = responseTimes.sorted()
+        responses = responseTimes.isEmpty ? Summary([.nan]) : Summary(responseTimes, quantiles: [0.5, 0.99, 0.999])
+    }
+
+    /// Copies per request.
+    public var copiesPerRequest: Double { requests > 0 ? Double(copies) / Double(requests) : .nan }
+    /// The workers' busy time per request, in seconds.
+    public var workPerRequest: Double { requests > 0 ? work / Double(requests) : .nan }
+
+    /// The standard error of ``copiesPerRequest``: the sample sd of the requests' copies / √n.
+    public var copiesStandardError: Double { Self.standardError(sum: Double(copies), squares: copySquares, requests) }
+    /// The standard error of ``workPerRequest``, seconds.
+    public var workStandardError: Double { Self.standardError(sum: work, squares: workSquares, requests) }
+
+    /// The share of answered requests answered within `seconds` (the empirical CDF of the response time).
+    public func fractionAnswered(within seconds: Double) -> Double {
+        guard !sortedResponses.isEmpty else { return .nan }
+        var (low, high) = (0, sortedResponses.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if sortedResponses[middle] <= seconds { low = middle + 1 } else { high = middle }
+        }
+        return Double(low) / Double(sortedResponses.count)
+    }
+
+    private static func standardError(sum: Double, squares: Double, _ n: Int) -> Double {
+        guard n > 1 else { return .nan }
+        let count = Double(n)
+        let mean = sum / count
+        return (max(0, (squares - count * mean * mean) / (count - 1)) / count).squareRoot()
+    }
+}

@@ -1,0 +1,137 @@
+import EventSimulation
+
+/// A capacity server's replicas behind a uniform random balancer, with the clients' hedge in front
+/// (`simulate --replicas K --hedge SPEC`): one server to the clients, made of `Replica` servers.
+///
+/// ```
+/// client attempt ─▶ call ─▶ copy 1 ─▶ replica a      (a drawn uniformly)
+///                      └──▶ copy 2 ─▶ replica b ≠ a  (after the delay, unless an answer came)
+///        ◀─ first success, a permanent error, or the last copy's failure
+/// ```
+///
+/// As gRPC's A6 `hedgingPolicy` has it: copy k goes `delay` after copy k − 1 unless the call was
+/// answered; a failure (a full queue's rejection) sends the next copy at once; a permanent error
+/// answers the call and cancels every other copy; the first success answers it and, with
+/// `cancelsLosers`, cancels the others (a queued copy leaves its queue, one in service frees its
+/// worker at once). Without cancellation the losers run to their end, as wasted work. A hedge is
+/// the client's behaviour: it is modelled here, in front of the replicas, so that the clients'
+/// retry policy sees one attempt per hedged call, as a gRPC call is one call to its caller.
+///
+/// - Copies after the first are retry traffic in the load timeline (load the policy added).
+/// - The client's timeout is armed once per attempt; a call whose client stopped waiting sends no
+///   more copies, and its copies in flight run to their end (wasted work).
+/// - A copy draws its replica and its service time from its client's stream.
+/// - Event 8 is the hedge's timer; the replicas' events (below 8) name a copy's slot, and an event
+///   of a copy withdrawn since is dropped here (its replica let the work go already).
+struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
+    private let store: ReplicaStore<Replica>
+    private let calls: HedgedCalls
+    private var replicas: UnsafeMutablePointer<Replica> { store.replicas }
+
+    init(scenario: Scenario, seed: UInt64) {
+        store = ReplicaStore(Replica(scenario.server), count: scenario.replicas)
+        calls = HedgedCalls(hedging: scenario.hedging ?? .single, replicas: scenario.replicas)
+    }
+
+    mutating func receive<Decisions: ServerDecisions>(
+        client: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions
+    ) {
+        decisions.armTimeout(client, attempt: attempt)
+        guard
+            let call = calls.open(
+                client: client, attempt: attempt, isRetry: isRetry, isPermanent: decisions.isPermanent(client),
+                now: decisions.now.nanoseconds)
+        else { return }
+        withUnsafeMutablePointer(to: &decisions) { outer in
+            var link = HedgeDecisions(outer: outer, calls: calls)
+            send(call, &link)
+            carryOutPending(&link)
+        }
+    }
+
+    mutating func handle<Decisions: ServerDecisions>(
+        _ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions
+    ) {
+        withUnsafeMutablePointer(to: &decisions) { outer in
+            var link = HedgeDecisions(outer: outer, calls: calls)
+            if number == HedgedCalls.timerEvent {
+                let call = calls.calls[event.client]
+                guard call.id == event.value, !call.isAnswered, call.timerDue == link.now.nanoseconds else { return }
+                sendIfAwaited(Int32(event.client), &link)
+            } else {
+                guard calls.isLive(event.client, tag: Int64(event.value)) else { return }  // withdrawn since
+                replicas[Int(calls.copies[event.client].replica)].handle(event, number: number, &link)
+            }
+            carryOutPending(&link)
+        }
+    }
+
+    func finish(_ counters: inout ScenarioCounters) throws(SimulationError) {
+        guard !calls.overflowed else { throw .tooManyCalls(limit: HedgedCalls.maximumSlots) }
+        counters.hedge = calls.tally
+    }
+
+    /// The call sends its next copy, if its client still waits; otherwise it ends once its copies do.
+    private mutating func sendIfAwaited<Outer: ServerDecisions>(_ call: Int32, _ link: inout HedgeDecisions<Outer>) {
+        let state = calls.calls[Int(call)]
+        if link.outer.pointee.isAwaiting(Int(state.client), attempt: state.clientAttempt) {
+            send(call, &link)
+        } else {
+            calls.abandon(call)
+        }
+    }
+
+    /// The call sends a copy to a replica none of its copies used, and arms the timer of the next.
+    private mutating func send<Outer: ServerDecisions>(_ call: Int32, _ link: inout HedgeDecisions<Outer>) {
+        let state = calls.calls[Int(call)]
+        let hedging = calls.hedging
+        var random = link.outer.pointee.random(for: Int(state.client))
+        let copy = calls.addCopy(to: call, now: link.now.nanoseconds) { random.nextUniform() }
+        if Int(state.sent) + 1 < hedging.copies {
+            if hedging.delay == .zero {
+                calls.pending.append(.send(call: call, id: state.id))
+            } else {
+                let delay = hedging.delay.wholeNanoseconds
+                calls.setTimer(call, due: link.now.nanoseconds + delay)
+                link.schedule(HedgedCalls.timerEvent, for: Int(call), value: Int64(state.id), after: delay)
+            }
+        }
+        replicas[copy.replica].receive(
+            client: Int(copy.slot), attempt: Int64(copy.tag), isRetry: state.isRetry || state.sent > 0, &link)
+    }
+
+    /// Carries out what the calls queued while a replica was being called: next copies, and the
+    /// withdrawal of losing copies (each may queue more).
+    private mutating func carryOutPending<Outer: ServerDecisions>(_ link: inout HedgeDecisions<Outer>) {
+        while let action = calls.popPending() {
+            switch action {
+            case .send(let call, let id):
+                let state = calls.calls[Int(call)]
+                guard state.id == id, !state.isAnswered, Int(state.sent) < calls.hedging.copies else { continue }
+                sendIfAwaited(call, &link)
+            case .withdraw(let copy, let tag):
+                guard let (replica, inService) = calls.withdraw(Int(copy), tag: tag, now: link.now.nanoseconds)
+                else { continue }
+                replicas[replica].withdraw(client: Int(copy), attempt: Int64(tag), inService: inService, &link)
+            }
+        }
+    }
+}
+
+/// The replicas in memory of their own: one is called in place while the answer of another is
+/// being carried out, which an array stored in the server would refuse (exclusive access).
+private final class ReplicaStore<Replica> {
+    let replicas: UnsafeMutablePointer<Replica>
+    private let count: Int
+
+    init(_ replica: Replica, count: Int) {
+        self.count = count
+        replicas = .allocate(capacity: count)
+        replicas.initialize(repeating: replica, count: count)
+    }
+
+    deinit {
+        replicas.deinitialize(count: count)
+        replicas.deallocate()
+    }
+}

@@ -1,0 +1,14 @@
+extension Scenario {
+    /// The closed forms of the scenario's hedge (``Hedging``: one copy without a hedge) where no
+    /// copy waits for a worker: expected copies per request, response time and work per request in
+    /// seconds. `nil` when the run does not go through replicas, or the capacity changes over time.
+    /// Under load, copies queue and the simulation departs from them: by how much is the point.
+    public var hedgeClosedForm: (copies: Double, meanResponse: Double, work: Double)? {
+        guard runsReplicaSet, case .capacity(let model) = server, model.degradation == nil,
+            model.capacityProfile == nil
+        else { return nil }
+        let hedge = hedging ?? .single
+        let service = model.serviceTime
+        return (hedge.expectedCopies(service), hedge.expectedResponse(service) / 1e9, hedge.expectedWork(service) / 1e9)
+    }
+}
