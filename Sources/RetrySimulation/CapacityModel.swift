@@ -12,7 +12,7 @@ import EventSimulation
 ///
 /// With `replicas` above 1 the server is that many such servers (each with its own workers and
 /// queue) behind a uniform random balancer; a hedged request's copies go to distinct replicas
-/// (see ``Hedging``).
+/// (see `Hedging` (BackoffPolicies)).
 public struct CapacityModel: Hashable, Sendable {
     /// Workers of each replica.
     public let workers: Int

@@ -1,3 +1,4 @@
+import BackoffPolicies
 import EventSimulation
 import Stochastics
 

@@ -1,5 +1,7 @@
+import BackoffPolicies
+
 extension Scenario {
-    /// The closed forms of the scenario's hedge (``Hedging``: one copy without a hedge) where no
+    /// The closed forms of the scenario's hedge (`Hedging` (BackoffPolicies): one copy without a hedge) where no
     /// copy waits for a worker: expected copies per request, response time and work per request in
     /// seconds. `nil` when the run does not go through replicas, or the capacity changes over time.
     /// Under load, copies queue and the simulation departs from them: by how much is the point.

@@ -43,7 +43,7 @@ public struct Scenario: Sendable {
     /// its own timeouts.
     public let propagatesDeadline: Bool
     /// The clients' hedge: copies of each attempt sent `delay` apart to distinct replicas of a
-    /// capacity server, the first success winning (see ``Hedging``). `nil`: one copy.
+    /// capacity server, the first success winning (see `Hedging` (BackoffPolicies)). `nil`: one copy.
     public let hedging: Hedging?
     /// The bucket width and the timeout in whole nanoseconds, as the run reads them.
     let bucketNanoseconds: Nanoseconds

@@ -1,3 +1,4 @@
+import BackoffPolicies
 import Foundation
 import Stochastics
 import Testing
@@ -115,15 +116,5 @@ import Testing
                 abs(mean - formulas[index]) <= 4 * standardError + 1e-9 * formulas[index],
                 "seed \(Self.seed), \(kind): \(name) drawn \(mean), formula \(formulas[index]), SE \(standardError)")
         }
-    }
-
-    @Test func aHedgeNeedsACopyAndNoNegativeDelay() {
-        #expect(throws: Hedging.Invalid(description: "a hedge sends 1 to 64 copies, got 0")) {
-            try Hedging(delay: .seconds(1), copies: 0)
-        }
-        #expect(throws: Hedging.Invalid(description: "a hedge sends 1 to 64 copies, got 65")) {
-            try Hedging(delay: .seconds(1), copies: 65)
-        }
-        #expect(throws: Hedging.Invalid.self) { try Hedging(delay: .seconds(-1), copies: 2) }
     }
 }

@@ -1,12 +1,8 @@
 import BackoffPolicies
 import Foundation
 
-/// Hedged requests ("The Tail at Scale", Dean & Barroso, 2013; gRPC's A6 `hedgingPolicy`): copy k
-/// of a request is sent (k − 1)·`delay` after the first unless an answer came, up to `copies` in
-/// all, and the first answer wins.
-///
-/// Its closed forms hold where no copy waits for another (a server with enough workers), with S
-/// the survival of one copy's service time, d the delay and n the copies:
+/// The closed forms of a hedge where no copy waits for another (a server with enough workers),
+/// with S the survival of one copy's service time, d the delay and n the copies:
 ///
 /// ```
 /// P(R > t)          = ∏_{k=1..n} S(t − (k−1)d)        (S(x) = 1 for x < 0)
@@ -19,41 +15,10 @@ import Foundation
 /// With exponential service the cancelled work is exactly the mean service time, whatever d and n
 /// (memorylessness); with light or heavy tails it is not (tested, with reference values).
 ///
-/// In a ``Scenario`` the hedge is run by ``HedgedReplicas`` against a capacity server's replicas,
-/// as gRPC's A6 describes it: a copy that fails (a full queue's rejection) sends the next one at
-/// once, a permanent error ends the request and cancels every copy, and the first success wins.
-/// Under load, copies queue and the closed forms above no longer hold: the simulation says by how
-/// much (tested against the forms where no copy waits).
-public struct Hedging: Hashable, Sendable {
-    public let delay: Duration
-    /// Copies in all, the first included (as gRPC's `maxAttempts` counts them).
-    public let copies: Int
-    /// Whether the first success cancels the other copies, so the server stops their work (a
-    /// queued copy leaves the queue, one in service frees its worker at once); without, the losers
-    /// run to their end.
-    public let cancelsLosers: Bool
-
-    /// The most copies one request may send.
-    public static let maximumCopies = 64
-
-    /// A hedge's parameter out of its range, and why.
-    public struct Invalid: Error, Equatable, Sendable, CustomStringConvertible {
-        public let description: String
-    }
-
-    public init(delay: Duration, copies: Int, cancelsLosers: Bool = true) throws(Invalid) {
-        guard delay >= .zero else { throw Invalid(description: "the hedging delay must not be negative") }
-        guard (1...Self.maximumCopies).contains(copies) else {
-            throw Invalid(description: "a hedge sends 1 to \(Self.maximumCopies) copies, got \(copies)")
-        }
-        self.delay = delay
-        self.copies = copies
-        self.cancelsLosers = cancelsLosers
-    }
-
-    /// One copy, no hedge: a request through the replicas' balancer.
-    public static let single = try! Hedging(delay: .zero, copies: 1)
-
+/// In a ``Scenario`` the hedge is run by ``HedgedReplicas`` against a capacity server's replicas.
+/// Under load, copies queue and these forms no longer hold: the simulation says by how much
+/// (tested against the forms where no copy waits).
+extension Hedging {
     /// The expected work per request under this hedge's own cancellation rule, nanoseconds.
     public func expectedWork(_ service: ServiceTime) -> Double { expectedWork(service, cancelling: cancelsLosers) }
 
