@@ -15,10 +15,13 @@ matplotlib.rcParams["svg.hashsalt"] = "backoff"  # stable element ids: the same 
 import matplotlib.patches  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.text  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "notebooks-data")
 MODES = ["none", "full", "equal", "decorrelated"]
+# A qualitative palette safe for colour-blind readers (Okabe and Ito), for lines that are not jitter modes.
+OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"]
 COLOURS = {"none": "#444444", "full": "#1f77b4", "equal": "#2ca02c", "decorrelated": "#d62728"}
 
 
@@ -379,6 +382,41 @@ def stack(names, labels, out, window=(5, 10), name="stack"):
     save(figure, out, name)
 
 
+def hedging(paths, replicas, out, name="hedging"):
+    """(13) Hedged requests under load: the 99th percentile of the response time against the
+    utilisation without copies, one panel per service time (columns) and replica count (rows), one
+    line per hedge, on one shared scale. Vulimiri et al.'s line (1/3) is marked."""
+    needed = ["sweep_service", "sweep_hedge", "sweep_arrivals", "replicas", "p99_response_s"]
+    tables = [read(path, needed) for path in paths]
+    services = list(dict.fromkeys(row["sweep_service"] for row in tables[0]))
+    hedges = list(dict.fromkeys(row["sweep_hedge"] for row in tables[0]))
+    labels = {"none": "one copy", "on:delay=0ms:cancel=no": "two copies at once, losers run on",
+              "on:delay=0ms:cancel=yes": "two copies at once, loser cancelled",
+              "on:delay=30ms:cancel=yes": "second copy after 30 ms, loser cancelled"}
+    figure, grid = plt.subplots(len(tables), len(services), figsize=(11, 3.6 * len(tables) + 0.8), sharex=True,
+                                sharey=True, squeeze=False, layout="constrained")
+    for rows, axes, count in zip(tables, grid, replicas):
+        for axis, service in zip(axes, services):
+            for index, hedge in enumerate(hedges):
+                points = sorted((number(tick(row["sweep_arrivals"])) / (count * 100), number(row["p99_response_s"]) * 1e3)
+                                for row in rows if row["sweep_service"] == service and row["sweep_hedge"] == hedge)
+                axis.plot([x for x, _ in points], [y for _, y in points], marker="osD^"[index % 4], markersize=4,
+                          color=OKABE_ITO[index % len(OKABE_ITO)], label=labels.get(hedge, hedge))
+            axis.axvline(1 / 3, color="grey", linestyle=":", linewidth=1)
+            axis.set(yscale="log", title=f"{service} service, {count} replicas of 1 worker")
+            axis.yaxis.set_major_locator(matplotlib.ticker.LogLocator(base=10, subs=(1, 2, 5)))
+            axis.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:g}"))
+            axis.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+            axis.grid(alpha=0.3, which="both")
+    for axis in grid[-1]:
+        axis.set_xlabel("utilisation without copies (offered load / capacity)")
+    for axes in grid:
+        axes[0].set_ylabel("99th percentile response (ms)")
+    grid[0][0].legend(fontsize=8, loc="upper left")
+    figure.suptitle("Hedging under load: copies cut the tail until the load they add queues them (dotted: 1/3)")
+    save(figure, out, name)
+
+
 def presets(paths, out, name="presets-outage"):
     """(6) The presets side by side in one outage, one row of panels per table (say, the defaults and
     the same with more attempts): what users wait, who succeeds, the retry peak, and the share of
@@ -489,6 +527,7 @@ def everything(out):
     stack(["sre-4-everywhere", "bottom-only", "ratio-budgets", "aws-quota-top"],
           ["4 attempts at every tier", "retries only at the bottom", "10 % ratio budgets at every tier",
            "AWS SDK standard (quota) at the top"], out)
+    hedging([os.path.join(DATA, f"hedging-{count}-replicas.csv") for count in (40, 2)], [40, 2], out)
 
 
 def main(argv):

@@ -1,9 +1,11 @@
 import BackoffPolicies
+import RetrySimulation
 
-/// The syntax of `--budget`, `--breaker` and `--throttle`: a name, then `:key=value` parameters
-/// (colons, not commas, so that a sweep can list several: `--budget none,token,aws-quota`).
+/// The syntax of `--budget`, `--breaker`, `--throttle` and `--hedge`: a name, then `:key=value`
+/// parameters (colons, not commas, so that a sweep can list several: `--budget none,token,aws-quota`).
 ///
 /// ```
+/// --hedge none | on:delay=D[:max-attempts=2][:cancel=yes|no]
 /// --budget none | token[:max=10][:ratio=0.1] | aws-quota[:max=500][:cost=5][:timeout-cost=10][:throttling-cost=COST] | ratio[:percent=0.1][:reserve=10][:window=10s]
 ///          | concurrency[:percent=0.2][:min=3]
 /// --breaker none | on[:threshold=0.5][:min=20][:window=10s][:open=5s][:probes=3]
@@ -17,6 +19,9 @@ enum LimitSpec {
         "none or on[:threshold=F][:min=N][:window=DURATION][:open=DURATION][:probes=N], e.g. on:threshold=0.5"
     static let throttleForm =
         "none, adaptive[:k=K][:window=DURATION] (e.g. adaptive:k=2), or aws-adaptive[:sdk=\(sdkNames)][:scope=shared|per-client]"
+    static let hedgeForm =
+        "none or on:delay=DURATION[:max-attempts=N][:cancel=yes|no] (N from 1 to \(Hedging.maximumCopies), copies in all), "
+        + "e.g. on:delay=10ms:max-attempts=2"
     static let sdkNames = RateLimiterSDK.allCases.map(\.rawValue).joined(separator: "|")
 
     /// The `key=value` parameters of one spec, read once each: a value that is not of its kind,
@@ -81,6 +86,19 @@ enum LimitSpec {
                 throw InvalidValue(
                     "'\(key)=\(text.quotedInMessage)': \(key) takes a duration greater than 0 and at most "
                         + "\(ValueParser.horizonText), e.g. 10s")
+            }
+            return value
+        }
+
+        /// A duration parameter of at least 0 that must be given (`what` says what it is for).
+        func requiredDuration(_ key: String, _ what: String) throws(InvalidValue) -> Duration {
+            guard let text = values[key] else {
+                throw InvalidValue("'\(name)' needs \(key)=DURATION (\(what)), e.g. \(key)=10ms")
+            }
+            guard let value = ValueParser.duration(text), value >= .zero else {
+                throw InvalidValue(
+                    "'\(key)=\(text.quotedInMessage)': \(key) takes a duration of at least 0 and at most "
+                        + "\(ValueParser.horizonText), e.g. 10ms")
             }
             return value
         }
@@ -225,6 +243,37 @@ enum LimitSpec {
         default:
             throw InvalidValue(unknownName(parameters.name, among: ["none", "adaptive", "aws-adaptive"]))
         }
+    }
+
+    /// A hedge, or `nil` for `none`: copies of each attempt `delay` apart, `max-attempts` in all
+    /// (2 unless given), the first success cancelling the others unless `cancel=no`.
+    static func parseHedge(_ text: String) throws(InvalidValue) -> Hedging? {
+        let name = String(text.prefix { $0 != ":" })
+        guard name == "none" || name == "on" else { throw InvalidValue(unknownName(name, among: ["none", "on"])) }
+        let parameters = try Parameters(text, keys: name == "on" ? ["delay", "max-attempts", "cancel"] : [])
+        switch parameters.name {
+        case "none" where parameters.isEmpty:
+            return nil
+        case "on":
+            let delay = try parameters.requiredDuration("delay", "when each next copy goes")
+            let copies = try parameters.count("max-attempts", 2, in: 1...Hedging.maximumCopies)
+            let cancel = try parameters.choice(
+                "cancel", "yes", among: ["yes", "no"], "yes (the first success cancels the other copies) or no")
+            do {
+                return try Hedging(delay: delay, copies: copies, cancelsLosers: cancel == "yes")
+            } catch {
+                throw InvalidValue("\(error)")
+            }
+        default:
+            throw InvalidValue(unknownName(parameters.name, among: ["none", "on"]))
+        }
+    }
+
+    /// A hedge as `--hedge` takes it: `parseHedge(text(hedge))` is `hedge`.
+    static func text(_ hedge: Hedging?) -> String {
+        guard let hedge else { return "none" }
+        return
+            "on:delay=\(hedge.delay.unitText):max-attempts=\(hedge.copies):cancel=\(hedge.cancelsLosers ? "yes" : "no")"
     }
 
     /// A throttle as `--throttle` takes it.

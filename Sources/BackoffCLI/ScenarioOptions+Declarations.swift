@@ -38,6 +38,14 @@ extension ScenarioOptions {
         "workers", "count", kind: .count, default: "4", form: Parsers.countForm(1...1_000_000, example: 4),
         help: "capacity: workers serving attempts in parallel.", parse: Parsers.count(in: 1...1_000_000)
     ).setting(.workers, formStatesRange: true)
+    /// Optional (1 when not given), like `--hedge`: an option with a default enters every sweep
+    /// point's seed, so declaring one would have moved the seeds of every sweep made before it.
+    static let replicas = Option<Int?>.optional(
+        "replicas", "count", kind: .count, form: Parsers.countForm(1...CapacityModel.maximumReplicas, example: 20),
+        help: "capacity: replicas, each with --workers and its own --queue, behind a uniform random balancer "
+            + "(1 when not given).",
+        parse: Parsers.count(in: 1...CapacityModel.maximumReplicas)
+    ).setting(.replicas, formStatesRange: true)
     static let service = Option(
         "service", "distribution", default: "exp:20ms",
         form:
@@ -136,6 +144,14 @@ extension ScenarioOptions {
         parse: LimitSpec.parseThrottle
     ).setByPreset(
         { $0.adaptiveRateLimiter.map { .some(.awsAdaptive($0)) } }, text: { $0.map(LimitSpec.text) ?? "none" })
+    /// Optional (none when not given), for the reason `--replicas` is.
+    static let hedge = Option<Hedging??>.optional(
+        "hedge", "hedge", form: LimitSpec.hedgeForm,
+        help: "capacity: hedged requests: none (when not given), or on:delay=D[:max-attempts=N][:cancel=yes|no] (copy "
+            + "k of an attempt goes (k - 1) x D after the first, to a replica no copy used, unless an answer came; a "
+            + "rejection sends the next at once; the first success wins and, with cancel=yes, stops the others' work).",
+        parse: LimitSpec.parseHedge
+    ).setting(.hedge)
     static let onGiveUp = Option(
         "on-give-up", "mode", default: "end-session", form: "end-session or continue",
         help:
@@ -149,19 +165,19 @@ extension ScenarioOptions {
 
     /// The scenario options in help order (after the policy's, `--clients` first and `--bucket` last).
     static let specs: [OptionSpec] = [
-        server.spec, serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, service.spec, queue.spec,
-        rejectRetryAfter.spec,
+        server.spec, serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, replicas.spec, service.spec,
+        queue.spec, rejectRetryAfter.spec,
         degradeFrom.spec, degradeUntil.spec, degradeTo.spec, capacityTrace.spec, timeout.spec, arrivals.spec,
         duration.spec, permanent.spec,
         retryAfter.spec, retryTrigger.spec, requestsPerClient.spec, think.spec, budget.spec, breaker.spec,
         throttle.spec,
-        onGiveUp.spec,
+        onGiveUp.spec, hedge.spec,
     ]
 
     /// The options that describe one server model only.
     static let serverOnly: [OptionSpec] = [
-        serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, service.spec, queue.spec, rejectRetryAfter.spec,
-        degradeFrom.spec, degradeUntil.spec, degradeTo.spec, capacityTrace.spec, timeout.spec,
+        serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, replicas.spec, service.spec, queue.spec,
+        rejectRetryAfter.spec, degradeFrom.spec, degradeUntil.spec, degradeTo.spec, capacityTrace.spec, timeout.spec,
     ]
 
     /// `--arrivals` as written: the duration of Poisson arrivals comes from `--duration`.

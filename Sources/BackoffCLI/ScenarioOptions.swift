@@ -23,7 +23,7 @@ struct ScenarioOptions {
         // a bad value is an error even where it would have no effect.
         _ = (
             try options(Self.serverRetryAfter), try options(Self.hop), try options(Self.hopSD),
-            try options(Self.workers),
+            try options(Self.workers), try options(Self.replicas),
             try options(Self.service), try options(Self.queue), try options(Self.rejectRetryAfter),
             try options(Self.degradeFrom),
             try options(Self.degradeUntil), try options(Self.degradeTo), try options(Self.capacityTrace),
@@ -68,6 +68,7 @@ struct ScenarioOptions {
             try options(Self.requestsPerClient), try options(Self.think), try options(Self.onGiveUp)
         )
 
+        let hedging = try options(Self.hedge) ?? nil
         let failureKind = try options(PolicyOptions.failureKind)
         if let kind = server.failureKind, options.isGiven(PolicyOptions.failureKind), kind != failureKind {
             throw .usage(
@@ -89,7 +90,7 @@ struct ScenarioOptions {
                         requestsPerClient: requests,
                         thinkTime: think, onGiveUp: onGiveUp, attemptTimeout: timeout, limits: limits,
                         failureKind: failureKind, layers: stack?.layers[index] ?? [], deadline: stack?.deadline,
-                        propagatesDeadline: stack?.propagatesDeadline ?? false))
+                        propagatesDeadline: stack?.propagatesDeadline ?? false, hedging: hedging))
             } catch {
                 throw Self.usageError(error, options: options)
             }
@@ -120,6 +121,7 @@ struct ScenarioOptions {
         case .capacity:
             let names =
                 [workers, queue].map(\.name) + [
+                    replicas.name,
                     service.name, rejectRetryAfter.name, degradeFrom.name, degradeUntil.name, degradeTo.name,
                     capacityTrace.name, timeout.name,
                 ]
@@ -143,7 +145,7 @@ struct ScenarioOptions {
         return CapacityModel(
             workers: try options(workers), serviceTime: try options(service), queueLimit: try options(queue),
             rejectionRetryAfter: try options(rejectRetryAfter), degradation: degradation,
-            capacityProfile: try options(capacityTrace))
+            capacityProfile: try options(capacityTrace), replicas: try options(replicas) ?? 1)
     }
 
     /// The scenario's error, reported against the option that sets the parameter it concerns (found

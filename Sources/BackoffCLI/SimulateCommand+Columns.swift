@@ -85,7 +85,10 @@ extension SimulateCommand {
             Column("timeouts", "attempts the client stopped waiting for (capacity with --timeout)") {
                 String($0.report.timeouts)
             },
-            Column("wasted_work", "attempts served after their client had timed out") { String($0.report.wastedWork) },
+            Column(
+                "wasted_work",
+                "attempts served after their client had timed out, or after another copy of their hedged request answered"
+            ) { String($0.report.wastedWork) },
             Column("permanent_failures", "requests ended by a permanent error at their first attempt") {
                 String($0.report.permanentFailures)
             },
@@ -169,7 +172,63 @@ extension SimulateCommand {
             Column("deadline_exceeded", "requests whose --deadline passed while an attempt was in flight") {
                 String($0.report.deadlineExceeded)
             },
-        ]
+        ] + hedgeColumns
+
+    /// The columns of hedged requests and replicas (empty unless --hedge or --replicas above 1).
+    private static let hedgeColumns: [Column<SimulateRow>] = [
+        Column("replicas", "capacity: replicas behind the balancer (--replicas; 1 for other servers)") {
+            String($0.scenario.replicas)
+        },
+        Column("hedge", "the hedge, as --hedge takes it (none: one copy per attempt)") {
+            LimitSpec.text($0.scenario.hedging)
+        },
+        Column(
+            "copies_per_request",
+            "copies sent per attempt that reached the replicas (empty unless --hedge or --replicas above 1)"
+        ) { CSVFormat.number($0.report.hedge?.copiesPerRequest) },
+        Column(
+            "formula_copies_per_request",
+            "closed-form expected copies per request where no copy waits for a worker: Σ_k ∏_{i<k} S(i d), S the "
+                + "service time's survival, d the delay (empty: no replicas, or a capacity that changes over time)"
+        ) { CSVFormat.number($0.formula(\.copies)) },
+        Column(
+            "mean_response_s",
+            "mean time from an attempt reaching the replicas to its answer (the first success, a permanent error, or "
+                + "the last copy's failure), seconds"
+        ) { CSVFormat.number($0.report.hedge?.responses.mean) },
+        Column(
+            "formula_mean_response_s",
+            "closed-form expected response where no copy waits: ∫ ∏_k S(t - (k - 1) d) dt, seconds"
+        ) { CSVFormat.number($0.formula(\.meanResponse)) },
+        Column(
+            "work_per_request_s",
+            "workers' busy time per request, every copy from its service's start to its end or cancellation, seconds"
+        ) { CSVFormat.number($0.report.hedge?.workPerRequest) },
+        Column(
+            "formula_work_per_request_s",
+            "closed-form expected work where no copy waits: E[T] x copies without cancellation, Σ_k ∫_{(k-1)d}^∞ "
+                + "P(R > t) dt with it, seconds"
+        ) { CSVFormat.number($0.formula(\.work)) },
+        Column("p99_response_s", "99th percentile of the response time (exact), seconds") {
+            CSVFormat.number($0.report.hedge?.responses.quantile(0.99))
+        },
+        Column("p999_response_s", "99.9th percentile of the response time (exact), seconds") {
+            CSVFormat.number($0.report.hedge?.responses.quantile(0.999))
+        },
+        Column("se_copies_per_request", "standard error of copies_per_request (sd of per-request copies / √n)") {
+            CSVFormat.number($0.report.hedge?.copiesStandardError)
+        },
+        Column(
+            "se_mean_response_s",
+            "standard error of mean_response_s as if responses were independent (sd / √n; under load they are not)"
+        ) { CSVFormat.number($0.report.hedge?.responses.standardError) },
+        Column("se_work_per_request_s", "standard error of work_per_request_s (sd of per-request work / √n)") {
+            CSVFormat.number($0.report.hedge?.workStandardError)
+        },
+        Column("cancelled_copies", "copies whose work a cancellation stopped (queued, or in service)") {
+            $0.report.hedge.map { String($0.withdrawn) } ?? ""
+        },
+    ]
 
     /// One row of `--timeline FILE` per bucket: a mode's bucket and its expected load.
     struct TimelineRow {

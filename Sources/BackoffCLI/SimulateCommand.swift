@@ -21,7 +21,9 @@ struct SimulateCommand: BackoffCommand {
         being the expected first attempts per bucket (0 after a burst): after it the load stays at the \
         steady level. With --layer SPEC (repeatable, top to bottom) services sit between the clients and the \
         server, each retrying under its own policy: attempts_total stays the server's load, client_attempts \
-        is what the clients sent, and --layer-report FILE has a row per layer.
+        is what the clients sent, and --layer-report FILE has a row per layer. With --hedge (capacity, \
+        --replicas) each attempt's copies go to distinct replicas: copies_per_request, mean_response_s, \
+        p99_response_s and work_per_request_s sit beside the closed forms that hold where no copy waits.
         """
     static let defaultJitter = "none,full,equal,decorrelated"
     static let timeline = Option<String?>.optional(

@@ -13,6 +13,8 @@ struct SimulateRow {
     let generator: GeneratorAlgorithm
     /// With a capacity drop that ends: whether goodput came back, and when (read by two columns).
     let recovery: (recovered: String, time: String)
+    /// The hedge's closed forms, integrated once (read by three columns).
+    let hedgeFormula: (copies: Double, meanResponse: Double, work: Double)?
 
     init(
         scenario: Scenario, report: ScenarioReport, load: OutageLoad?, seed: UInt64, server: String,
@@ -26,9 +28,15 @@ struct SimulateRow {
         self.server = server
         self.generator = generator
         recovery = Self.recovery(scenario, report)
+        hedgeFormula = scenario.hedgeClosedForm
     }
 
     var clients: Double { Double(report.clients) }
+
+    /// One of the hedge's closed forms (``Scenario/hedgeClosedForm``), or `nil`.
+    func formula(_ value: KeyPath<(copies: Double, meanResponse: Double, work: Double), Double>) -> Double? {
+        hedgeFormula.map { $0[keyPath: value] }
+    }
 
     /// From the end of the trigger to the end of the last bucket above the steady load L + 3√L.
     var drainTime: Int64? {

@@ -1,7 +1,7 @@
 import EventSimulation
 import Stochastics
 
-/// What a replica behind ``HedgedReplicas`` decides, as the hedge carries it out: its "clients" are
+/// What a replica behind `HedgedReplicas` decides, as the hedge carries it out: its "clients" are
 /// copies (by slot, their tags as attempt numbers). Its attempts, queue, waste and timeline records
 /// go to the run's driver (`outer`), since the load is the server's; its answers go to the copy's
 /// call (``HedgedCalls``), which answers the client. A copy draws from its client's stream.

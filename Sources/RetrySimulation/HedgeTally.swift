@@ -1,6 +1,6 @@
 import Stochastics
 
-/// What the hedged requests of a run did (``HedgedReplicas``): the requests the replicas answered,
+/// What the hedged requests of a run did (`HedgedReplicas`): the requests the replicas answered,
 /// the copies they sent, the servers' work and each request's response time.
 public struct HedgeTally: Hashable, Sendable {
     /// Requests that reached the replicas (each client attempt is one; it is answered with a

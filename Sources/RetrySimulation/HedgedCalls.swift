@@ -2,7 +2,7 @@ import BackoffPolicies
 import EventSimulation
 import Stochastics
 
-/// The hedged requests of a ``HedgedReplicas`` run and their copies, in two tables of slots (a slot
+/// The hedged requests of a `HedgedReplicas` run and their copies, in two tables of slots (a slot
 /// is reused once its request or copy ends), with what the requests decide as copies answer.
 ///
 /// A reference, so the replicas' decisions wrapper (``HedgeDecisions``) and the server both reach

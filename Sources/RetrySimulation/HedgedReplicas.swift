@@ -88,10 +88,11 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
         var random = link.outer.pointee.random(for: Int(state.client))
         let copy = calls.addCopy(to: call, now: link.now.nanoseconds) { random.nextUniform() }
         if Int(state.sent) + 1 < hedging.copies {
-            if hedging.delay == .zero {
+            let delay = hedging.delay.wholeNanoseconds
+            if delay == 0 {
                 calls.pending.append(.send(call: call, id: state.id))
-            } else {
-                let delay = hedging.delay.wholeNanoseconds
+            } else if delay <= VirtualTime.horizon.nanoseconds - link.now.nanoseconds {
+                // (A copy due past virtual time's horizon never goes.)
                 calls.setTimer(call, due: link.now.nanoseconds + delay)
                 link.schedule(HedgedCalls.timerEvent, for: Int(call), value: Int64(state.id), after: delay)
             }

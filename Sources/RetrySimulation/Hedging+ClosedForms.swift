@@ -15,7 +15,7 @@ import Foundation
 /// With exponential service the cancelled work is exactly the mean service time, whatever d and n
 /// (memorylessness); with light or heavy tails it is not (tested, with reference values).
 ///
-/// In a ``Scenario`` the hedge is run by ``HedgedReplicas`` against a capacity server's replicas.
+/// In a ``Scenario`` the hedge is run by `HedgedReplicas` against a capacity server's replicas.
 /// Under load, copies queue and these forms no longer hold: the simulation says by how much
 /// (tested against the forms where no copy waits).
 extension Hedging {

@@ -74,6 +74,18 @@ extension Scenario {
                         + "\(Int(callBytes)) bytes each (orphaned work holds more)",
                     bytes: sessions * Double(layers.count) * callBytes)
             ]
+        // A hedged request's response time is kept for exact quantiles (grown by doubling, then a
+        // sorted copy and the summary's): up to 4 x 8 bytes a request. Its call and copies are freed
+        // as they end.
+        let requests = sessions * Double(requestsPerClient)
+        let hedgeParts: [MemoryEstimate.Item] =
+            runsReplicaSet
+            ? [
+                .init(
+                    parameter: hedging == nil ? "--replicas \(replicas)" : "--hedge",
+                    what: "\(MemoryEstimate.count(requests)) response times, 32 bytes each while summarised",
+                    bytes: requests * 32)
+            ] : []
         return MemoryEstimate(
             [
                 .init(
@@ -90,6 +102,6 @@ extension Scenario {
                     what:
                         "\(MemoryEstimate.count(buckets)) load buckets, \(Int(bucketBytes)) bytes each (held up to 3 times while grown)",
                     bytes: 3 * buckets * bucketBytes),
-            ] + limitParts + layerParts)
+            ] + limitParts + layerParts + hedgeParts)
     }
 }

@@ -141,7 +141,7 @@ public struct Scenario: Sendable {
         return 1
     }
 
-    /// True when the run goes through ``HedgedReplicas``: a hedge, or more than one replica. Its
+    /// True when the run goes through `HedgedReplicas`: a hedge, or more than one replica. Its
     /// report then holds the requests' response times, copies and work (``HedgeTally``).
     public var runsReplicaSet: Bool { hedging != nil || replicas > 1 }
 

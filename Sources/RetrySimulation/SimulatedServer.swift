@@ -34,7 +34,7 @@ protocol ModelledServer: SimulatedServer {
 }
 
 /// A server whose work for an attempt can be taken back before it ends: a replica behind
-/// ``HedgedReplicas``, whose losing copies are cancelled.
+/// `HedgedReplicas`, whose losing copies are cancelled.
 protocol WithdrawableServer: ModelledServer {
     /// The work for `client`'s attempt `attempt` is withdrawn now: one being served (`inService`)
     /// frees its worker at once, one in the queue stops counting there and is dropped when reached

@@ -485,6 +485,19 @@ import Testing
         (["--breaker", "on:open=5"], "'open=5': open takes a duration greater than 0 and at most 2^62 ns"),
         (["--throttle", "adaptive:k=0.5"], "'k=0.5': k takes a number (the SRE book's K) from 1 to 1000000000"),
         (["--throttle", "adaptive:window=1281024h"], "'window=1281024h': window takes a duration greater than 0"),
+        (["--hedge", "on:dela=10ms"], "unknown parameter 'dela' ('on' takes delay, max-attempts, cancel)"),
+        (["--hedge", "on"], "'on' needs delay=DURATION (when each next copy goes), e.g. delay=10ms"),
+        (
+            ["--hedge", "on:delay=1ms:max-attempts=65"],
+            "'max-attempts=65': max-attempts takes a whole number from 1 to 64"
+        ),
+        (
+            ["--hedge", "on:delay=1ms:cancel=maybe"],
+            "'cancel=maybe': cancel takes yes (the first success cancels the other copies) or no"
+        ),
+        (["--hedge", "on:delay=-5ms"], "'delay=-5ms': delay takes a duration of at least 0"),
+        (["--hedge", "on:delay=1ms:delay=2ms"], "the parameter 'delay' is given twice"),
+        (["--hedge", "of:delay=1ms"], "unknown kind 'of' (did you mean 'on'?)"),
     ])
     func aSpecParameterIsNamedWithItsRange(arguments: [String], detail: String) {
         let result = Invocation(["simulate", "--clients", "10"] + arguments)
@@ -493,5 +506,28 @@ import Testing
             result.stderr.hasPrefix("backoff: Invalid value '\(arguments[1])' for '\(arguments[0]) <"),
             "\(result.stderr)")
         #expect(result.stderr.contains(": \(detail)"), "\(result.stderr)")
+    }
+
+    /// A hedge needs a server whose copies take time (capacity) and no layers; replicas sit below
+    /// no layer yet. Each is a usage error that says why, and writes nothing.
+    @Test(arguments: [
+        (
+            ["--server", "outage:2s", "--hedge", "on:delay=1ms"], "--hedge",
+            "hedging needs a server where copies take time and run side by side (capacity)"
+        ),
+        (
+            ["--server", "capacity", "--hedge", "on:delay=1ms", "--layer", "max-attempts=2"], "--hedge",
+            "hedging cannot be combined with layers (--layer) yet"
+        ),
+        (
+            ["--server", "capacity", "--replicas", "2", "--layer", "max-attempts=2"], "--replicas",
+            "replicas cannot sit below layers (--layer) yet"
+        ),
+    ])
+    func aHedgeOrReplicasWhereTheyCannotRunAreRefused(arguments: [String], option: String, detail: String) {
+        let result = Invocation(["simulate", "--clients", "10"] + arguments)
+        #expect(result.status == 64 && result.stdout.isEmpty, "\(arguments)")
+        #expect(result.stderr.contains("for '\(option) <"), "\(result.stderr)")
+        #expect(result.stderr.contains(detail), "\(result.stderr)")
     }
 }

@@ -55,7 +55,9 @@ import Testing
                 let server: [String] =
                     switch spec.name {
                     case "hop", "hop-sd": ["--server", "contention"]
-                    case "workers", "queue", "reject-retry-after", "degrade-to", "timeout": ["--server", "capacity"]
+                    case "workers", "queue", "reject-retry-after", "degrade-to", "timeout":
+                        ["--server", "capacity"]
+                    case "replicas": ["--server", "capacity", "--hedge", "on:delay=1ms"]
                     case "degrade-from": ["--server", "capacity", "--degrade-until", "1281023h"]
                     case "degrade-until": ["--server", "capacity", "--degrade-from", "0s"]
                     case "duration": ["--arrivals", "poisson:10"]
@@ -86,13 +88,14 @@ import Testing
         ("--retry-trigger", "recovery:V", .duration), ("--server", "bernoulli:V", .number),
         ("--server", "outage:V", .duration),
         ("--jitter", "proportional:V", .number), ("--jitter", "additive:V", .duration),
+        ("--hedge", "on:delay=V", .duration), ("--hedge", "on:delay=1ms:max-attempts=V", .count),
     ]
 
     @Test func everySpecParameterTakesAHostileValueOrNamesIt() {
         for (option, template, kind) in Self.specs {
             for value in Self.values(for: kind) {
                 let text = template.replacingOccurrences(of: "V", with: value)
-                let server = option == "--service" ? ["--server", "capacity"] : []
+                let server = ["--service", "--hedge"].contains(option) ? ["--server", "capacity"] : []
                 let trigger = option == "--retry-trigger" ? ["--server", "outage:2s"] : []
                 Self.check(
                     ["simulate", "--clients", "20", "--jobs", "1"] + server + trigger + [option, text], names: option)

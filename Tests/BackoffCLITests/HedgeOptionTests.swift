@@ -1,0 +1,38 @@
+import Testing
+
+@testable import BackoffCLI
+
+/// `simulate --hedge` and `--replicas` end to end: the columns they fill, the spec written back as
+/// `--hedge` takes it, and the same bytes for the same seed.
+@Suite struct HedgeOptionTests {
+    static let hedged =
+        "simulate --server capacity --replicas 4 --workers 1 --queue 1000 --service fixed:100ms --max-attempts 1 "
+        + "--clients 1 --hedge on:delay=30ms:max-attempts=2:cancel=no --seed 7"
+
+    /// One request, copy 2 at 30 ms to another replica, not cancelled: 2 copies, answered at
+    /// 100 ms, 200 ms of work, the loser wasted; the closed forms agree exactly (fixed service).
+    @Test func aHedgedRunFillsItsColumns() {
+        let result = Invocation(Self.hedged)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.field("replicas") == "4")
+        #expect(result.field("hedge") == "on:delay=30ms:max-attempts=2:cancel=no")
+        #expect(result.field("copies_per_request") == "2" && result.field("formula_copies_per_request") == "2")
+        #expect(result.field("mean_response_s") == "0.1" && result.field("p99_response_s") == "0.1")
+        #expect(result.field("work_per_request_s") == "0.2")
+        #expect(result.field("wasted_work") == "1" && result.field("cancelled_copies") == "0")
+        let formulaWork = Double(result.field("formula_work_per_request_s") ?? "") ?? .nan
+        #expect(abs(formulaWork - 0.2) < 1e-9, "formula work \(formulaWork)")
+        #expect(Invocation(Self.hedged).stdout == result.stdout, "the same seed gives the same bytes")
+    }
+
+    /// Without --hedge or --replicas the run takes the plain path, and the hedge's measures stay
+    /// empty; --hedge none says so in its column.
+    @Test func aPlainRunLeavesThemEmpty() {
+        let result = Invocation("simulate --server capacity --clients 20 --max-attempts 1 --seed 7")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.field("replicas") == "1" && result.field("hedge") == "none")
+        for column in ["copies_per_request", "formula_copies_per_request", "mean_response_s", "cancelled_copies"] {
+            #expect(result.field(column) == "", "\(column)")
+        }
+    }
+}
