@@ -26,6 +26,25 @@ final class FeedViewModel {
     }
 }
 
+/// A main-actor caller hedging a slow lookup: the first copy never answers in time, the second
+/// (sent 5 ms later) does, and the first is cancelled. The copies run as child tasks (`@Sendable`);
+/// the view model's state is set on the main actor from the result.
+@MainActor
+final class SearchViewModel {
+    private(set) var result: Int?
+    private let retrier: Retrier<ContinuousClock>
+
+    init(retrier: Retrier<ContinuousClock>) { self.retrier = retrier }
+
+    func search() async throws {
+        var random = SystemUniforms()
+        result = try await retrier.hedge(try Hedging(delay: .milliseconds(5), copies: 2), using: &random) { copy in
+            if copy == 1 { try await Task.sleep(for: .seconds(60)) }
+            return copy
+        }
+    }
+}
+
 /// A caller on no actor at all.
 func fetchCount(with retrier: Retrier<ContinuousClock>) async throws -> Int {
     var random = SystemUniforms()
@@ -47,10 +66,14 @@ func main() async throws {
     precondition(model.attempts == 3 && model.items == ["first", "second"] && !model.isLoading)
     let count = try await fetchCount(with: retrier)
     precondition(count == 2)
+    let search = SearchViewModel(retrier: retrier)
+    try await search.search()
+    precondition(search.result == 2)
     let outcome = await retrier.outcome(using: &SystemUniformsBox.shared.random) { () async throws -> Int in 7 }
     precondition(outcome.attempts.count == 1)
     print(
-        "consumer: a @MainActor view model and a plain caller retried through Retrying (\(model.attempts) and \(count) attempts)"
+        "consumer: a @MainActor view model and a plain caller retried through Retrying (\(model.attempts) and \(count) "
+            + "attempts), and a hedge answered by copy \(search.result ?? 0)"
     )
 }
 
