@@ -11,29 +11,34 @@ struct HedgeDecisions<Outer: ServerDecisions>: ServerDecisions {
     let outer: UnsafeMutablePointer<Outer>
     let calls: HedgedCalls
 
-    var now: VirtualTime { outer.pointee.now }
+    var now: VirtualTime { driver { $0.now } }
+
+    /// Reads the driver in place: a non-mutating call through `outer.pointee` made a copy of the
+    /// whole driver first (its scenario, policy and limits), once per copy of a request.
+    @inline(__always)
+    func driver<Result>(_ body: (inout Outer) -> Result) -> Result { body(&outer.pointee) }
 
     private func client(of copy: Int) -> Int { Int(calls.call(of: copy).client) }
 
-    func random(for client: Int) -> ClientRandom { outer.pointee.random(for: self.client(of: client)) }
+    func random(for client: Int) -> ClientRandom { driver { $0.random(for: self.client(of: client)) } }
 
     func normal(for client: Int, mean: Double, standardDeviation: Double) -> Double {
-        outer.pointee.normal(for: self.client(of: client), mean: mean, standardDeviation: standardDeviation)
+        driver { $0.normal(for: self.client(of: client), mean: mean, standardDeviation: standardDeviation) }
     }
 
     func exponential(for client: Int, mean: Double) -> Double {
-        outer.pointee.exponential(for: self.client(of: client), mean: mean)
+        driver { $0.exponential(for: self.client(of: client), mean: mean) }
     }
 
     func lognormal(for client: Int, mu: Double, sigma: Double) -> Double {
-        outer.pointee.lognormal(for: self.client(of: client), mu: mu, sigma: sigma)
+        driver { $0.lognormal(for: self.client(of: client), mu: mu, sigma: sigma) }
     }
 
     /// A copy is awaited while it is live, its call unanswered and its client still waiting.
     func isAwaiting(_ client: Int, attempt: Int64) -> Bool {
         guard calls.isLive(client, tag: attempt) else { return false }
         let call = calls.call(of: client)
-        return !call.isAnswered && outer.pointee.isAwaiting(Int(call.client), attempt: call.clientAttempt)
+        return !call.isAnswered && driver { $0.isAwaiting(Int(call.client), attempt: call.clientAttempt) }
     }
 
     func isPermanent(_ client: Int) -> Bool { calls.call(of: client).isPermanent }
@@ -45,7 +50,7 @@ struct HedgeDecisions<Outer: ServerDecisions>: ServerDecisions {
     /// A withdrawn copy's slot is free (or holds a later copy): its queued entry is stale.
     func isWithdrawn(_ client: Int, attempt: Int64) -> Bool { !calls.isLive(client, tag: attempt) }
 
-    func requestStart(of client: Int) -> VirtualTime { outer.pointee.requestStart(of: self.client(of: client)) }
+    func requestStart(of client: Int) -> VirtualTime { driver { $0.requestStart(of: self.client(of: client)) } }
 
     mutating func counted(isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
         outer.pointee.counted(isRetry: isRetry, answeredAtOnce: outcome)
@@ -65,7 +70,7 @@ struct HedgeDecisions<Outer: ServerDecisions>: ServerDecisions {
 
     private mutating func copyEnded(_ copy: Int, _ answer: ClientAnswer?) {
         let call = calls.call(of: copy)
-        let awaits = outer.pointee.isAwaiting(Int(call.client), attempt: call.clientAttempt)
+        let awaits = driver { $0.isAwaiting(Int(call.client), attempt: call.clientAttempt) }
         if let settled = calls.copyEnded(copy, answer: answer, now: now.nanoseconds, clientAwaits: awaits), awaits {
             outer.pointee.answer(Int(call.client), settled, recording: nil)
         }

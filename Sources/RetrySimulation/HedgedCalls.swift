@@ -45,36 +45,90 @@ final class HedgedCalls {
     /// The server's own event (after the replica's, which number theirs below 8).
     static let timerEvent: UInt32 = 8
 
-    private(set) var calls: [Call] = []
-    private(set) var copies: [Copy] = []
-    private var freeCalls: [Int32] = [], freeCopies: [Int32] = []
-    /// Each call's copies, `hedging.copies` slots per call slot (copy slots, in the order sent).
-    private var callCopies: [Int32] = []
-    private var nextID: Int32 = 0
-    var pending: [Pending] = []
-    private var pendingStart = 0
+    /// What changes as the run goes, behind one pointer: a class's stored `var`s would pay a
+    /// dynamic exclusivity check at every access, and this is the hedge's hot path. The properties
+    /// below read and modify it in place.
+    private struct State {
+        var calls: [Call] = [], copies: [Copy] = []
+        var freeCalls: [Int32] = [], freeCopies: [Int32] = []
+        /// Each call's copies, `hedging.copies` slots per call slot (copy slots, in the order sent).
+        var callCopies: [Int32] = []
+        var nextID: Int32 = 0
+        var pending: [Pending] = []
+        var pendingStart = 0
+        // The tally.
+        var requests = 0, copiesSent = 0, withdrawn = 0
+        var work: Int64 = 0
+        /// Σ (a call's work in seconds)² and Σ (a call's copies)², over the calls released.
+        var workSquares = 0.0, copySquares = 0.0
+        var responses: [Double] = []
+        /// Whether a call or copy found every slot taken (the run then fails).
+        var overflowed = false
+    }
 
-    // The tally.
-    private var requests = 0, copiesSent = 0, withdrawn = 0
-    private var work: Int64 = 0
-    /// Σ (a call's work in seconds)² and Σ (a call's copies)², over the calls released.
-    private var workSquares = 0.0, copySquares = 0.0
-    private var responses: [Double] = []
+    private let state: UnsafeMutablePointer<State>
+
+    private(set) var calls: [Call] {
+        _read { yield state.pointee.calls }
+        _modify { yield &state.pointee.calls }
+    }
+    private(set) var copies: [Copy] {
+        _read { yield state.pointee.copies }
+        _modify { yield &state.pointee.copies }
+    }
+    private var freeCalls: [Int32] {
+        _read { yield state.pointee.freeCalls }
+        _modify { yield &state.pointee.freeCalls }
+    }
+    private var freeCopies: [Int32] {
+        _read { yield state.pointee.freeCopies }
+        _modify { yield &state.pointee.freeCopies }
+    }
+    private var callCopies: [Int32] {
+        _read { yield state.pointee.callCopies }
+        _modify { yield &state.pointee.callCopies }
+    }
+    private var nextID: Int32 {
+        get { state.pointee.nextID }
+        set { state.pointee.nextID = newValue }
+    }
+    var pending: [Pending] {
+        _read { yield state.pointee.pending }
+        _modify { yield &state.pointee.pending }
+    }
+    private var pendingStart: Int {
+        get { state.pointee.pendingStart }
+        set { state.pointee.pendingStart = newValue }
+    }
+    private var responses: [Double] {
+        _read { yield state.pointee.responses }
+        _modify { yield &state.pointee.responses }
+    }
+    private(set) var overflowed: Bool {
+        get { state.pointee.overflowed }
+        set { state.pointee.overflowed = newValue }
+    }
 
     init(hedging: Hedging, replicas: Int) {
         self.hedging = hedging
         self.replicas = replicas
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// The most calls, or copies, in progress at once: an event names its slot in 28 bits.
     static let maximumSlots = ScenarioEvent.maximumClients
-    private(set) var overflowed = false
 
     // MARK: Calls
 
     /// A client's attempt reaches the replicas: a new call, or `nil` when the table is full.
     func open(client: Int, attempt: Int64, isRetry: Bool, isPermanent: Bool, now: Int64) -> Int32? {
-        requests += 1
+        state.pointee.requests += 1
         advanceID()
         let call = Call(
             client: Int32(client), clientAttempt: attempt, start: now, timerDue: -1, id: nextID, sent: 0,
@@ -92,13 +146,22 @@ final class HedgedCalls {
         return Int32(calls.count - 1)
     }
 
-    /// The call sends its next copy to a replica that none of its copies used (any, once each
-    /// has one), drawn with `uniform`; returns the copy's slot, tag and replica.
+    /// The call sends its next copy to a replica that none of its copies used (any, once as many
+    /// copies as replicas went), drawn with `uniform`; returns the copy's slot, tag and replica.
     func addCopy(to call: Int32, now: Int64, uniform: () -> Double) -> (slot: Int32, tag: Int32, replica: Int) {
         let c = Int(call)
         let sent = Int(calls[c].sent)
-        let used = (0..<sent).map { Int(copies[Int(callCopies[c * hedging.copies + $0])].replica) }
-        let replica = Self.pick(among: replicas, avoiding: used, uniform: uniform)
+        let base = c * hedging.copies
+        var replica = 0
+        if replicas > 1 {
+            // Uniform among the replicas this call has not used: draw among all, and draw again on
+            // a used one (rejection sampling; at most `copies` of them are used, and none is
+            // avoided once every replica has a copy).
+            let avoids = sent < replicas
+            repeat {
+                replica = min(Int(uniform() * Double(replicas)), replicas - 1)
+            } while avoids && (0..<sent).contains { Int(copies[Int(callCopies[base + $0])].replica) == replica }
+        }
         advanceID()
         let copy = Copy(call: call, replica: Int32(replica), tag: nextID, serviceStart: -1, isLive: true)
         let slot: Int32
@@ -110,10 +173,10 @@ final class HedgedCalls {
             copies.append(copy)
             slot = Int32(truncatingIfNeeded: copies.count - 1)
         }
-        callCopies[c * hedging.copies + sent] = slot
+        callCopies[base + sent] = slot
         calls[c].sent += 1
         calls[c].inFlight += 1
-        copiesSent += 1
+        state.pointee.copiesSent += 1
         return (slot, nextID, replica)
     }
 
@@ -121,18 +184,6 @@ final class HedgedCalls {
     private func advanceID() {
         nextID &+= 1
         if nextID == 0 { nextID = 1 }
-    }
-
-    /// A replica drawn uniformly among the `count` not in `used`, or among all when every one is.
-    static func pick(among count: Int, avoiding used: [Int], uniform: () -> Double) -> Int {
-        guard count > 1 else { return 0 }
-        let avoided = Set(used).count < count ? Set(used) : []
-        var index = min(Int(uniform() * Double(count - avoided.count)), count - avoided.count - 1)
-        for replica in 0..<count where !avoided.contains(replica) {
-            if index == 0 { return replica }
-            index -= 1
-        }
-        preconditionFailure("a replica is always left to pick")
     }
 
     /// Whether a copy's attempt is still the live copy in its slot.
@@ -195,7 +246,7 @@ final class HedgedCalls {
     func withdraw(_ slot: Int, tag: Int32, now: Int64) -> (replica: Int, inService: Bool)? {
         guard copies[slot].isLive, copies[slot].tag == tag else { return nil }
         let inService = copies[slot].serviceStart >= 0
-        withdrawn += 1
+        state.pointee.withdrawn += 1
         let replica = Int(copies[slot].replica)
         let c = Int(copies[slot].call)
         end(slot, now: now)
@@ -222,7 +273,7 @@ final class HedgedCalls {
     private func end(_ copy: Int, now: Int64) {
         let c = Int(copies[copy].call)
         if copies[copy].serviceStart >= 0 {
-            work += now - copies[copy].serviceStart
+            state.pointee.work += now - copies[copy].serviceStart
             calls[c].work += now - copies[copy].serviceStart
         }
         copies[copy].isLive = false
@@ -233,8 +284,8 @@ final class HedgedCalls {
     private func releaseIfDone(_ c: Int) {
         if calls[c].isAnswered && calls[c].inFlight == 0 && calls[c].id != 0 {
             let seconds = Double(calls[c].work) / 1e9
-            workSquares += seconds * seconds
-            copySquares += Double(calls[c].sent) * Double(calls[c].sent)
+            state.pointee.workSquares += seconds * seconds
+            state.pointee.copySquares += Double(calls[c].sent) * Double(calls[c].sent)
             calls[c].id = 0  // no timer or pending send matches a released call
             freeCalls.append(Int32(c))
         }
@@ -253,8 +304,10 @@ final class HedgedCalls {
 
     /// The run's tally.
     var tally: HedgeTally {
-        HedgeTally(
-            requests: requests, copies: copiesSent, withdrawn: withdrawn, work: Double(work) / 1e9,
-            workSquares: workSquares, copySquares: copySquares, responseTimes: responses)
+        let state = state.pointee
+        return HedgeTally(
+            requests: state.requests, copies: state.copiesSent, withdrawn: state.withdrawn,
+            work: Double(state.work) / 1e9, workSquares: state.workSquares, copySquares: state.copySquares,
+            responseTimes: state.responses)
     }
 }

@@ -74,7 +74,7 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
     /// The call sends its next copy, if its client still waits; otherwise it ends once its copies do.
     private mutating func sendIfAwaited<Outer: ServerDecisions>(_ call: Int32, _ link: inout HedgeDecisions<Outer>) {
         let state = calls.calls[Int(call)]
-        if link.outer.pointee.isAwaiting(Int(state.client), attempt: state.clientAttempt) {
+        if link.driver({ $0.isAwaiting(Int(state.client), attempt: state.clientAttempt) }) {
             send(call, &link)
         } else {
             calls.abandon(call)
@@ -85,7 +85,7 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
     private mutating func send<Outer: ServerDecisions>(_ call: Int32, _ link: inout HedgeDecisions<Outer>) {
         let state = calls.calls[Int(call)]
         let hedging = calls.hedging
-        var random = link.outer.pointee.random(for: Int(state.client))
+        var random = link.driver { $0.random(for: Int(state.client)) }
         let copy = calls.addCopy(to: call, now: link.now.nanoseconds) { random.nextUniform() }
         if Int(state.sent) + 1 < hedging.copies {
             let delay = hedging.delay.wholeNanoseconds
