@@ -71,10 +71,14 @@ extension GrpcServiceConfig {
     }
 
     /// retryableStatusCodes: a non-empty list of status names ("UNAVAILABLE") or codes (14).
-    static func statusCodes(_ value: Any?, at path: String) throws(InvalidValue) {
-        let form = "a non-empty list of status codes, e.g. [\"UNAVAILABLE\"]"
+    /// A list of status codes (names or numbers 1-16): non-empty unless `allowingEmpty`.
+    static func statusCodes(_ value: Any?, at path: String, allowingEmpty: Bool = false) throws(InvalidValue) {
+        let form =
+            allowingEmpty
+            ? "a list of status codes, e.g. [\"UNAVAILABLE\"]"
+            : "a non-empty list of status codes, e.g. [\"UNAVAILABLE\"]"
         guard let value else { throw InvalidValue("\(path) is missing; expected \(form)") }
-        guard let list = value as? [Any], !list.isEmpty else {
+        guard let list = value as? [Any], allowingEmpty || !list.isEmpty else {
             throw InvalidValue("\(path): expected \(form), got \(describe(value))")
         }
         for (index, code) in list.enumerated() {

@@ -1,13 +1,16 @@
 import BackoffPolicies
 import Foundation
 
-/// A gRPC service config's retry policy and retry throttling (gRPC proposal A6, "Client Retries"),
-/// read as a ``Preset``: the policy, and the token budget as its retry budget.
+/// A gRPC service config's retry or hedging policy and retry throttling (gRPC proposal A6, "Client
+/// Retries"), read as a ``Preset``: the policy (or the hedge), and the token budget as its retry budget.
 ///
 /// ```
 /// methodConfig[].retryPolicy   maxAttempts (integer >= 2; above 5 clamped to 5), initialBackoff and
 ///                              maxBackoff (durations as strings, "0.1s"), backoffMultiplier (> 0),
 ///                              retryableStatusCodes (a non-empty list of codes or names)
+/// methodConfig[].hedgingPolicy maxAttempts (integer >= 2; above 5 clamped to 5), hedgingDelay (a
+///                              duration, 0s when absent), nonFatalStatusCodes (a list, optional);
+///                              the preset's hedge, with one attempt and no retries
 /// retryThrottling              maxTokens (0 < x <= 1000), tokenRatio (> 0): the token budget
 /// ```
 /// The wait before attempt n + 1 is U(0, min(initialBackoff × backoffMultiplier^(n-1), maxBackoff)):
@@ -37,24 +40,33 @@ struct GrpcServiceConfig {
         var remarks: [String] = []
 
         guard let methodConfigs = config["methodConfig"] else {
-            throw InvalidValue("methodConfig is missing; expected a list of method configs with a retryPolicy")
+            throw InvalidValue(
+                "methodConfig is missing; expected a list of method configs with a retryPolicy or a hedgingPolicy")
         }
         guard let list = methodConfigs as? [Any] else {
             throw InvalidValue("methodConfig: expected a list, got \(Self.describe(methodConfigs))")
         }
-        var candidates: [(index: Int, names: [(service: String?, method: String?)], retryPolicy: [String: Any])] = []
+        var candidates:
+            [(index: Int, names: [(service: String?, method: String?)], policy: [String: Any], hedges: Bool)] =
+                []
         for (index, entry) in list.enumerated() {
             guard let object = entry as? [String: Any] else {
                 throw InvalidValue("methodConfig[\(index)]: expected an object, got \(Self.describe(entry))")
             }
-            guard let policy = object["retryPolicy"] else { continue }
-            guard let retryPolicy = policy as? [String: Any] else {
+            if object["retryPolicy"] != nil && object["hedgingPolicy"] != nil {
                 throw InvalidValue(
-                    "methodConfig[\(index)].retryPolicy: expected an object, got \(Self.describe(policy))")
+                    "methodConfig[\(index)]: a method config has a retryPolicy or a hedgingPolicy, not both (A6)")
             }
-            candidates.append((index, try Self.names(object["name"], at: "methodConfig[\(index)].name"), retryPolicy))
+            let hedges = object["hedgingPolicy"] != nil
+            let key = hedges ? "hedgingPolicy" : "retryPolicy"
+            guard let policy = object[key] else { continue }
+            guard let fields = policy as? [String: Any] else {
+                throw InvalidValue("methodConfig[\(index)].\(key): expected an object, got \(Self.describe(policy))")
+            }
+            candidates.append(
+                (index, try Self.names(object["name"], at: "methodConfig[\(index)].name"), fields, hedges))
         }
-        guard !candidates.isEmpty else { throw InvalidValue("no methodConfig has a retryPolicy") }
+        guard !candidates.isEmpty else { throw InvalidValue("no methodConfig has a retryPolicy or a hedgingPolicy") }
 
         var chosen = candidates[0]
         if let method {
@@ -74,7 +86,7 @@ struct GrpcServiceConfig {
                 candidate.names.compactMap(rank).min().map { ($0, candidate) }
             }
             guard let best = ranked.min(by: { $0.0 < $1.0 }) else {
-                throw InvalidValue("no methodConfig with a retryPolicy names '\(method)'")
+                throw InvalidValue("no methodConfig with a retryPolicy or a hedgingPolicy names '\(method)'")
             }
             chosen = best.1
         } else {
@@ -83,8 +95,8 @@ struct GrpcServiceConfig {
                 "using methodConfig[\(chosen.index)] (\(label)); pick another with --grpc-method SERVICE/METHOD")
         }
 
-        let path = "methodConfig[\(chosen.index)].retryPolicy"
-        let policy = chosen.retryPolicy
+        let path = "methodConfig[\(chosen.index)].\(chosen.hedges ? "hedgingPolicy" : "retryPolicy")"
+        let policy = chosen.policy
         var attempts = try Self.integer(policy["maxAttempts"], at: "\(path).maxAttempts", form: "an integer >= 2")
         guard attempts >= 2 else {
             throw InvalidValue("\(path).maxAttempts: expected an integer >= 2, got \(attempts)")
@@ -92,6 +104,29 @@ struct GrpcServiceConfig {
         if attempts > 5 {
             remarks.append("\(path).maxAttempts \(attempts) is clamped to 5, as gRPC does")
             attempts = 5
+        }
+        let budget = try Self.throttling(config["retryThrottling"])
+        if chosen.hedges {
+            var delay = Duration.zero
+            if let text = policy["hedgingDelay"] { delay = try Self.duration(text, at: "\(path).hedgingDelay") }
+            if let codes = policy["nonFatalStatusCodes"] {
+                try Self.statusCodes(codes, at: "\(path).nonFatalStatusCodes", allowingEmpty: true)
+            }
+            let hedging: Hedging
+            do throws(Hedging.Invalid) {
+                hedging = try Hedging(delay: delay, copies: attempts)
+            } catch {
+                throw InvalidValue("\(path): \(error)")
+            }
+            preset = Preset(
+                name: "grpc-service-config", library: "gRPC client hedging (A6), from a service config",
+                policy: try! BackoffPolicy(budget: .maxAttempts(1)), budget: budget, hedging: hedging,
+                source: "gRPC proposal A6, client retries (hedgingPolicy)",
+                notes: "copy k at (k-1) hedgingDelay unless answered; a non-fatal status sends the next at once; "
+                    + "hedges only while the throttle's tokens exceed half (not modelled in simulate)")
+            self.remarks = remarks
+            sources = ["hedge": path, "budget": "retryThrottling"]
+            return
         }
         let initial = try Self.duration(policy["initialBackoff"], at: "\(path).initialBackoff")
         let maximum = try Self.duration(policy["maxBackoff"], at: "\(path).maxBackoff")
@@ -111,27 +146,6 @@ struct GrpcServiceConfig {
         } catch {
             throw InvalidValue(Self.describe(error, at: path))
         }
-        var budget: RetryBudget?
-        if let throttling = config["retryThrottling"] {
-            guard let object = throttling as? [String: Any] else {
-                throw InvalidValue("retryThrottling: expected an object, got \(Self.describe(throttling))")
-            }
-            let tokens = try Self.number(
-                object["maxTokens"], at: "retryThrottling.maxTokens", form: "a number in (0, 1000]")
-            guard tokens > 0, tokens <= 1000 else {
-                throw InvalidValue(
-                    "retryThrottling.maxTokens: expected a number in (0, 1000], got \(Self.text(tokens))")
-            }
-            let ratio = try Self.number(object["tokenRatio"], at: "retryThrottling.tokenRatio", form: "a number > 0")
-            guard ratio > 0 else {
-                throw InvalidValue("retryThrottling.tokenRatio: expected a number > 0, got \(Self.text(ratio))")
-            }
-            do throws(BudgetError) {
-                budget = .tokenBucket(try TokenBucketBudget(maxTokens: tokens, tokenRatio: ratio))
-            } catch {
-                throw InvalidValue("retryThrottling: \(error)")
-            }
-        }
         preset = Preset(
             name: "grpc-service-config", library: "gRPC client retries (A6), from a service config",
             policy: backoffPolicy,
@@ -142,6 +156,28 @@ struct GrpcServiceConfig {
             "base": "\(path).initialBackoff", "cap": "\(path).maxBackoff", "multiplier": "\(path).backoffMultiplier",
             "max-attempts": "\(path).maxAttempts", "budget": "retryThrottling",
         ]
+    }
+
+    /// `retryThrottling` as the token budget, or `nil` when the config has none.
+    private static func throttling(_ throttling: Any?) throws(InvalidValue) -> RetryBudget? {
+        guard let throttling else { return nil }
+        guard let object = throttling as? [String: Any] else {
+            throw InvalidValue("retryThrottling: expected an object, got \(Self.describe(throttling))")
+        }
+        let tokens = try Self.number(
+            object["maxTokens"], at: "retryThrottling.maxTokens", form: "a number in (0, 1000]")
+        guard tokens > 0, tokens <= 1000 else {
+            throw InvalidValue("retryThrottling.maxTokens: expected a number in (0, 1000], got \(Self.text(tokens))")
+        }
+        let ratio = try Self.number(object["tokenRatio"], at: "retryThrottling.tokenRatio", form: "a number > 0")
+        guard ratio > 0 else {
+            throw InvalidValue("retryThrottling.tokenRatio: expected a number > 0, got \(Self.text(ratio))")
+        }
+        do throws(BudgetError) {
+            return .tokenBucket(try TokenBucketBudget(maxTokens: tokens, tokenRatio: ratio))
+        } catch {
+            throw InvalidValue("retryThrottling: \(error)")
+        }
     }
 
     /// A policy the model cannot take, said in the config's words.

@@ -32,6 +32,7 @@ struct PolicyStart {
     static var settable: [OptionSpec] {
         PolicyOptions.specs(defaultJitter: "") + [
             ScenarioOptions.budget.spec, ScenarioOptions.retryAfter.spec, ScenarioOptions.throttle.spec,
+            ScenarioOptions.hedge.spec,
         ]
     }
 }

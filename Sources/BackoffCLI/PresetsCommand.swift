@@ -81,6 +81,9 @@ struct PresetsCommand: BackoffCommand {
         Column("rate_limiter", "the client-side rate limiter the preset brings to simulate, as --throttle takes it") {
             $0.preset.adaptiveRateLimiter.map { LimitSpec.text(.awsAdaptive($0)) } ?? "none"
         },
+        Column("hedge", "the hedge the preset brings to simulate (capacity), as --hedge takes it") {
+            LimitSpec.text($0.preset.hedging)
+        },
     ]
 
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }

@@ -151,7 +151,7 @@ extension ScenarioOptions {
             + "k of an attempt goes (k - 1) x D after the first, to a replica no copy used, unless an answer came; a "
             + "rejection sends the next at once; the first success wins and, with cancel=yes, stops the others' work).",
         parse: LimitSpec.parseHedge
-    ).setting(.hedge)
+    ).setting(.hedge).setByPreset({ $0.hedging.map { .some(.some($0)) } }, text: { LimitSpec.text($0 ?? nil) })
     static let onGiveUp = Option(
         "on-give-up", "mode", default: "end-session", form: "end-session or continue",
         help:

@@ -68,7 +68,20 @@ struct ScenarioOptions {
             try options(Self.requestsPerClient), try options(Self.think), try options(Self.onGiveUp)
         )
 
-        let hedging = try options(Self.hedge) ?? nil
+        var hedging = try options(Self.hedge) ?? nil
+        // A hedge given where copies cannot run is the scenario's error; one from a preset or a
+        // service config is a remark there, and the run goes without it.
+        let hasLayers = stack?.layers.contains { !$0.isEmpty } ?? false
+        if let hedge = hedging, !options.isGiven(Self.hedge) {
+            var runsCopies = !hasLayers
+            if case .capacity = server {} else { runsCopies = false }
+            if !runsCopies {
+                warnings.append(
+                    "the start's hedge ('--hedge \(LimitSpec.text(hedge))') has no effect: hedging needs --server "
+                        + "capacity and no --layer; ignored")
+                hedging = nil
+            }
+        }
         let failureKind = try options(PolicyOptions.failureKind)
         if let kind = server.failureKind, options.isGiven(PolicyOptions.failureKind), kind != failureKind {
             throw .usage(

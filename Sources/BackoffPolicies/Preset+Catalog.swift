@@ -7,7 +7,7 @@ extension Preset {
     public static let all: [Preset] = [
         awsSDKStandard, awsSDKStandard143, awsSDKAdaptive, awsSDKSwift, awsSDKSwiftAdaptive, grpcConnection,
         pollyV8Default,
-        pollyV8ExponentialJitter,
+        pollyV8ExponentialJitter, pollyV8Hedging,
         pollyContribDecorrelated,
         envoyDefault, cenkaltiDefault, resilience4jExponentialRandom, alamofireDefault, swiftRetryDefault, sotoDefault,
         tenacityRandomExponential, tenacityExponentialJitter, urllib3Requests, googleAPICoreDefault,
@@ -120,6 +120,19 @@ extension Preset {
         },
         source: "App-vNext/Polly src/Polly.Core/Retry/RetryHelper.cs (DecorrelatedJitterBackoffV2), commit 156a9bbe",
         notes: "Delay is the median first delay; MaxDelay (none by default) clamps each delay (--cap)")
+
+    /// Polly v8's hedging strategy with its defaults: one hedged action 2 s after the first.
+    public static let pollyV8Hedging = Preset(
+        name: "polly-v8-hedging", library: "Polly v8 (Polly.Core) HedgingStrategyOptions defaults",
+        policy: policy("polly-v8-hedging") { () throws(PolicyError) in
+            try BackoffPolicy(
+                base: .seconds(2), schedule: .constant, cap: nil, jitter: .disabled, budget: .maxAttempts(1))
+        },
+        hedging: try! Hedging(delay: .seconds(2), copies: 2),
+        source: "App-vNext/Polly docs/strategies/hedging.md and src/Polly.Core/Hedging, commit 1b60751c",
+        notes: "MaxHedgedAttempts 1 (copies in all 2), Delay 2 s, latency mode: a handled failure starts the next copy "
+            + "at once, the first accepted result wins and the others are cancelled; when every copy fails Polly "
+            + "returns the primary's failure (the model, the last one); no retry strategy (1 attempt)")
 
     /// Polly.Contrib's AwsDecorrelatedJitterBackoff with its README's parameters.
     public static let pollyContribDecorrelated = Preset(

@@ -36,6 +36,8 @@ public struct Preset: Hashable, Sendable, Identifiable {
     /// The client-side rate limiter the library puts in front of every attempt (the AWS SDKs'
     /// adaptive mode, ``AdaptiveRateLimiter``), and who shares it; `nil` for none.
     public let adaptiveRateLimiter: AdaptiveRateLimiting?
+    /// The hedge the library sends copies of a request with, if it hedges (``Hedging``); `nil` for none.
+    public let hedging: Hedging?
     /// The file or specification read, with its version.
     public let source: String
     public let evidence: Evidence
@@ -47,8 +49,8 @@ public struct Preset: Hashable, Sendable, Identifiable {
     public init(
         name: String, library: String, policy: BackoffPolicy, throttlingPolicy: BackoffPolicy? = nil,
         budget: RetryBudget? = nil, retryAfterHandling: RetryAfterHandling = .ignore,
-        adaptiveRateLimiter: AdaptiveRateLimiting? = nil, source: String, evidence: Evidence = .sourceRead,
-        notes: String
+        adaptiveRateLimiter: AdaptiveRateLimiting? = nil, hedging: Hedging? = nil, source: String,
+        evidence: Evidence = .sourceRead, notes: String
     ) {
         self.name = name
         self.library = library
@@ -57,6 +59,7 @@ public struct Preset: Hashable, Sendable, Identifiable {
         self.budget = budget
         self.retryAfterHandling = retryAfterHandling
         self.adaptiveRateLimiter = adaptiveRateLimiter
+        self.hedging = hedging
         self.source = source
         self.evidence = evidence
         self.notes = notes
@@ -75,8 +78,8 @@ public struct Preset: Hashable, Sendable, Identifiable {
     public func answering(_ kind: FailureKind) -> Preset {
         Preset(
             name: name, library: library, policy: policy(for: kind), throttlingPolicy: nil, budget: budget,
-            retryAfterHandling: retryAfterHandling, adaptiveRateLimiter: adaptiveRateLimiter, source: source,
-            evidence: evidence, notes: notes)
+            retryAfterHandling: retryAfterHandling, adaptiveRateLimiter: adaptiveRateLimiter, hedging: hedging,
+            source: source, evidence: evidence, notes: notes)
     }
 
     /// The preset called `name`, if there is one.

@@ -66,8 +66,24 @@ import Testing
     @Test(arguments: [
         ("{\"methodConfig\": [", "not valid JSON"),
         ("[1, 2]", "the service config must be a JSON object"),
-        ("{}", "methodConfig is missing; expected a list of method configs with a retryPolicy"),
-        ("{\"methodConfig\": [{\"name\": [{}]}]}", "no methodConfig has a retryPolicy"),
+        ("{}", "methodConfig is missing; expected a list of method configs with a retryPolicy or a hedgingPolicy"),
+        ("{\"methodConfig\": [{\"name\": [{}]}]}", "no methodConfig has a retryPolicy or a hedgingPolicy"),
+        (
+            "{\"methodConfig\": [{\"retryPolicy\": {}, \"hedgingPolicy\": {}}]}",
+            "methodConfig[0]: a method config has a retryPolicy or a hedgingPolicy, not both (A6)"
+        ),
+        (
+            "{\"methodConfig\": [{\"hedgingPolicy\": {\"maxAttempts\": 1}}]}",
+            "methodConfig[0].hedgingPolicy.maxAttempts: expected an integer >= 2, got 1"
+        ),
+        (
+            "{\"methodConfig\": [{\"hedgingPolicy\": {\"maxAttempts\": 2, \"hedgingDelay\": \"1\"}}]}",
+            "methodConfig[0].hedgingPolicy.hedgingDelay: expected a duration string in seconds"
+        ),
+        (
+            "{\"methodConfig\": [{\"hedgingPolicy\": {\"maxAttempts\": 2, \"nonFatalStatusCodes\": [\"SLOW\"]}}]}",
+            "methodConfig[0].hedgingPolicy.nonFatalStatusCodes[0]: expected a status name"
+        ),
         (
             "{\"methodConfig\": [{\"retryPolicy\": {\"initialBackoff\": \"0.1s\"}}]}",
             "methodConfig[0].retryPolicy.maxAttempts is missing; expected an integer >= 2"
@@ -119,5 +135,29 @@ import Testing
         let result = Invocation(["formula", "--preset", "aws-sdk-standard", "--grpc-service-config", path])
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("backoff: Use either '--preset' or '--grpc-service-config', not both"))
+    }
+
+    /// A method config's hedgingPolicy is the start's hedge: maxAttempts copies (clamped to 5, as gRPC
+    /// does), hedgingDelay apart (0 when absent), one attempt and no retries; the throttling is its
+    /// budget. simulate takes the hedge against a capacity server and remarks on it elsewhere.
+    @Test func aHedgingPolicyIsTheStartsHedge() throws {
+        let directory = TemporaryDirectory()
+        let config = """
+            {"methodConfig": [{"name": [{}], "hedgingPolicy": {"maxAttempts": 7, "hedgingDelay": "0.5s",
+              "nonFatalStatusCodes": ["UNAVAILABLE", 14]}}], "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}}
+            """
+        let path = try directory.write(config, to: "service-config.json")
+        let hedged = Invocation(
+            ["simulate", "--grpc-service-config", path, "--server", "capacity", "--clients", "20", "--jitter", "none"])
+        #expect(hedged.status == 0, "\(hedged.stderr)")
+        #expect(hedged.field("hedge") == "on:delay=500ms:max-attempts=5:cancel=yes")
+        #expect(hedged.field("max_attempts") == "1")
+        #expect(hedged.stderr.contains("maxAttempts 7 is clamped to 5"))
+        let elsewhere = Invocation(["simulate", "--grpc-service-config", path, "--clients", "20", "--jitter", "none"])
+        #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
+        #expect(elsewhere.field("hedge") == "none")
+        #expect(
+            elsewhere.stderr.contains(
+                "the start's hedge ('--hedge on:delay=500ms:max-attempts=5:cancel=yes') has no effect"))
     }
 }

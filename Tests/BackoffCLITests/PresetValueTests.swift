@@ -39,6 +39,20 @@ import Testing
         #expect(policies == [preset.policy])
     }
 
+    /// A preset's hedge reaches simulate as the preset's value (Polly v8's: 2 copies, 2 s apart);
+    /// --hedge given replaces it.
+    @Test func aPresetsHedgeIsItsValue() throws {
+        func hedging(_ arguments: [String]) throws -> Hedging? {
+            let options = try ParsedOptions(
+                command: "simulate", specs: SimulateCommand.specs, tokens: ArgumentLexer.tokens(arguments))
+            return try options(ScenarioOptions.hedge) ?? nil
+        }
+        #expect(try hedging(["--preset", "polly-v8-hedging"]) == Preset.pollyV8Hedging.hedging)
+        #expect(Preset.pollyV8Hedging.hedging == (try Hedging(delay: .seconds(2), copies: 2)))
+        #expect(try hedging(["--preset", "polly-v8-hedging", "--hedge", "none"]) == nil)
+        #expect(try hedging(["--preset", "aws-sdk-standard"]) == nil)
+    }
+
     /// Options given replace the preset's fields; the cap rule stays when the jitter given takes it.
     @Test func givenOptionsApplyToThePresetsValue() throws {
         func policy(_ arguments: [String]) throws -> BackoffPolicy {
