@@ -6,17 +6,10 @@ import Stochastics
 /// go to the run's driver (`outer`), since the load is the server's; its answers go to the copy's
 /// call (``HedgedCalls``), which answers the client. A copy draws from its client's stream.
 ///
-/// It holds the driver by pointer, valid only while the server handles one attempt or event.
-struct HedgeDecisions<Outer: ServerDecisions>: ServerDecisions {
+/// The rest of what it decides reaches the driver as it is (``NestedDecisions``).
+struct HedgeDecisions<Outer: ServerDecisions>: NestedDecisions {
     let outer: UnsafeMutablePointer<Outer>
     let calls: HedgedCalls
-
-    var now: VirtualTime { driver { $0.now } }
-
-    /// Reads the driver in place: a non-mutating call through `outer.pointee` made a copy of the
-    /// whole driver first (its scenario, policy and limits), once per copy of a request.
-    @inline(__always)
-    func driver<Result>(_ body: (inout Outer) -> Result) -> Result { body(&outer.pointee) }
 
     private func client(of copy: Int) -> Int { Int(calls.call(of: copy).client) }
 
@@ -52,10 +45,6 @@ struct HedgeDecisions<Outer: ServerDecisions>: ServerDecisions {
 
     func requestStart(of client: Int) -> VirtualTime { driver { $0.requestStart(of: self.client(of: client)) } }
 
-    mutating func counted(isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
-        outer.pointee.counted(isRetry: isRetry, answeredAtOnce: outcome)
-    }
-
     /// The replica answers the copy: recorded in the timeline, then handed to its call, which
     /// answers the client when this settles it.
     mutating func answer(_ client: Int, _ answer: ClientAnswer, recording outcome: AttemptOutcome?) {
@@ -76,12 +65,6 @@ struct HedgeDecisions<Outer: ServerDecisions>: ServerDecisions {
         }
     }
 
-    mutating func recordAnswer(_ outcome: AttemptOutcome) { outer.pointee.recordAnswer(outcome) }
-
-    mutating func recordRejection() { outer.pointee.recordRejection() }
-
-    mutating func queued(length: Int) { outer.pointee.queued(length: length) }
-
     mutating func serviceStarted(_ client: Int, attempt: Int64) { calls.serviceStarted(client, now: now.nanoseconds) }
 
     /// Work done for a copy nobody waits for: a loser left to run, or a copy whose client timed out.
@@ -89,21 +72,5 @@ struct HedgeDecisions<Outer: ServerDecisions>: ServerDecisions {
         let call = calls.call(of: client)
         outer.pointee.wasted(Int(call.client), attempt: call.clientAttempt)
         copyEnded(client, nil)
-    }
-
-    mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {
-        outer.pointee.schedule(number, for: client, value: value, after: delay)
-    }
-
-    /// The client's timeout is armed once, for its attempt, when it reaches the replicas.
-    mutating func armTimeout(_ client: Int, attempt: Int64) {}
-
-    /// Only the contention model answers ahead like this, and it has no replicas.
-    mutating func answer(_ client: Int, _ answer: ClientAnswer, at time: VirtualTime) -> VirtualTime? {
-        preconditionFailure("the contention model has no replicas")
-    }
-
-    mutating func schedule(_ number: UInt32, for client: Int, value: Int64, at time: VirtualTime) {
-        outer.pointee.schedule(number, for: client, value: value, at: time)
     }
 }
