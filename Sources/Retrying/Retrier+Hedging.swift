@@ -32,7 +32,7 @@ extension Retrier {
         operation: @escaping @Sendable (_ copy: Int) async throws -> Value
     ) async throws -> Value {
         budget?.requestStarted()
-        var calls = HedgedCall<Value>(copies: hedging.copies)
+        var calls = HedgedCall<Value>()
         defer { budget?.requestEnded(retried: calls.retried) }
         let clock = self.clock
         let delay = hedging.delay
@@ -92,8 +92,8 @@ extension Retrier {
         }
     }
 
-    /// Why copy `copy` may not start: the caller's task is cancelled, the breaker or the throttle
-    /// refuses it, or (after the first) the budget refuses it as a retry.
+    /// Why copy `copy` may not start: the breaker or the throttle refuses it, or (after the first)
+    /// the budget refuses it as a retry.
     private func refusal<Random: UniformSource, Value>(
         ofCopy copy: Int, using random: inout Random, calls: inout HedgedCall<Value>
     ) -> Refusal? {
@@ -127,7 +127,6 @@ struct HedgedCall<Value: Sendable> {
         case timerFired(Int)
     }
 
-    let copies: Int
     var sent = 0, answered = 0, timer = 0
     var retried = false
     var retryCost: Int?
