@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -20,6 +22,9 @@
 final class AtomicFileWriter {
     /// The path that names the standard output.
     static let standardOutputPath = "-"
+    /// Numbers this process's temporary files, so two writers never share one, even when their
+    /// destinations are one file spelt two ways (`x.csv`, `./x.csv`).
+    private static let temporaryFiles = Atomic<Int>(0)
 
     let path: String
     /// The temporary file, or `nil` when writing straight to a special file.
@@ -57,7 +62,8 @@ final class AtomicFileWriter {
             let slash = path.lastIndex(of: "/")
             let directory = slash.map { String(path[...$0]) } ?? ""
             let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-            temporaryPath = "\(directory).\(name).tmp-\(getpid())"
+            let number = Self.temporaryFiles.wrappingAdd(1, ordering: .relaxed).oldValue
+            temporaryPath = "\(directory).\(name).tmp-\(getpid())-\(number)"
         }
         guard let file = fopen(temporaryPath ?? path, "w") else {
             throw .failure("Cannot write '\(path)': \(String(cString: strerror(errno)))")
@@ -79,9 +85,34 @@ final class AtomicFileWriter {
                 "'--\(side.option) -' and the table would both go to standard output; give '--output FILE' for the table",
                 command: command)
         }
-        if path == table {
+        if let table, sameFile(path, table) {
             throw .usage("'--\(side.option)' and '--output' name the same file '\(path)'", command: command)
         }
+    }
+
+    /// Whether two destinations would replace one file: the same spelling, the same regular file
+    /// when both exist (a link, `./x.csv` and `x.csv`), or the same name in the same directory when
+    /// they do not yet. A device or pipe is written directly, so two writers may share it (`/dev/null`).
+    static func sameFile(_ first: String, _ second: String) -> Bool {
+        if first == standardOutputPath || second == standardOutputPath { return first == second }
+        var a = stat()
+        var b = stat()
+        if stat(first, &a) == 0 && stat(second, &b) == 0 {
+            return (a.st_mode & S_IFMT) == S_IFREG && a.st_dev == b.st_dev && a.st_ino == b.st_ino
+        }
+        if first == second { return true }
+        guard let one = canonicalPath(first), let other = canonicalPath(second) else { return false }
+        return one == other
+    }
+
+    /// `path` with its directory resolved (links, `.`, `..`), or `nil` when the directory does not exist.
+    private static func canonicalPath(_ path: String) -> String? {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let resolved = realpath(directory, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved) + "/" + name
     }
 
     /// Whether `path` exists and is not a regular file (a device, a pipe): written directly.
@@ -102,6 +133,15 @@ final class AtomicFileWriter {
     func write(_ text: String) {
         guard let file else { preconditionFailure("write after commit") }
         if fputs(text, file) == EOF, writeFailure == nil { writeFailure = String(cString: strerror(errno)) }
+    }
+
+    /// Appends bytes as they are.
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        guard let file else { preconditionFailure("write after commit") }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        if fwrite(base, 1, bytes.count, file) != bytes.count, writeFailure == nil {
+            writeFailure = String(cString: strerror(errno))
+        }
     }
 
     /// The first write's error, if one failed (the stream's error flag is checked at commit too).

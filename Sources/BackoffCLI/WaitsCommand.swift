@@ -148,8 +148,8 @@ struct WaitsCommand: BackoffCommand {
             table: outputPath, side: (Self.samples.name, samplesPath), command: Self.name)
         try AtomicFileWriter.checkDistinct(
             table: outputPath, side: (Self.waitSamples.name, waitSamplesPath), command: Self.name)
-        if let samplesPath, samplesPath == waitSamplesPath {
-            throw .usage("'--samples' and '--wait-samples' name the same file: \(samplesPath)", command: Self.name)
+        if let samplesPath, let waitSamplesPath, AtomicFileWriter.sameFile(samplesPath, waitSamplesPath) {
+            throw .usage("'--samples' and '--wait-samples' name the same file '\(waitSamplesPath)'", command: Self.name)
         }
     }
 
