@@ -263,4 +263,29 @@ extension SimulateCommand {
                 + "clients' own with scope=per-client; empty: no limiter)"
         ) { CSVFormat.number($0.fillRate) },
     ]
+
+    /// The columns of `--requests FILE`: one row per request, a mode's jitter name with its record.
+    static let requestColumns: [Column<(jitter: String, request: RequestRecord)>] = [
+        Column("jitter", "jitter mode") { $0.jitter },
+        Column("client", "the client, 0-based in arrival order") { String($0.request.client) },
+        Column("request", "the request within the client's session, 0-based") { String($0.request.request) },
+        Column("start_s", "when the request's first attempt left, seconds") {
+            CSVFormat.seconds(nanoseconds: $0.request.start.nanoseconds)
+        },
+        Column("completion_s", "when the request ended (its answer, or the give-up), seconds") {
+            CSVFormat.seconds(nanoseconds: $0.request.completion.nanoseconds)
+        },
+        Column("attempts", "the client's attempts for the request") { String($0.request.attempts) },
+        Column("copies", "copies its attempts sent to the replicas (--hedge); equal to attempts without a hedge") {
+            String($0.request.copies)
+        },
+        Column(
+            "outcome", "succeeded, permanent_failure, gave_up, denied_by_budget, rejected_locally or deadline_exceeded"
+        ) {
+            $0.request.outcome.columnText
+        },
+        Column("total_wait_s", "the request's backoff waits and rate-limiter token waits, seconds") {
+            CSVFormat.seconds(nanoseconds: $0.request.totalWait.wholeNanoseconds)
+        },
+    ]
 }

@@ -31,9 +31,15 @@ struct SimulateCommand: BackoffCommand {
         help:
             "Also write the load per bucket to this file (jitter,bucket_start_s,attempts,retries,successes,failures,...).",
         parse: Parsers.text)
+    static let requests = Option<String?>.optional(
+        "requests", "file", form: "a file path",
+        help:
+            "Also write one row per request to this file (jitter,client,request,start_s,completion_s,attempts,copies,"
+            + "outcome,total_wait_s), for CDF plots; written as the requests end, in bounded memory.",
+        parse: Parsers.text)
     static let specs =
         PolicyOptions.specs(defaultJitter: defaultJitter) + [ScenarioOptions.clients.spec] + ScenarioOptions.specs
-        + [ScenarioOptions.bucket.spec, timeline.spec] + LayerOptions.specs + RunOptions.seedSpecs + [
+        + [ScenarioOptions.bucket.spec, timeline.spec, requests.spec] + LayerOptions.specs + RunOptions.seedSpecs + [
             RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec,
         ]
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }
@@ -45,6 +51,7 @@ struct SimulateCommand: BackoffCommand {
     let serverText: String
     let timelinePath: String?
     let layerReportPath: String?
+    let requestsPath: String?
     let outputPath: String?
     let warnings: [String]
 
@@ -58,15 +65,20 @@ struct SimulateCommand: BackoffCommand {
         warnings = policy.warnings + stack.warnings + scenario.warnings
         timelinePath = try options(Self.timeline)
         layerReportPath = try options(LayerOptions.report)
+        requestsPath = try options(Self.requests)
         outputPath = try options(TableOptions.output)
-        try AtomicFileWriter.checkDistinct(
-            table: outputPath, side: (Self.timeline.name, timelinePath), command: Self.name)
-        try AtomicFileWriter.checkDistinct(
-            table: outputPath, side: (LayerOptions.report.name, layerReportPath), command: Self.name)
-        if let timelinePath, timelinePath == layerReportPath {
-            throw .usage(
-                "'--\(Self.timeline.name)' and '--\(LayerOptions.report.name)' name the same file '\(timelinePath)'",
-                command: Self.name)
+        let sideFiles = [
+            (Self.timeline.name, timelinePath), (LayerOptions.report.name, layerReportPath),
+            (Self.requests.name, requestsPath),
+        ]
+        for (index, side) in sideFiles.enumerated() {
+            try AtomicFileWriter.checkDistinct(table: outputPath, side: side, command: Self.name)
+            for other in sideFiles[..<index] {
+                guard let path = side.1, let otherPath = other.1, AtomicFileWriter.sameFile(path, otherPath) else {
+                    continue
+                }
+                throw .usage("'--\(other.0)' and '--\(side.0)' name the same file '\(side.1!)'", command: Self.name)
+            }
         }
     }
 
@@ -94,21 +106,29 @@ struct SimulateCommand: BackoffCommand {
     func run() throws(CommandLineError) -> CSVTable {
         let timelineFile = try timelinePath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         let layerFile = try layerReportPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
+        let requestsFile = try requestsPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         let (scenarios, rootSeed, generator) = (scenarios, randomness.seed, randomness.generator)
         let reports: [ScenarioReport]
         let expectedLoads: [OutageLoad?]
+        let requestRows: [RequestRows.Finished]
         do {
             // Each mode's run and its expected load (a convolution) side by side.
             let results = try ParallelWork.map(2 * scenarios.count, jobs: randomness.jobs) {
-                item -> (ScenarioReport?, OutageLoad?) in
+                item -> (ScenarioReport?, OutageLoad?, RequestRows.Finished?) in
                 let scenario = scenarios[item / 2]
-                guard item % 2 == 0 else { return (nil, scenario.expectedLoad) }
+                guard item % 2 == 0 else { return (nil, scenario.expectedLoad, nil) }
                 let seed = RandomStream.seed(root: rootSeed, jitter: scenario.policy.jitter)
                 let arrivalSeed = RandomStream.arrivalSeed(root: rootSeed)
-                return (try scenario.run(seed: seed, arrivalSeed: arrivalSeed, algorithm: generator), nil)
+                let rows = try requestsPath.map { path throws(CommandLineError) in
+                    try RequestRows(jitter: scenario.policy.jitter.name, path: path)
+                }
+                let report = try scenario.run(
+                    seed: seed, arrivalSeed: arrivalSeed, algorithm: generator, requestLog: rows)
+                return (report, nil, try rows?.finish())
             }
             reports = stride(from: 0, to: results.count, by: 2).map { results[$0].0! }
             expectedLoads = stride(from: 1, to: results.count, by: 2).map { results[$0].1 }
+            requestRows = results.compactMap(\.2)
         } catch let error as SimulationError {
             // What a run finds too large for its limits is the input's doing: a usage error.
             switch error {
@@ -121,8 +141,15 @@ struct SimulateCommand: BackoffCommand {
             default:
                 throw .failure("\(error)")
             }
+        } catch let error as CommandLineError {
+            throw error
         } catch {
             throw .failure("\(error)")
+        }
+        if let requestsFile {
+            requestsFile.write(Self.requestColumns.header().joined(separator: ",") + "\n")
+            for rows in requestRows { try RequestRows.append(rows, to: requestsFile) }
+            try requestsFile.commit()
         }
 
         var table = CSVTable(header: Self.table.header())

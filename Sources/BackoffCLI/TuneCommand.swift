@@ -44,7 +44,9 @@ struct TuneCommand: RunnableCommand {
         help: "A bound on a simulate column, COLUMN<=VALUE or COLUMN>=VALUE (repeatable).", parse: Constraint.init)
     static let ownSpecs = [objective.spec, maximize.spec, constraint.spec, search.spec, design.spec]
     static var specs: [OptionSpec] {
-        SimulateCommand.specs.filter { ![SimulateCommand.timeline.name, LayerOptions.report.name].contains($0.name) }
+        SimulateCommand.specs.filter {
+            ![SimulateCommand.timeline.name, SimulateCommand.requests.name, LayerOptions.report.name].contains($0.name)
+        }
             + ownSpecs
     }
     static var columns: [ColumnDocumentation] {

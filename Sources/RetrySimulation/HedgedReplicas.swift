@@ -87,6 +87,7 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
         let hedging = calls.hedging
         var random = link.driver { $0.random(for: Int(state.client)) }
         let copy = calls.addCopy(to: call, now: link.now.nanoseconds) { random.nextUniform() }
+        link.outer.pointee.copySent(for: Int(state.client))
         if Int(state.sent) + 1 < hedging.copies {
             let delay = hedging.delay.wholeNanoseconds
             if delay == 0 {

@@ -29,6 +29,11 @@ extension NestedDecisions {
 
     mutating func queued(length: Int) { outer.pointee.queued(length: length) }
 
+    /// Only a hedge sends copies, and it sits right on the driver.
+    mutating func copySent(for client: Int) {
+        preconditionFailure("a hedge's replicas are the bottom of the servers: none sends copies")
+    }
+
     mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {
         outer.pointee.schedule(number, for: client, value: value, after: delay)
     }

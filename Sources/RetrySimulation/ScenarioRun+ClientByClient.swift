@@ -37,18 +37,32 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
     /// `Scenario.isPlainHerd`): later requests, permanent errors, the recovery trigger, Retry-After
     /// and shared limits.
     mutating func runPlainHerd(_ starts: [Int64]) throws(SimulationError) -> ScenarioReport {
+        // Compiled twice: without a log, the loop holds nothing of one.
+        if let requestLog {
+            try runPlainHerd(starts, logging: LoggedRequests(log: requestLog))
+        } else {
+            try runPlainHerd(starts, logging: UnloggedRequests())
+        }
+        return try finish()
+    }
+
+    private mutating func runPlainHerd<Logging: PlainHerdLogging>(
+        _ starts: [Int64], logging: Logging
+    ) throws(SimulationError) {
         let (policy, server) = (policy, InstantServer(scenario.server))
         for (index, startTime) in starts.enumerated() {
             var random = Taus2(seed: SeedDerivation.streamSeed(root: seed, stream: UInt64(index)))
             var backoff = BackoffState(policy: policy)
             var time = VirtualTime(nanoseconds: startTime)
             counters.uniqueRequests += 1
+            var outcome = RequestOutcome.gaveUp
             attempt: while true {
                 let success = server.outcome(at: time, using: &random).outcome == .success
                 counters.attempts += 1
                 timeline.recordAttempt(
                     at: time, isRetry: backoff.attempts > 1, answeredAtOnce: success ? .success : .failure)
                 if success {
+                    outcome = .succeeded
                     counters.count(.succeeded, unsent: 0)
                     break attempt
                 }
@@ -66,8 +80,26 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
             }
             guard time <= VirtualTime.horizon else { throw .beyondHorizon }
             counters.requestEnded(slot: index, totalWait: backoff.totalWait, start: startTime, end: time.nanoseconds)
+            logging.requestEnded(
+                RequestRecord(
+                    client: index, request: 0, start: VirtualTime(nanoseconds: startTime), completion: time,
+                    attempts: backoff.attempts, copies: backoff.attempts, totalWait: .nanoseconds(backoff.totalWait),
+                    outcome: outcome))
             counters.sessionEnded(attempts: backoff.attempts)
         }
-        return try finish()
     }
+}
+
+/// Where a plain herd's requests go: nowhere (the loop compiled without a log), or to a log.
+private protocol PlainHerdLogging {
+    func requestEnded(_ request: @autoclosure () -> RequestRecord)
+}
+
+private struct UnloggedRequests: PlainHerdLogging {
+    @inline(__always) func requestEnded(_ request: @autoclosure () -> RequestRecord) {}
+}
+
+private struct LoggedRequests: PlainHerdLogging {
+    let log: any RequestLog
+    func requestEnded(_ request: @autoclosure () -> RequestRecord) { log.requestEnded(request()) }
 }

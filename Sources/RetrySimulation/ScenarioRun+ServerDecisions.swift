@@ -70,6 +70,11 @@ extension ScenarioRun: ServerDecisions {
 
     mutating func wasted(_ client: Int, attempt: Int64) { counters.wastedWork += 1 }
 
+    /// Counted per request only for a request log (the hedge's own tally counts every copy).
+    mutating func copySent(for client: Int) {
+        if !requestCopies.isEmpty { requestCopies[client] &+= 1 }
+    }
+
     @inline(__always)
     mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {
         schedule(.server(number), client, value: value, after: delay)

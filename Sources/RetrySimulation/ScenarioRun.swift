@@ -37,11 +37,18 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
     var counters: ScenarioCounters
     /// The shared limits (a budget, breaker, throttle), or none.
     var gate: Gate
+    /// Where each request goes as it ends (`--requests FILE`), or nowhere.
+    let requestLog: (any RequestLog)?
+    /// With a request log and a hedge, each client's copies for its current request (empty otherwise).
+    var requestCopies = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
 
     /// A run of `scenario` for sessions starting at `starts`, with client streams under `seed`
     /// (allocated only for an event-ordered run: a client-by-client run seeds each client's in turn).
-    init(scenario: Scenario, starts: [Int64], seed: UInt64, eventOrdered: Bool) {
+    init(
+        scenario: Scenario, starts: [Int64], seed: UInt64, eventOrdered: Bool, requestLog: (any RequestLog)? = nil
+    ) {
         self.scenario = scenario
+        self.requestLog = requestLog
         policy = scenario.clientPolicy
         behaviour = scenario.behaviour
         self.seed = seed
@@ -61,6 +68,14 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         defer {
             clients.deallocate()  // SimulatedClient holds no references: nothing to deinitialize
             clients = UnsafeMutableBufferPointer(start: nil, count: 0)
+        }
+        if requestLog != nil && scenario.runsReplicaSet {
+            requestCopies = .allocate(capacity: starts.count)
+            requestCopies.initialize(repeating: 0)
+        }
+        defer {
+            requestCopies.deallocate()
+            requestCopies = UnsafeMutableBufferPointer(start: nil, count: 0)
         }
         simulation.reserveCapacity(starts.count, lane: Self.arrivalLane)
         for (index, start) in starts.enumerated() {
@@ -256,12 +271,39 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             }
             gate.requestEnded(client: index)
             // The request's total wait: its backoff, and its waits for the rate limiter's tokens.
+            let totalWait = waited + gate.takeRequestTokenWait(client: index)
             counters.requestEnded(
-                slot: index * scenario.requestsPerClient + request,
-                totalWait: waited + gate.takeRequestTokenWait(client: index), start: requestStart.nanoseconds,
-                end: time.nanoseconds)
+                slot: index * scenario.requestsPerClient + request, totalWait: totalWait,
+                start: requestStart.nanoseconds, end: time.nanoseconds)
+            if logsRequests {
+                log(
+                    client: index, request: request, start: requestStart, end: time, attempts: client.backoff.attempts,
+                    totalWait: totalWait, outcome: outcome)
+            }
             if next == nil { counters.sessionEnded(attempts: client.attempts) }
             return next
         }
+    }
+
+    /// Whether requests go to a log: tested on the hot path without touching the log itself (no
+    /// reference count traffic for runs without one).
+    var logsRequests: Bool { requestLog != nil }
+
+    /// The request's row goes to the log (off the hot path: only a run with a log comes here).
+    @inline(never)
+    mutating func log(
+        client index: Int, request: Int, start: VirtualTime, end: VirtualTime, attempts: Int, totalWait: Int64,
+        outcome: RequestOutcome
+    ) {
+        guard let requestLog else { return }
+        var copies = attempts
+        if !requestCopies.isEmpty {
+            copies = Int(requestCopies[index])
+            requestCopies[index] = 0
+        }
+        requestLog.requestEnded(
+            RequestRecord(
+                client: index, request: request, start: start, completion: end, attempts: attempts, copies: copies,
+                totalWait: .nanoseconds(totalWait), outcome: outcome))
     }
 }

@@ -94,6 +94,8 @@ protocol ServerDecisions {
     mutating func serviceStarted(_ client: Int, attempt: Int64)
     /// Work was done for `client`'s attempt `attempt`, but its client had stopped waiting.
     mutating func wasted(_ client: Int, attempt: Int64)
+    /// `client`'s hedge sent a copy of its attempt now (for the request's row in a request log).
+    mutating func copySent(for client: Int)
     /// Schedule the server's own event `number` for `client`, `after` nanoseconds from now.
     mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64)
     /// Let `client` time out on `attempt`, if the scenario has a timeout.

@@ -42,6 +42,7 @@ import Testing
         mutating func queued(length: Int) { log.append("queued \(length)") }
         mutating func serviceStarted(_ client: Int, attempt: Int64) {}
         mutating func wasted(_ client: Int, attempt: Int64) { log.append("wasted") }
+        mutating func copySent(for client: Int) { log.append("copy \(client)") }
         mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {
             log.append("schedule \(number) \(client) after \(delay)")
         }
