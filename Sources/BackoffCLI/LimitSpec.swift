@@ -20,8 +20,9 @@ enum LimitSpec {
     static let throttleForm =
         "none, adaptive[:k=K][:window=DURATION] (e.g. adaptive:k=2), or aws-adaptive[:sdk=\(sdkNames)][:scope=shared|per-client]"
     static let hedgeForm =
-        "none or on:delay=DURATION[:max-attempts=N][:cancel=yes|no] (N from 1 to \(Hedging.maximumCopies), copies in all), "
-        + "e.g. on:delay=10ms:max-attempts=2"
+        "none, on:delay=DURATION[:max-attempts=N][:cancel=yes|no] (N from 1 to \(Hedging.maximumCopies), copies in all), "
+        + "or on:percentile=Q[:cancel=yes|no] (Finagle's backup at the Q-th percentile of recent latencies, 0 < Q <= 1), "
+        + "e.g. on:delay=10ms:max-attempts=2 or on:percentile=0.99"
     static let sdkNames = RateLimiterSDK.allCases.map(\.rawValue).joined(separator: "|")
 
     /// The `key=value` parameters of one spec, read once each: a value that is not of its kind,
@@ -54,6 +55,9 @@ enum LimitSpec {
         }
 
         var isEmpty: Bool { values.isEmpty }
+
+        /// The text given for `key`, if it was given.
+        subscript(given key: String) -> String? { values[key] }
 
         /// A decimal parameter in `range` (`what` says what it is, e.g. "a fraction").
         func number(_ key: String, _ fallback: Double, in range: ClosedRange<Double>, _ what: String)
@@ -246,19 +250,45 @@ enum LimitSpec {
     }
 
     /// A hedge, or `nil` for `none`: copies of each attempt `delay` apart, `max-attempts` in all
-    /// (2 unless given), the first success cancelling the others unless `cancel=no`.
+    /// (2 unless given), the first success cancelling the others unless `cancel=no`; or, with
+    /// `percentile=Q` instead of `delay`, Finagle's one backup at the Q-th percentile of recent latencies.
     static func parseHedge(_ text: String) throws(InvalidValue) -> Hedging? {
         let name = String(text.prefix { $0 != ":" })
         guard name == "none" || name == "on" else { throw InvalidValue(unknownName(name, among: ["none", "on"])) }
-        let parameters = try Parameters(text, keys: name == "on" ? ["delay", "max-attempts", "cancel"] : [])
+        let parameters = try Parameters(
+            text, keys: name == "on" ? ["delay", "percentile", "max-attempts", "cancel"] : [])
         switch parameters.name {
         case "none" where parameters.isEmpty:
             return nil
         case "on":
-            let delay = try parameters.requiredDuration("delay", "when each next copy goes")
-            let copies = try parameters.count("max-attempts", 2, in: 1...Hedging.maximumCopies)
             let cancel = try parameters.choice(
                 "cancel", "yes", among: ["yes", "no"], "yes (the first success cancels the other copies) or no")
+            if parameters[given: "percentile"] != nil {
+                if let delay = parameters[given: "delay"] {
+                    throw InvalidValue(
+                        "'delay=\(delay.quotedInMessage)': give delay or percentile, not both (percentile is Finagle's "
+                            + "delay, the percentile of recent latencies)")
+                }
+                let copies = try parameters.count("max-attempts", 2, in: 1...Hedging.maximumCopies)
+                guard copies == 2 else {
+                    throw InvalidValue(
+                        "'max-attempts=\(copies)': with percentile a hedge sends one backup, as Finagle does "
+                            + "(max-attempts=2, the default)")
+                }
+                let what =
+                    "a fraction above 0 and at most 1 (1 - Finagle's maxExtraLoad: 0.99 sends backups at the p99)"
+                let percentile = try parameters.number("percentile", 0.99, in: 0...1, what)
+                guard percentile > 0 else {
+                    throw InvalidValue("'percentile=\(parameters[given: "percentile"]!)': percentile takes \(what)")
+                }
+                do {
+                    return try Hedging(percentile: percentile, cancelsLosers: cancel == "yes")
+                } catch {
+                    throw InvalidValue("\(error)")
+                }
+            }
+            let delay = try parameters.requiredDuration("delay", "when each next copy goes, or percentile=Q")
+            let copies = try parameters.count("max-attempts", 2, in: 1...Hedging.maximumCopies)
             do {
                 return try Hedging(delay: delay, copies: copies, cancelsLosers: cancel == "yes")
             } catch {
@@ -272,8 +302,9 @@ enum LimitSpec {
     /// A hedge as `--hedge` takes it: `parseHedge(text(hedge))` is `hedge`.
     static func text(_ hedge: Hedging?) -> String {
         guard let hedge else { return "none" }
-        return
-            "on:delay=\(hedge.delay.unitText):max-attempts=\(hedge.copies):cancel=\(hedge.cancelsLosers ? "yes" : "no")"
+        let cancel = "cancel=\(hedge.cancelsLosers ? "yes" : "no")"
+        if let percentile = hedge.percentile { return "on:percentile=\(CSVFormat.number(percentile)):\(cancel)" }
+        return "on:delay=\(hedge.delay.unitText):max-attempts=\(hedge.copies):\(cancel)"
     }
 
     /// A throttle as `--throttle` takes it.

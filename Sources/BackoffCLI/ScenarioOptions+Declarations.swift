@@ -149,7 +149,10 @@ extension ScenarioOptions {
         "hedge", "hedge", form: LimitSpec.hedgeForm,
         help: "capacity: hedged requests: none (when not given), or on:delay=D[:max-attempts=N][:cancel=yes|no] (copy "
             + "k of an attempt goes (k - 1) x D after the first, to a replica no copy used, unless an answer came; a "
-            + "rejection sends the next at once; the first success wins and, with cancel=yes, stops the others' work).",
+            + "rejection sends the next at once; the first success wins and, with cancel=yes, stops the others' work); "
+            + "or on:percentile=Q[:cancel=yes|no], Finagle's backup requests (one backup, at the Q-th percentile of the "
+            + "copies' latencies over 30 s refreshed every 3 s, none in the first 3 s, within a budget of 1 - Q backups "
+            + "per request plus 10 a second).",
         parse: LimitSpec.parseHedge
     ).setting(.hedge).setByPreset({ $0.hedging.map { .some(.some($0)) } }, text: { LimitSpec.text($0 ?? nil) })
     static let onGiveUp = Option(

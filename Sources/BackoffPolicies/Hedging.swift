@@ -8,7 +8,13 @@
 /// a non-fatal failure sends the next copy at once, a fatal one ends the request and cancels every
 /// copy, and the first success answers it.
 public struct Hedging: Hashable, Sendable {
+    /// The delay between copies; zero, and unused, with a ``percentile`` delay.
     public let delay: Duration
+    /// Finagle's `BackupRequestFilter` instead of a fixed delay: one backup, sent after the
+    /// `percentile` (1 − `maxExtraLoad`) of the latencies seen lately, within a budget of
+    /// `maxExtraLoad` backups per request (see ``init(percentile:cancelsLosers:)``); `nil` for a
+    /// fixed delay.
+    public let percentile: Double?
     /// Copies in all, the first included (as gRPC's `maxAttempts` counts them).
     public let copies: Int
     /// Whether the first success cancels the other copies, so the server stops their work (a
@@ -33,7 +39,30 @@ public struct Hedging: Hashable, Sendable {
         self.delay = delay
         self.copies = copies
         self.cancelsLosers = cancelsLosers
+        percentile = nil
     }
+
+    /// Finagle's backup requests (`BackupRequestFilter`, `maxExtraLoad` = 1 − `percentile`): the
+    /// original, then one backup if no answer came within the `percentile` of the latencies of
+    /// the last 30 s (three 10 s buckets, the delay refreshed every 3 s, at least 1 ms; none in the
+    /// first 3 s, and none once the percentile reaches 2 s, the histogram's ceiling). A backup also
+    /// needs a token of its own retry budget (Finagle's `RetryBudget`: `maxExtraLoad` per request
+    /// over 10 s, plus 10 a second). `cancelsLosers` is Finagle's `sendInterrupts`. Only the
+    /// simulation runs this delay (`simulate --hedge on:percentile=Q`): it needs the window of a
+    /// whole client's traffic.
+    /// - Throws: ``Invalid`` unless 0 < `percentile` ≤ 1 (Finagle's 0 ≤ maxExtraLoad < 1).
+    public init(percentile: Double, cancelsLosers: Bool = true) throws(Invalid) {
+        guard percentile.isFinite, percentile > 0, percentile <= 1 else {
+            throw Invalid(description: "the percentile must lie in (0, 1] (maxExtraLoad = 1 - percentile in [0, 1))")
+        }
+        delay = .zero
+        copies = 2
+        self.cancelsLosers = cancelsLosers
+        self.percentile = percentile
+    }
+
+    /// Finagle's `maxExtraLoad`, 1 − ``percentile``; `nil` for a fixed delay.
+    public var maxExtraLoad: Double? { percentile.map { 1 - $0 } }
 
     /// One copy, no hedge (in a simulation: a request through the replicas' balancer).
     public static let single = try! Hedging(delay: .zero, copies: 1)

@@ -27,6 +27,8 @@ final class HedgedCalls {
     /// One copy of a call at one replica.
     struct Copy {
         var call: Int32, replica: Int32, tag: Int32
+        /// When it was sent.
+        var sent: Int64
         /// When its service started, -1 while it waits in a queue.
         var serviceStart: Int64
         var isLive: Bool
@@ -64,6 +66,8 @@ final class HedgedCalls {
         var responses: [Double] = []
         /// Whether a call or copy found every slot taken (the run then fails).
         var overflowed = false
+        /// Finagle's delay and budget, for a percentile hedge.
+        var backup: BackupRequestDelay?
     }
 
     private let state: UnsafeMutablePointer<State>
@@ -113,7 +117,7 @@ final class HedgedCalls {
         self.hedging = hedging
         self.replicas = replicas
         state = .allocate(capacity: 1)
-        state.initialize(to: State())
+        state.initialize(to: State(backup: hedging.percentile.map(BackupRequestDelay.init(percentile:))))
     }
 
     deinit {
@@ -163,7 +167,7 @@ final class HedgedCalls {
             } while avoids && (0..<sent).contains { Int(copies[Int(callCopies[base + $0])].replica) == replica }
         }
         advanceID()
-        let copy = Copy(call: call, replica: Int32(replica), tag: nextID, serviceStart: -1, isLive: true)
+        let copy = Copy(call: call, replica: Int32(replica), tag: nextID, sent: now, serviceStart: -1, isLive: true)
         let slot: Int32
         if let free = freeCopies.popLast() {
             slot = free
@@ -193,6 +197,27 @@ final class HedgedCalls {
 
     func setTimer(_ call: Int32, due: Int64) { calls[Int(call)].timerDue = due }
 
+    /// When the next copy of a call that just sent one is due, in nanoseconds after it (`nil`:
+    /// never): the hedge's delay, or, for a percentile hedge, Finagle's delay as the call starts
+    /// (asked once per call, as its first copy goes: the call's request is deposited in the budget).
+    func nextCopyDelay(now: Int64) -> Int64? {
+        guard state.pointee.backup != nil else { return hedging.delay.wholeNanoseconds }
+        return state.pointee.backup!.callStarted(at: now)
+    }
+
+    /// Whether a copy after the first may go now: always for a fixed delay; for a percentile
+    /// hedge, when Finagle's backup budget grants it (and it then takes a token).
+    func admitsNextCopy(now: Int64) -> Bool {
+        guard state.pointee.backup != nil else { return true }
+        return state.pointee.backup!.admitsBackup(at: now)
+    }
+
+    /// A percentile hedge records the latency of a copy that succeeded or was superseded.
+    private func recordLatency(of copy: Int, now: Int64) {
+        guard state.pointee.backup != nil else { return }
+        state.pointee.backup!.record(start: copies[copy].sent, now: now)
+    }
+
     func serviceStarted(_ copy: Int, now: Int64) { copies[copy].serviceStart = now }
 
     // MARK: Copies ending
@@ -202,6 +227,9 @@ final class HedgedCalls {
     /// it, and queues what the call does next (its next copy, the losers' withdrawal).
     func copyEnded(_ copy: Int, answer: ClientAnswer?, now: Int64, clientAwaits: Bool) -> ClientAnswer? {
         let c = Int(copies[copy].call)
+        let served = copies[copy].serviceStart >= 0
+        if case .success = answer { recordLatency(of: copy, now: now) }
+        if answer == nil && served && !calls[c].isPermanent { recordLatency(of: copy, now: now) }
         end(copy, now: now)
         guard let answer, !calls[c].isAnswered else {
             // A loser's end, or the last copy of a call whose client stopped waiting.
@@ -210,6 +238,12 @@ final class HedgedCalls {
             return nil
         }
         switch answer {
+        case .failure where state.pointee.backup != nil, .permanentError where state.pointee.backup != nil:
+            // Finagle: the first copy to end answers the call, unless it failed with the backup
+            // out; then the backup's answer is the call's. A failure sends no backup.
+            guard calls[c].inFlight == 0 else { return nil }
+            settle(c, now: now)
+            return answer
         case .success, .permanentError:
             // The first success wins; a fatal error ends the call. Either way the others stop.
             if case .permanentError = answer {
@@ -249,6 +283,7 @@ final class HedgedCalls {
         state.pointee.withdrawn += 1
         let replica = Int(copies[slot].replica)
         let c = Int(copies[slot].call)
+        recordLatency(of: slot, now: now)  // superseded: only a winner's success withdraws with a backup
         end(slot, now: now)
         releaseIfDone(c)
         return (replica, inService)

@@ -21,6 +21,10 @@ import EventSimulation
 /// - The client's timeout is armed once per attempt; a call whose client stopped waiting sends no
 ///   more copies, and its copies in flight run to their end (wasted work).
 /// - A copy draws its replica and its service time from its client's stream.
+/// - With a percentile (Finagle's `BackupRequestFilter`), the delay is ``BackupRequestDelay``'s,
+///   read as the call starts; the backup goes only if its budget grants it; the first copy to end
+///   answers the call unless it failed with the backup out (then the backup answers), and a
+///   failure sends nothing at once.
 /// - Event 8 is the hedge's timer; the replicas' events (below 8) name a copy's slot, and an event
 ///   of a copy withdrawn since is dropped here (its replica let the work go already).
 struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
@@ -85,11 +89,11 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
     private mutating func send<Outer: ServerDecisions>(_ call: Int32, _ link: inout HedgeDecisions<Outer>) {
         let state = calls.calls[Int(call)]
         let hedging = calls.hedging
+        guard state.sent == 0 || calls.admitsNextCopy(now: link.now.nanoseconds) else { return }
         var random = link.driver { $0.random(for: Int(state.client)) }
         let copy = calls.addCopy(to: call, now: link.now.nanoseconds) { random.nextUniform() }
         link.outer.pointee.copySent(for: Int(state.client))
-        if Int(state.sent) + 1 < hedging.copies {
-            let delay = hedging.delay.wholeNanoseconds
+        if Int(state.sent) + 1 < hedging.copies, let delay = calls.nextCopyDelay(now: link.now.nanoseconds) {
             if delay == 0 {
                 calls.pending.append(.send(call: call, id: state.id))
             } else if delay <= VirtualTime.horizon.nanoseconds - link.now.nanoseconds {

@@ -15,6 +15,9 @@ import Foundation
 /// With exponential service the cancelled work is exactly the mean service time, whatever d and n
 /// (memorylessness); with light or heavy tails it is not (tested, with reference values).
 ///
+/// They are for a fixed delay: a percentile hedge's delay is what the run sees, and has none
+/// (calling them for one is a programming error).
+///
 /// In a ``Scenario`` the hedge is run by `HedgedReplicas` against a capacity server's replicas.
 /// Under load, copies queue and these forms no longer hold: the simulation says by how much
 /// (tested against the forms where no copy waits).
@@ -24,6 +27,7 @@ extension Hedging {
 
     /// P(R > t), `t` in nanoseconds.
     public func responseSurvival(_ service: ServiceTime, atNanoseconds t: Double) -> Double {
+        precondition(percentile == nil, "a percentile hedge has no closed form")
         let d = delay.nanoseconds
         var survival = 1.0
         for k in 0..<copies where t - Double(k) * d >= 0 {
@@ -34,6 +38,7 @@ extension Hedging {
 
     /// The expected copies sent per request.
     public func expectedCopies(_ service: ServiceTime) -> Double {
+        precondition(percentile == nil, "a percentile hedge has no closed form")
         let d = delay.nanoseconds
         var (sum, product) = (0.0, 1.0)
         for k in 1...copies {
@@ -58,6 +63,7 @@ extension Hedging {
     /// kink (the copies' starts, and each fixed time after each start), then over segments that
     /// double in width until they add nothing.
     func integral(_ service: ServiceTime, from start: Double) -> Double {
+        precondition(percentile == nil, "a percentile hedge has no closed form")
         let d = delay.nanoseconds
         let starts = (0..<copies).map { Double($0) * d }
         var points = Set(starts)

@@ -24,6 +24,9 @@ extension Retrier {
     /// `run` has it); the copies themselves run concurrently, as child tasks, so `operation` is
     /// `@Sendable`. Cancelling the calling task cancels every copy and throws `CancellationError`.
     /// The retrier's policy (its backoff) is not used: a hedge waits its delay, never a backoff.
+    ///
+    /// - Precondition: `hedging` has a fixed delay. A percentile delay (Finagle's) is simulated
+    ///   only: it needs the latency window of all of a client's calls.
     public func hedge<Value: Sendable, Random: UniformSource>(
         isolation: isolated (any Actor)? = #isolation,
         _ hedging: Hedging,
@@ -31,6 +34,8 @@ extension Retrier {
         classify: (any Error) -> RetryClassification = { _ in .transient },
         operation: @escaping @Sendable (_ copy: Int) async throws -> Value
     ) async throws -> Value {
+        precondition(
+            hedging.percentile == nil, "Retrier.hedge takes a fixed delay; a percentile delay is simulated only")
         budget?.requestStarted()
         var calls = HedgedCall<Value>()
         defer { budget?.requestEnded(retried: calls.retried) }

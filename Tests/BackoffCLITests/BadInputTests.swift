@@ -485,8 +485,18 @@ import Testing
         (["--breaker", "on:open=5"], "'open=5': open takes a duration greater than 0 and at most 2^62 ns"),
         (["--throttle", "adaptive:k=0.5"], "'k=0.5': k takes a number (the SRE book's K) from 1 to 1000000000"),
         (["--throttle", "adaptive:window=1281024h"], "'window=1281024h': window takes a duration greater than 0"),
-        (["--hedge", "on:dela=10ms"], "unknown parameter 'dela' ('on' takes delay, max-attempts, cancel)"),
-        (["--hedge", "on"], "'on' needs delay=DURATION (when each next copy goes), e.g. delay=10ms"),
+        (["--hedge", "on:dela=10ms"], "unknown parameter 'dela' ('on' takes delay, percentile, max-attempts, cancel)"),
+        (["--hedge", "on"], "'on' needs delay=DURATION (when each next copy goes, or percentile=Q), e.g. delay=10ms"),
+        (
+            ["--hedge", "on:percentile=0"],
+            "'percentile=0': percentile takes a fraction above 0 and at most 1 (1 - Finagle's maxExtraLoad"
+        ),
+        (["--hedge", "on:percentile=1.01"], "'percentile=1.01': percentile takes a fraction above 0 and at most 1"),
+        (["--hedge", "on:percentile=0.99:delay=1ms"], "'delay=1ms': give delay or percentile, not both"),
+        (
+            ["--hedge", "on:percentile=0.99:max-attempts=3"],
+            "'max-attempts=3': with percentile a hedge sends one backup, as Finagle does"
+        ),
         (
             ["--hedge", "on:delay=1ms:max-attempts=65"],
             "'max-attempts=65': max-attempts takes a whole number from 1 to 64"
