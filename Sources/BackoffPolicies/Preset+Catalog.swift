@@ -7,7 +7,7 @@ extension Preset {
     public static let all: [Preset] = [
         awsSDKStandard, awsSDKStandard143, awsSDKAdaptive, awsSDKSwift, awsSDKSwiftAdaptive, grpcConnection,
         pollyV8Default,
-        pollyV8ExponentialJitter, pollyV8Hedging,
+        pollyV8ExponentialJitter, pollyV8Hedging, finagleBackupRequests,
         pollyContribDecorrelated,
         envoyDefault, cenkaltiDefault, resilience4jExponentialRandom, alamofireDefault, swiftRetryDefault, sotoDefault,
         tenacityRandomExponential, tenacityExponentialJitter, urllib3Requests, googleAPICoreDefault,
@@ -133,6 +133,23 @@ extension Preset {
         notes: "MaxHedgedAttempts 1 (copies in all 2), Delay 2 s, latency mode: a handled failure starts the next copy "
             + "at once, the first accepted result wins and the others are cancelled; when every copy fails Polly "
             + "returns the primary's failure (the model, the last one); no retry strategy (1 attempt)")
+
+    /// Finagle's backup requests as ThriftMux's `MethodBuilder.idempotent(0.01)` sets them up: one
+    /// backup at the p99 of recent latencies, the loser interrupted.
+    public static let finagleBackupRequests = Preset(
+        name: "finagle-backup-requests",
+        library: "Finagle BackupRequestFilter (ThriftMux MethodBuilder.idempotent(maxExtraLoad = 0.01))",
+        policy: policy("finagle-backup-requests") { () throws(PolicyError) in
+            try BackoffPolicy(schedule: .constant, cap: nil, jitter: .disabled, budget: .maxAttempts(1))
+        },
+        hedging: try! Hedging(percentile: 0.99, cancelsLosers: true),
+        source: "twitter/finagle finagle-core/src/main/scala/com/twitter/finagle/client/BackupRequestFilter.scala, "
+            + "finagle-core/.../util/WindowedPercentileHistogram.scala and finagle-thriftmux MethodBuilder.idempotent",
+        notes: "maxExtraLoad 1 % (idempotent has no default; 1 % is the value Finagle's docs discuss): one backup at "
+            + "the p99 of the copies' latencies over 30 s, refreshed every 3 s, none in the first 3 s, within a budget "
+            + "of 1 % of requests plus 10 a second; sendInterrupts as ThriftMux sets it (HTTP's idempotent does not: "
+            + "--hedge on:percentile=0.99:cancel=no); MethodBuilder's retries and the client's retry budget are not "
+            + "modelled (1 attempt)")
 
     /// Polly.Contrib's AwsDecorrelatedJitterBackoff with its README's parameters.
     public static let pollyContribDecorrelated = Preset(

@@ -31,6 +31,8 @@ import Testing
         // Polly v8's hedging strategy retries nothing: one attempt, no wait (its hedge is checked in
         // PresetValueTests).
         ("polly-v8-hedging", [], 0),
+        // Finagle's backup requests: the filter retries nothing itself (its backup is the hedge).
+        ("finagle-backup-requests", [], 0),
         // Polly v8 exponential jitter: the first delay is (2 s/1.4) g(u), g(t) = 2^t tanh(√(4t)); the
         // total of 3 retries is (2 s/1.4) g(2 + u).
         ("polly-v8-exponential-jitter", [0...(2 / 1.4) * 2 * tanh(2)], (2 / 1.4) * meanOfG(from: 2)),

@@ -51,6 +51,9 @@ import Testing
         #expect(Preset.pollyV8Hedging.hedging == (try Hedging(delay: .seconds(2), copies: 2)))
         #expect(try hedging(["--preset", "polly-v8-hedging", "--hedge", "none"]) == nil)
         #expect(try hedging(["--preset", "aws-sdk-standard"]) == nil)
+        // Finagle's: one backup at the p99, the loser interrupted (ThriftMux's idempotent(0.01)).
+        #expect(try hedging(["--preset", "finagle-backup-requests"]) == (try Hedging(percentile: 0.99)))
+        #expect(Preset.finagleBackupRequests.hedging?.maxExtraLoad.map { abs($0 - 0.01) < 1e-12 } == true)
     }
 
     /// Options given replace the preset's fields; the cap rule stays when the jitter given takes it.
