@@ -228,6 +228,11 @@ extension SimulateCommand {
         Column("cancelled_copies", "copies whose work a cancellation stopped (queued, or in service)") {
             $0.report.hedge.map { String($0.withdrawn) } ?? ""
         },
+        Column(
+            "refused_copies",
+            "copies after the first that a budget refused (--budget: gRPC's token bucket at or below half its tokens; "
+                + "a percentile hedge's own backup budget), so not sent"
+        ) { $0.report.hedge.map { String($0.refused) } ?? "" },
     ]
 
     /// One row of `--timeline FILE` per bucket: a mode's bucket and its expected load.

@@ -57,11 +57,20 @@ struct HedgeDecisions<Outer: ServerDecisions>: NestedDecisions {
         copyEnded(client, .failure(serverDelay: retryAfter))
     }
 
+    /// A copy's end goes to its call. A failure that does not answer the call is a failed attempt
+    /// to the shared limits now; the call's answer is recorded when it reaches the client.
     private mutating func copyEnded(_ copy: Int, _ answer: ClientAnswer?) {
         let call = calls.call(of: copy)
-        let awaits = driver { $0.isAwaiting(Int(call.client), attempt: call.clientAttempt) }
-        if let settled = calls.copyEnded(copy, answer: answer, now: now.nanoseconds, clientAwaits: awaits), awaits {
-            outer.pointee.answer(Int(call.client), settled, recording: nil)
+        let client = Int(call.client)
+        let awaits = driver { $0.isAwaiting(client, attempt: call.clientAttempt) }
+        let outer = self.outer
+        let settled = calls.copyEnded(copy, answer: answer, now: now.nanoseconds, clientAwaits: awaits) {
+            outer.pointee.grantsHedge(for: client)
+        }
+        if let settled, awaits {
+            outer.pointee.answer(client, settled, recording: nil)
+        } else if case .failure = answer, settled == nil, !call.isAnswered {
+            outer.pointee.copyFailed(for: client)
         }
     }
 

@@ -11,6 +11,9 @@ public struct HedgeTally: Hashable, Sendable {
     public let copies: Int
     /// Copies withdrawn by a cancellation before their work ended (queued or in service).
     public let withdrawn: Int
+    /// Copies after the first that a budget refused, so they were not sent: the shared retry
+    /// budget (gRPC's token bucket at or below half its tokens), or Finagle's backup budget.
+    public let refused: Int
     /// The workers' busy time for every copy, from its service's start to its end or withdrawal,
     /// in seconds.
     public let work: Double
@@ -23,12 +26,13 @@ public struct HedgeTally: Hashable, Sendable {
     private let workSquares: Double, copySquares: Double
 
     init(
-        requests: Int, copies: Int, withdrawn: Int, work: Double, workSquares: Double, copySquares: Double,
-        responseTimes: [Double]
+        requests: Int, copies: Int, withdrawn: Int, refused: Int, work: Double, workSquares: Double,
+        copySquares: Double, responseTimes: [Double]
     ) {
         self.requests = requests
         self.copies = copies
         self.withdrawn = withdrawn
+        self.refused = refused
         self.work = work
         self.workSquares = workSquares
         self.copySquares = copySquares

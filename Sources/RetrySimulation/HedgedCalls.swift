@@ -36,8 +36,9 @@ final class HedgedCalls {
 
     /// What the server carries out once the replica it called returns.
     enum Pending {
-        /// The call (by slot and id) sends its next copy.
-        case send(call: Int32, id: Int32)
+        /// The call (by slot and id) sends its next copy; `granted` when the shared limits have
+        /// granted it already.
+        case send(call: Int32, id: Int32, granted: Bool)
         /// The copy (by slot and tag) is withdrawn from its replica.
         case withdraw(copy: Int32, tag: Int32)
     }
@@ -59,7 +60,7 @@ final class HedgedCalls {
         var pending: [Pending] = []
         var pendingStart = 0
         // The tally.
-        var requests = 0, copiesSent = 0, withdrawn = 0
+        var requests = 0, copiesSent = 0, withdrawn = 0, refused = 0
         var work: Int64 = 0
         /// Σ (a call's work in seconds)² and Σ (a call's copies)², over the calls released.
         var workSquares = 0.0, copySquares = 0.0
@@ -212,6 +213,9 @@ final class HedgedCalls {
         return state.pointee.backup!.admitsBackup(at: now)
     }
 
+    /// A budget refused the call's next copy: it is not sent.
+    func copyRefused() { state.pointee.refused += 1 }
+
     /// A percentile hedge records the latency of a copy that succeeded or was superseded.
     private func recordLatency(of copy: Int, now: Int64) {
         guard state.pointee.backup != nil else { return }
@@ -224,8 +228,12 @@ final class HedgedCalls {
 
     /// The copy's work ended now (its service done, or a rejection before it began), with `answer`
     /// when its call still waits for it; returns the call's answer to its client when this settles
-    /// it, and queues what the call does next (its next copy, the losers' withdrawal).
-    func copyEnded(_ copy: Int, answer: ClientAnswer?, now: Int64, clientAwaits: Bool) -> ClientAnswer? {
+    /// it, and queues what the call does next (its next copy, the losers' withdrawal). A failure
+    /// sends the next copy only if `mayHedge` (the shared limits) grants it; otherwise the call
+    /// waits for its copies in flight, or answers with the failure when none is left.
+    func copyEnded(
+        _ copy: Int, answer: ClientAnswer?, now: Int64, clientAwaits: Bool, mayHedge: () -> Bool
+    ) -> ClientAnswer? {
         let c = Int(copies[copy].call)
         let served = copies[copy].serviceStart >= 0
         if case .success = answer { recordLatency(of: copy, now: now) }
@@ -256,8 +264,11 @@ final class HedgedCalls {
         case .failure:
             // A non-fatal failure sends the next copy at once; the last one answers the call.
             if Int(calls[c].sent) < hedging.copies && clientAwaits {
-                pending.append(.send(call: Int32(c), id: calls[c].id))
-                return nil
+                if mayHedge() {
+                    pending.append(.send(call: Int32(c), id: calls[c].id, granted: true))
+                    return nil
+                }
+                copyRefused()
             }
             guard calls[c].inFlight == 0 else { return nil }
             settle(c, now: now)
@@ -341,7 +352,7 @@ final class HedgedCalls {
     var tally: HedgeTally {
         let state = state.pointee
         return HedgeTally(
-            requests: state.requests, copies: state.copiesSent, withdrawn: state.withdrawn,
+            requests: state.requests, copies: state.copiesSent, withdrawn: state.withdrawn, refused: state.refused,
             work: Double(state.work) / 1e9, workSquares: state.workSquares, copySquares: state.copySquares,
             responseTimes: state.responses)
     }

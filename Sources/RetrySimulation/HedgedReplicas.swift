@@ -76,26 +76,40 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
     }
 
     /// The call sends its next copy, if its client still waits; otherwise it ends once its copies do.
-    private mutating func sendIfAwaited<Outer: ServerDecisions>(_ call: Int32, _ link: inout HedgeDecisions<Outer>) {
+    private mutating func sendIfAwaited<Outer: ServerDecisions>(
+        _ call: Int32, granted: Bool = false, _ link: inout HedgeDecisions<Outer>
+    ) {
         let state = calls.calls[Int(call)]
         if link.driver({ $0.isAwaiting(Int(state.client), attempt: state.clientAttempt) }) {
-            send(call, &link)
+            send(call, granted: granted, &link)
         } else {
             calls.abandon(call)
         }
     }
 
     /// The call sends a copy to a replica none of its copies used, and arms the timer of the next.
-    private mutating func send<Outer: ServerDecisions>(_ call: Int32, _ link: inout HedgeDecisions<Outer>) {
+    /// A copy after the first goes only if the hedge's own budget (Finagle's) and the shared limits
+    /// grant it, unless they did already (`granted`); a refused one is not sent, and the call goes
+    /// on with its copies in flight.
+    private mutating func send<Outer: ServerDecisions>(
+        _ call: Int32, granted: Bool = false, _ link: inout HedgeDecisions<Outer>
+    ) {
         let state = calls.calls[Int(call)]
         let hedging = calls.hedging
-        guard state.sent == 0 || calls.admitsNextCopy(now: link.now.nanoseconds) else { return }
+        guard
+            state.sent == 0 || granted
+                || (calls.admitsNextCopy(now: link.now.nanoseconds)
+                    && link.outer.pointee.grantsHedge(for: Int(state.client)))
+        else {
+            calls.copyRefused()
+            return
+        }
         var random = link.driver { $0.random(for: Int(state.client)) }
         let copy = calls.addCopy(to: call, now: link.now.nanoseconds) { random.nextUniform() }
         link.outer.pointee.copySent(for: Int(state.client))
         if Int(state.sent) + 1 < hedging.copies, let delay = calls.nextCopyDelay(now: link.now.nanoseconds) {
             if delay == 0 {
-                calls.pending.append(.send(call: call, id: state.id))
+                calls.pending.append(.send(call: call, id: state.id, granted: false))
             } else if delay <= VirtualTime.horizon.nanoseconds - link.now.nanoseconds {
                 // (A copy due past virtual time's horizon never goes.)
                 calls.setTimer(call, due: link.now.nanoseconds + delay)
@@ -111,10 +125,10 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
     private mutating func carryOutPending<Outer: ServerDecisions>(_ link: inout HedgeDecisions<Outer>) {
         while let action = calls.popPending() {
             switch action {
-            case .send(let call, let id):
+            case .send(let call, let id, let granted):
                 let state = calls.calls[Int(call)]
                 guard state.id == id, !state.isAnswered, Int(state.sent) < calls.hedging.copies else { continue }
-                sendIfAwaited(call, &link)
+                sendIfAwaited(call, granted: granted, &link)
             case .withdraw(let copy, let tag):
                 guard let (replica, inService) = calls.withdraw(Int(copy), tag: tag, now: link.now.nanoseconds)
                 else { continue }

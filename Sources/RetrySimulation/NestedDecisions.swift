@@ -34,6 +34,14 @@ extension NestedDecisions {
         preconditionFailure("a hedge's replicas are the bottom of the servers: none sends copies")
     }
 
+    mutating func grantsHedge(for client: Int) -> Bool {
+        preconditionFailure("a hedge's replicas are the bottom of the servers: none sends copies")
+    }
+
+    mutating func copyFailed(for client: Int) {
+        preconditionFailure("a hedge's replicas are the bottom of the servers: none sends copies")
+    }
+
     mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {
         outer.pointee.schedule(number, for: client, value: value, after: delay)
     }

@@ -75,6 +75,15 @@ extension ScenarioRun: ServerDecisions {
         if !requestCopies.isEmpty { requestCopies[client] &+= 1 }
     }
 
+    /// A hedge's copy after the first is a retry to the budget, as `Retrier.hedge` has it.
+    mutating func grantsHedge(for client: Int) -> Bool {
+        gate.grantsRetry(client: client, afterTimeout: false, at: now.nanoseconds)
+    }
+
+    mutating func copyFailed(for client: Int) {
+        gate.recordAnswer(success: false, throttled: false, client: client, wasRetry: true, at: now.nanoseconds)
+    }
+
     @inline(__always)
     mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {
         schedule(.server(number), client, value: value, after: delay)

@@ -96,6 +96,12 @@ protocol ServerDecisions {
     mutating func wasted(_ client: Int, attempt: Int64)
     /// `client`'s hedge sent a copy of its attempt now (for the request's row in a request log).
     mutating func copySent(for client: Int)
+    /// `client`'s hedge asks to send a copy after the first: the shared retry budget grants it as a
+    /// retry (gRPC's token bucket only while its tokens exceed half of its maximum), or refuses it.
+    mutating func grantsHedge(for client: Int) -> Bool
+    /// A copy of `client`'s hedged attempt failed while the attempt goes on: the shared limits hear
+    /// of a failed attempt (the attempt's own answer is recorded when it reaches the client).
+    mutating func copyFailed(for client: Int)
     /// Schedule the server's own event `number` for `client`, `after` nanoseconds from now.
     mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64)
     /// Let `client` time out on `attempt`, if the scenario has a timeout.

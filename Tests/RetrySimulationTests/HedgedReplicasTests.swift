@@ -114,4 +114,54 @@ import Testing
             (2.0...2.127).contains(report.lastCompletion), "seed \(Self.seed): last completion \(report.lastCompletion)"
         )
     }
+
+    /// gRPC's retry throttling gates hedges, as A6 has it: a copy after the first is a retry, sent
+    /// only while the tokens exceed half of the maximum, and each failed copy costs a token.
+    ///
+    /// One worker, no queue, 1 s of service; ten clients at t = 0, two copies at once, a bucket of
+    /// 10 tokens. Client 0's first copy takes the worker; its second is rejected (9 tokens). Client
+    /// 1's first is rejected (8), its hedge granted and rejected, which answers it (7); client 2
+    /// likewise (6, then 5). From client 3 on 5 is not above 5: no hedge. 3 × 2 + 7 copies.
+    @Test func theTokenBucketStopsHedgesAtHalfItsTokens() throws {
+        let scenario = try Scenario(
+            clients: 10,
+            server: .capacity(
+                CapacityModel(workers: 1, serviceTime: .deterministic(.seconds(1)), queueLimit: 0, replicas: 1)),
+            policy: try BackoffPolicy(budget: .maxAttempts(1)), bucketWidth: .milliseconds(10),
+            limits: RetryLimits(budget: .tokenBucket(try TokenBucketBudget(maxTokens: 10, tokenRatio: 0.1))),
+            hedging: try Hedging(delay: .zero, copies: 2))
+        let report = try scenario.run(seed: Self.seed)
+        let tally = try #require(report.hedge)
+        #expect(tally.copies == 13 && report.attempts == 13, "\(tally.copies) copies")
+        #expect(tally.refused == 7, "\(tally.refused) refused")
+        #expect(report.successes == 1 && report.giveUps == 9)
+        // Without the budget every client sends both copies.
+        let free = try Scenario(
+            clients: 10, server: scenario.server, policy: scenario.policy, bucketWidth: .milliseconds(10),
+            hedging: try Hedging(delay: .zero, copies: 2))
+        #expect(try #require(try free.run(seed: Self.seed).hedge).copies == 20)
+    }
+
+    /// Finagle draws a backup from the client's retry budget too: with a ratio budget of no
+    /// reserve and no ratio, no backup goes, whatever the filter's own budget allows.
+    @Test func aFinagleBackupNeedsTheClientsRetryBudget() throws {
+        func copies(_ limits: RetryLimits) throws -> (backups: Int, refused: Int) {
+            let scenario = try Scenario(
+                clients: 1,
+                server: .capacity(
+                    CapacityModel(
+                        workers: 50, serviceTime: .exponential(mean: .milliseconds(50)), queueLimit: 10, replicas: 2)),
+                policy: try BackoffPolicy(budget: .maxAttempts(1)), bucketWidth: .seconds(1),
+                arrivals: .poisson(ratePerSecond: 100, duration: .seconds(20)), limits: limits,
+                hedging: try Hedging(percentile: 0.9))
+            let report = try scenario.run(seed: Self.seed)
+            let tally = try #require(report.hedge)
+            return (tally.copies - report.uniqueRequests, tally.refused)
+        }
+        let free = try copies(RetryLimits())
+        #expect(free.backups > 100)
+        let none = try RatioBudget(percentCanRetry: 0, minRetriesPerSecond: 0)
+        let held = try copies(RetryLimits(budget: .ratio(none)))
+        #expect(held.backups == 0 && held.refused >= free.backups, "\(held), without the budget \(free)")
+    }
 }

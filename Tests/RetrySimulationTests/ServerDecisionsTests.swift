@@ -43,6 +43,11 @@ import Testing
         mutating func serviceStarted(_ client: Int, attempt: Int64) {}
         mutating func wasted(_ client: Int, attempt: Int64) { log.append("wasted") }
         mutating func copySent(for client: Int) { log.append("copy \(client)") }
+        mutating func grantsHedge(for client: Int) -> Bool {
+            log.append("hedge \(client)")
+            return true
+        }
+        mutating func copyFailed(for client: Int) { log.append("copy failed \(client)") }
         mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {
             log.append("schedule \(number) \(client) after \(delay)")
         }
