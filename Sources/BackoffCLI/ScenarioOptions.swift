@@ -82,6 +82,24 @@ struct ScenarioOptions {
                 hedging = nil
             }
         }
+        if let hedge = hedging, hedge.percentile != nil {
+            // Finagle's start (no backup for 3 s, then after 1 ms until the first flushed interval
+            // is read at 12 s) is all a shorter run shows.
+            let arrivalsEnd: Duration =
+                switch arrivals {
+                case .burst: .zero
+                case .uniform(let window): window
+                case .poisson(_, let duration): duration
+                }
+            if arrivalsEnd < .seconds(12) {
+                warnings.append(
+                    "'--hedge \(LimitSpec.text(hedge))': Finagle sends no backup in its first 3 s and backs up after "
+                        + "1 ms until its latency histogram is first read at 12 s; "
+                        + (arrivalsEnd == .zero
+                            ? "the clients all arrive at 0" : "the arrivals end at \(arrivalsEnd.unitText)")
+                        + ", so the run shows that start, not the steady state")
+            }
+        }
         let failureKind = try options(PolicyOptions.failureKind)
         if let kind = server.failureKind, options.isGiven(PolicyOptions.failureKind), kind != failureKind {
             throw .usage(

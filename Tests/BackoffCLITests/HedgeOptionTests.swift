@@ -51,5 +51,12 @@ import Testing
         #expect(result.field("formula_copies_per_request") == "" && result.field("formula_mean_response_s") == "")
         let copies = Double(result.field("copies_per_request") ?? "") ?? .nan
         #expect(copies > 1 && copies < 1.2, "\(copies) copies per request")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        // A run whose arrivals end before Finagle's histogram is first read (12 s) shows its start
+        // only, and says so.
+        let short = Invocation(
+            "simulate --server capacity --replicas 2 --clients 100 --max-attempts 1 --hedge on:percentile=0.99")
+        #expect(short.status == 0 && short.stderr.contains("Finagle sends no backup in its first 3 s"))
+        #expect(short.stderr.contains("the clients all arrive at 0"), "\(short.stderr)")
     }
 }
