@@ -20,8 +20,9 @@ enum LimitSpec {
     static let throttleForm =
         "none, adaptive[:k=K][:window=DURATION] (e.g. adaptive:k=2), or aws-adaptive[:sdk=\(sdkNames)][:scope=shared|per-client]"
     static let hedgeForm =
-        "none, on:delay=DURATION[:max-attempts=N][:cancel=yes|no] (N from 1 to \(Hedging.maximumCopies), copies in all), "
-        + "or on:percentile=Q[:cancel=yes|no] (Finagle's backup at the Q-th percentile of recent latencies, 0 < Q <= 1), "
+        "none, on:delay=DURATION[:max-attempts=N][:cancel=yes|no][:cancel-delay=DURATION] (N from 1 to "
+        + "\(Hedging.maximumCopies), copies in all), or on:percentile=Q[:cancel=yes|no][:cancel-delay=DURATION] "
+        + "(Finagle's backup at the Q-th percentile of recent latencies, 0 < Q <= 1), "
         + "e.g. on:delay=10ms:max-attempts=2 or on:percentile=0.99"
     static let sdkNames = RateLimiterSDK.allCases.map(\.rawValue).joined(separator: "|")
 
@@ -103,6 +104,17 @@ enum LimitSpec {
                 throw InvalidValue(
                     "'\(key)=\(text.quotedInMessage)': \(key) takes a duration of at least 0 and at most "
                         + "\(ValueParser.horizonText), e.g. 10ms")
+            }
+            return value
+        }
+
+        /// A duration parameter of at least 0 (`what` says what it is for).
+        func nonNegativeDuration(_ key: String, _ fallback: Duration, _ what: String) throws(InvalidValue) -> Duration {
+            guard let text = values[key] else { return fallback }
+            guard let value = ValueParser.duration(text), value >= .zero else {
+                throw InvalidValue(
+                    "'\(key)=\(text.quotedInMessage)': \(key) takes a duration of at least 0 and at most "
+                        + "\(ValueParser.horizonText) (\(what)), e.g. 5ms")
             }
             return value
         }
@@ -256,13 +268,20 @@ enum LimitSpec {
         let name = String(text.prefix { $0 != ":" })
         guard name == "none" || name == "on" else { throw InvalidValue(unknownName(name, among: ["none", "on"])) }
         let parameters = try Parameters(
-            text, keys: name == "on" ? ["delay", "percentile", "max-attempts", "cancel"] : [])
+            text, keys: name == "on" ? ["delay", "percentile", "max-attempts", "cancel", "cancel-delay"] : [])
         switch parameters.name {
         case "none" where parameters.isEmpty:
             return nil
         case "on":
             let cancel = try parameters.choice(
                 "cancel", "yes", among: ["yes", "no"], "yes (the first success cancels the other copies) or no")
+            let cancellationDelay = try parameters.nonNegativeDuration(
+                "cancel-delay", .zero, "how long a cancellation takes to reach the server")
+            if cancel == "no", let given = parameters[given: "cancel-delay"] {
+                throw InvalidValue(
+                    "'cancel-delay=\(given.quotedInMessage)': cancel-delay needs cancel=yes (without cancellation the "
+                        + "losers run to their end)")
+            }
             if parameters[given: "percentile"] != nil {
                 if let delay = parameters[given: "delay"] {
                     throw InvalidValue(
@@ -282,7 +301,8 @@ enum LimitSpec {
                     throw InvalidValue("'percentile=\(parameters[given: "percentile"]!)': percentile takes \(what)")
                 }
                 do {
-                    return try Hedging(percentile: percentile, cancelsLosers: cancel == "yes")
+                    return try Hedging(
+                        percentile: percentile, cancelsLosers: cancel == "yes", cancellationDelay: cancellationDelay)
                 } catch {
                     throw InvalidValue("\(error)")
                 }
@@ -290,7 +310,8 @@ enum LimitSpec {
             let delay = try parameters.requiredDuration("delay", "when each next copy goes, or percentile=Q")
             let copies = try parameters.count("max-attempts", 2, in: 1...Hedging.maximumCopies)
             do {
-                return try Hedging(delay: delay, copies: copies, cancelsLosers: cancel == "yes")
+                return try Hedging(
+                    delay: delay, copies: copies, cancelsLosers: cancel == "yes", cancellationDelay: cancellationDelay)
             } catch {
                 throw InvalidValue("\(error)")
             }
@@ -302,7 +323,9 @@ enum LimitSpec {
     /// A hedge as `--hedge` takes it: `parseHedge(text(hedge))` is `hedge`.
     static func text(_ hedge: Hedging?) -> String {
         guard let hedge else { return "none" }
-        let cancel = "cancel=\(hedge.cancelsLosers ? "yes" : "no")"
+        let cancel =
+            "cancel=\(hedge.cancelsLosers ? "yes" : "no")"
+            + (hedge.cancellationDelay > .zero ? ":cancel-delay=\(hedge.cancellationDelay.unitText)" : "")
         if let percentile = hedge.percentile { return "on:percentile=\(CSVFormat.number(percentile)):\(cancel)" }
         return "on:delay=\(hedge.delay.unitText):max-attempts=\(hedge.copies):\(cancel)"
     }

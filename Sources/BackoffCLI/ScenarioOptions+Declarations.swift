@@ -152,8 +152,8 @@ extension ScenarioOptions {
             + "rejection sends the next at once; the first success wins and, with cancel=yes, stops the others' work); "
             + "or on:percentile=Q[:cancel=yes|no], Finagle's backup requests (one backup, at the Q-th percentile of the "
             + "copies' latencies over 30 s refreshed every 3 s, none in the first 3 s, within a budget of 1 - Q backups "
-            + "per request plus 10 a second). With --budget a copy after the first is a retry to it (gRPC's token "
-            + "bucket: only above half its tokens).",
+            + "per request plus 10 a second). cancel-delay=D: the cancellation reaches the server D after the answer. "
+            + "With --budget a copy after the first is a retry to it (gRPC's token bucket: only above half its tokens).",
         parse: LimitSpec.parseHedge
     ).setting(.hedge).setByPreset({ $0.hedging.map { .some(.some($0)) } }, text: { LimitSpec.text($0 ?? nil) })
     static let onGiveUp = Option(

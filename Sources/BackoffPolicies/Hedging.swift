@@ -12,7 +12,7 @@ public struct Hedging: Hashable, Sendable {
     public let delay: Duration
     /// Finagle's `BackupRequestFilter` instead of a fixed delay: one backup, sent after the
     /// `percentile` (1 − `maxExtraLoad`) of the latencies seen lately, within a budget of
-    /// `maxExtraLoad` backups per request (see ``init(percentile:cancelsLosers:)``); `nil` for a
+    /// `maxExtraLoad` backups per request (see ``init(percentile:cancelsLosers:cancellationDelay:)``); `nil` for a
     /// fixed delay.
     public let percentile: Double?
     /// Copies in all, the first included (as gRPC's `maxAttempts` counts them).
@@ -21,6 +21,10 @@ public struct Hedging: Hashable, Sendable {
     /// queued copy leaves the queue, one in service frees its worker at once); without, the losers
     /// run to their end.
     public let cancelsLosers: Bool
+    /// How long a cancellation takes to reach the server: a loser's work stops this long after the
+    /// answer (zero: at once). Slow cancellation is where redundancy stops paying (Shah, Lee and
+    /// Ramchandran).
+    public let cancellationDelay: Duration
 
     /// The most copies one request may send.
     public static let maximumCopies = 64
@@ -30,15 +34,22 @@ public struct Hedging: Hashable, Sendable {
         public let description: String
     }
 
-    /// - Throws: ``Invalid`` for a negative delay, or copies outside 1 to ``maximumCopies``.
-    public init(delay: Duration, copies: Int, cancelsLosers: Bool = true) throws(Invalid) {
+    /// - Throws: ``Invalid`` for a negative delay or cancellation delay, or copies outside 1 to
+    ///   ``maximumCopies``.
+    public init(
+        delay: Duration, copies: Int, cancelsLosers: Bool = true, cancellationDelay: Duration = .zero
+    ) throws(Invalid) {
         guard delay >= .zero else { throw Invalid(description: "the hedging delay must not be negative") }
+        guard cancellationDelay >= .zero else {
+            throw Invalid(description: "the cancellation delay must not be negative")
+        }
         guard (1...Self.maximumCopies).contains(copies) else {
             throw Invalid(description: "a hedge sends 1 to \(Self.maximumCopies) copies, got \(copies)")
         }
         self.delay = delay
         self.copies = copies
         self.cancelsLosers = cancelsLosers
+        self.cancellationDelay = cancellationDelay
         percentile = nil
     }
 
@@ -51,13 +62,17 @@ public struct Hedging: Hashable, Sendable {
     /// simulation runs this delay (`simulate --hedge on:percentile=Q`): it needs the window of a
     /// whole client's traffic.
     /// - Throws: ``Invalid`` unless 0 < `percentile` ≤ 1 (Finagle's 0 ≤ maxExtraLoad < 1).
-    public init(percentile: Double, cancelsLosers: Bool = true) throws(Invalid) {
+    public init(percentile: Double, cancelsLosers: Bool = true, cancellationDelay: Duration = .zero) throws(Invalid) {
         guard percentile.isFinite, percentile > 0, percentile <= 1 else {
             throw Invalid(description: "the percentile must lie in (0, 1] (maxExtraLoad = 1 - percentile in [0, 1))")
+        }
+        guard cancellationDelay >= .zero else {
+            throw Invalid(description: "the cancellation delay must not be negative")
         }
         delay = .zero
         copies = 2
         self.cancelsLosers = cancelsLosers
+        self.cancellationDelay = cancellationDelay
         self.percentile = percentile
     }
 

@@ -45,8 +45,10 @@ final class HedgedCalls {
 
     let hedging: Hedging
     let replicas: Int
-    /// The server's own event (after the replica's, which number theirs below 8).
+    /// The server's own events (after the replica's, which number theirs below 8): a call's timer,
+    /// and a cancellation reaching a loser's replica (with a cancellation delay).
     static let timerEvent: UInt32 = 8
+    static let withdrawEvent: UInt32 = 9
 
     /// What changes as the run goes, behind one pointer: a class's stored `var`s would pay a
     /// dynamic exclusivity check at every access, and this is the hedge's hot path. The properties
@@ -255,9 +257,9 @@ final class HedgedCalls {
         case .success, .permanentError:
             // The first success wins; a fatal error ends the call. Either way the others stop.
             if case .permanentError = answer {
-                withdrawAll(of: c)
+                withdrawAll(of: c, now: now)
             } else if hedging.cancelsLosers {
-                withdrawAll(of: c)
+                withdrawAll(of: c, now: now)
             }
             settle(c, now: now)
             return answer
@@ -294,7 +296,6 @@ final class HedgedCalls {
         state.pointee.withdrawn += 1
         let replica = Int(copies[slot].replica)
         let c = Int(copies[slot].call)
-        recordLatency(of: slot, now: now)  // superseded: only a winner's success withdraws with a backup
         end(slot, now: now)
         releaseIfDone(c)
         return (replica, inService)
@@ -308,10 +309,14 @@ final class HedgedCalls {
         releaseIfDone(Int(call))
     }
 
-    private func withdrawAll(of c: Int) {
+    /// Cancels the call's live copies now. A percentile hedge records each as superseded at once, as
+    /// Finagle's client does when it interrupts it (only a winner's success withdraws with one).
+    private func withdrawAll(of c: Int, now: Int64) {
         for k in 0..<Int(calls[c].sent) {
             let slot = callCopies[c * hedging.copies + k]
-            if copies[Int(slot)].isLive { pending.append(.withdraw(copy: slot, tag: copies[Int(slot)].tag)) }
+            guard copies[Int(slot)].isLive else { continue }
+            recordLatency(of: Int(slot), now: now)
+            pending.append(.withdraw(copy: slot, tag: copies[Int(slot)].tag))
         }
     }
 

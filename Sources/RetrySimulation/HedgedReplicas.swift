@@ -58,7 +58,9 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
     ) {
         withUnsafeMutablePointer(to: &decisions) { outer in
             var link = HedgeDecisions(outer: outer, calls: calls)
-            if number == HedgedCalls.timerEvent {
+            if number == HedgedCalls.withdrawEvent {
+                withdraw(Int32(event.client), tag: Int32(truncatingIfNeeded: event.value), &link)
+            } else if number == HedgedCalls.timerEvent {
                 let call = calls.calls[event.client]
                 guard call.id == event.value, !call.isAnswered, call.timerDue == link.now.nanoseconds else { return }
                 sendIfAwaited(Int32(event.client), &link)
@@ -130,11 +132,23 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
                 guard state.id == id, !state.isAnswered, Int(state.sent) < calls.hedging.copies else { continue }
                 sendIfAwaited(call, granted: granted, &link)
             case .withdraw(let copy, let tag):
-                guard let (replica, inService) = calls.withdraw(Int(copy), tag: tag, now: link.now.nanoseconds)
-                else { continue }
-                replicas[replica].withdraw(client: Int(copy), attempt: Int64(tag), inService: inService, &link)
+                let delay = calls.hedging.cancellationDelay.wholeNanoseconds
+                if delay == 0 {
+                    withdraw(copy, tag: tag, &link)
+                } else if delay <= VirtualTime.horizon.nanoseconds - link.now.nanoseconds {
+                    // The cancellation reaches the replica later (one past the horizon never does).
+                    link.schedule(HedgedCalls.withdrawEvent, for: Int(copy), value: Int64(tag), after: delay)
+                }
             }
         }
+    }
+
+    /// The copy in `copy`'s slot, if it is still the live copy `tag`, leaves its replica now.
+    private mutating func withdraw<Outer: ServerDecisions>(
+        _ copy: Int32, tag: Int32, _ link: inout HedgeDecisions<Outer>
+    ) {
+        guard let (replica, inService) = calls.withdraw(Int(copy), tag: tag, now: link.now.nanoseconds) else { return }
+        replicas[replica].withdraw(client: Int(copy), attempt: Int64(tag), inService: inService, &link)
     }
 }
 

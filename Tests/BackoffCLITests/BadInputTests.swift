@@ -485,11 +485,22 @@ import Testing
         (["--breaker", "on:open=5"], "'open=5': open takes a duration greater than 0 and at most 2^62 ns"),
         (["--throttle", "adaptive:k=0.5"], "'k=0.5': k takes a number (the SRE book's K) from 1 to 1000000000"),
         (["--throttle", "adaptive:window=1281024h"], "'window=1281024h': window takes a duration greater than 0"),
-        (["--hedge", "on:dela=10ms"], "unknown parameter 'dela' ('on' takes delay, percentile, max-attempts, cancel)"),
+        (
+            ["--hedge", "on:dela=10ms"],
+            "unknown parameter 'dela' ('on' takes delay, percentile, max-attempts, cancel, cancel-delay)"
+        ),
         (["--hedge", "on"], "'on' needs delay=DURATION (when each next copy goes, or percentile=Q), e.g. delay=10ms"),
         (
             ["--hedge", "on:percentile=0"],
             "'percentile=0': percentile takes a fraction above 0 and at most 1 (1 - Finagle's maxExtraLoad"
+        ),
+        (
+            ["--hedge", "on:delay=1ms:cancel=no:cancel-delay=2ms"],
+            "'cancel-delay=2ms': cancel-delay needs cancel=yes"
+        ),
+        (
+            ["--hedge", "on:delay=1ms:cancel-delay=soon"],
+            "'cancel-delay=soon': cancel-delay takes a duration of at least 0"
         ),
         (["--hedge", "on:percentile=1.01"], "'percentile=1.01': percentile takes a fraction above 0 and at most 1"),
         (["--hedge", "on:percentile=0.99:delay=1ms"], "'delay=1ms': give delay or percentile, not both"),

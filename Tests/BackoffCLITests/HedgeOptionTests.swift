@@ -40,7 +40,11 @@ import Testing
     /// what the run sees), and backups only once the window has filled (from 3 s: the run below
     /// lasts 20 s at 100 a second, so about 5 % of the later requests send one).
     @Test func aPercentileHedgeHasNoClosedForm() throws {
-        for spec in ["on:percentile=0.95:cancel=no", "on:percentile=1:cancel=yes"] {
+        for spec in [
+            "on:percentile=0.95:cancel=no", "on:percentile=1:cancel=yes",
+            "on:percentile=0.9:cancel=yes:cancel-delay=5ms",
+            "on:delay=10ms:max-attempts=3:cancel=yes:cancel-delay=1s",
+        ] {
             #expect(LimitSpec.text(try LimitSpec.parseHedge(spec)) == spec)
         }
         let result = Invocation(

@@ -41,6 +41,22 @@ import Testing
         }
     }
 
+    /// A cancellation that takes 20 ms: copy 2 (sent at 30 ms) stops at 120 ms, not 100 ms, so the
+    /// work is 190 ms; one that takes 80 ms arrives after copy 2 ended at 130 ms: 200 ms, wasted.
+    /// The closed form says the same (fixed service: exactly).
+    @Test func aSlowCancellationLetsTheLoserRunOn() throws {
+        for (delay, work, cancelled) in [(20, 0.19, 1), (80, 0.2, 0)] {
+            let hedge = try Hedging(
+                delay: .milliseconds(30), copies: 2, cancellationDelay: .milliseconds(Int64(delay)))
+            let report = try Self.scenario(replicas: 2, service: Self.fixed100ms, hedge: hedge).run(seed: Self.seed)
+            let tally = try #require(report.hedge)
+            #expect(abs(tally.work - work) < 1e-12, "δ \(delay) ms: work \(tally.work)")
+            #expect(tally.withdrawn == cancelled && report.wastedWork == 1 - cancelled, "δ \(delay) ms")
+            #expect(abs(hedge.expectedWork(Self.fixed100ms) / 1e9 - work) < 1e-9, "δ \(delay) ms: the form")
+            #expect(tally.responses.mean == 0.1)
+        }
+    }
+
     /// One replica with one worker: copy 2 waits in the queue behind copy 1, and leaves it unserved
     /// when copy 1 answers (no work); a second request then finds the queue empty.
     @Test func aCancelledCopyLeavesTheQueueUnserved() throws {

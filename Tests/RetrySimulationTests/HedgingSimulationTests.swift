@@ -69,6 +69,34 @@ import Testing
         }
     }
 
+    /// A cancellation that takes δ to reach the server: the losers' work runs on past the answer.
+    /// Exp(10 ms) and Lognormal(0, 1) × 10 ms, 3 copies at the p95 and twice it, δ = 5 ms: the
+    /// simulation where no copy waits against the form, within 4 SE (as above); and the form
+    /// itself between its bounds: δ = 0 is instant cancellation, δ → ∞ keeps every loser.
+    @Test func slowCancellationMatchesTheClosedForms() throws {
+        let exponential = ServiceTime.exponential(mean: .milliseconds(10))
+        let scale = 1e7
+        let lognormal = ServiceTime.lognormal(
+            mean: .nanoseconds(Int64(exp(0.5) * scale)),
+            standardDeviation: .nanoseconds(Int64(((exp(1.0) - 1) * exp(1.0)).squareRoot() * scale)))
+        for (service, delay, label) in [
+            (exponential, log(20) * 1e7, "exp"), (lognormal, exp(1.644_853_6) * scale, "lognormal"),
+        ] {
+            let hedge = try Hedging(
+                delay: .nanoseconds(Int64(delay)), copies: 3, cancellationDelay: .milliseconds(5))
+            let tally = try Self.unloaded(service, hedge)
+            Self.expectAgreement(tally, hedge, service, "\(label), cancellation after 5 ms")
+            let instant = try Hedging(delay: .nanoseconds(Int64(delay)), copies: 3)
+            let never = try Hedging(delay: .nanoseconds(Int64(delay)), copies: 3, cancellationDelay: .seconds(100_000))
+            let (slow, low, high) = (
+                hedge.expectedWork(service), instant.expectedWork(service),
+                instant.expectedWork(service, cancelling: false)
+            )
+            #expect(low < slow && slow < high, "\(label): \(low) < \(slow) < \(high)")
+            #expect(abs(never.expectedWork(service) - high) <= 1e-6 * high, "\(label): \(never.expectedWork(service))")
+        }
+    }
+
     /// grpc-java's example (slow 10 s / 5 s / 2 s with probabilities 1 / 4 / 5 %, 3 copies 1 s
     /// apart): 1.105 copies; answered by 1.5 s 0.99, by 2.5 s 0.9995, points between the atoms.
     /// A fraction's binomial standard error is √(p(1 − p)/n): 7.0e-4 and 1.6e-4 at n = 20,000.
