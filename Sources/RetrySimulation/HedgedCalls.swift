@@ -237,9 +237,11 @@ final class HedgedCalls {
         _ copy: Int, answer: ClientAnswer?, now: Int64, clientAwaits: Bool, mayHedge: () -> Bool
     ) -> ClientAnswer? {
         let c = Int(copies[copy].call)
+        // A success; or a loser served to its end (its answer, a success, goes nowhere).
         let served = copies[copy].serviceStart >= 0
-        if case .success = answer { recordLatency(of: copy, now: now) }
-        if answer == nil && served && !calls[c].isPermanent { recordLatency(of: copy, now: now) }
+        if answer == .success || (answer == nil && served && !calls[c].isPermanent) {
+            recordLatency(of: copy, now: now)
+        }
         end(copy, now: now)
         guard let answer, !calls[c].isAnswered else {
             // A loser's end, or the last copy of a call whose client stopped waiting.

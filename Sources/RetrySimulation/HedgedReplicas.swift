@@ -25,8 +25,10 @@ import EventSimulation
 ///   read as the call starts; the backup goes only if its budget grants it; the first copy to end
 ///   answers the call unless it failed with the backup out (then the backup answers), and a
 ///   failure sends nothing at once.
-/// - Event 8 is the hedge's timer; the replicas' events (below 8) name a copy's slot, and an event
-///   of a copy withdrawn since is dropped here (its replica let the work go already).
+/// - With a cancellation delay, a loser's withdrawal reaches its replica that long after the answer.
+/// - Event 8 is the hedge's timer and event 9 a delayed withdrawal; the replicas' events (below 8)
+///   name a copy's slot, and an event of a copy withdrawn since is dropped here (its replica let
+///   the work go already).
 struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
     private let store: ReplicaStore<Replica>
     private let calls: HedgedCalls
