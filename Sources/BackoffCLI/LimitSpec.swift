@@ -5,7 +5,7 @@ import RetrySimulation
 /// parameters (colons, not commas, so that a sweep can list several: `--budget none,token,aws-quota`).
 ///
 /// ```
-/// --hedge none | on:delay=D[:max-attempts=2][:cancel=yes|no]
+/// --hedge none | on:delay=D[:max-attempts=2][:cancel=yes|no] | on:percentile=Q[...] | on:per-try-timeout=T[...]
 /// --budget none | token[:max=10][:ratio=0.1] | aws-quota[:max=500][:cost=5][:timeout-cost=10][:throttling-cost=COST] | ratio[:percent=0.1][:reserve=10][:window=10s]
 ///          | concurrency[:percent=0.2][:min=3]
 /// --breaker none | on[:threshold=0.5][:min=20][:window=10s][:open=5s][:probes=3]
@@ -22,8 +22,10 @@ enum LimitSpec {
     static let hedgeForm =
         "none, on:delay=DURATION[:max-attempts=N][:cancel=yes|no][:cancel-delay=DURATION] (N from 1 to "
         + "\(Hedging.maximumCopies), copies in all), or on:percentile=Q[:cancel=yes|no][:cancel-delay=DURATION] "
-        + "(Finagle's backup at the Q-th percentile of recent latencies, 0 < Q <= 1), "
-        + "e.g. on:delay=10ms:max-attempts=2 or on:percentile=0.99"
+        + "(Finagle's backup at the Q-th percentile of recent latencies, 0 < Q <= 1), or "
+        + "on:per-try-timeout=DURATION[:max-attempts=N][:backoff-base=DURATION][:backoff-max=DURATION][:cancel=yes|no] "
+        + "(Envoy's hedge_on_per_try_timeout), e.g. on:delay=10ms:max-attempts=2, on:percentile=0.99 or "
+        + "on:per-try-timeout=100ms"
     static let sdkNames = RateLimiterSDK.allCases.map(\.rawValue).joined(separator: "|")
 
     /// The `key=value` parameters of one spec, read once each: a value that is not of its kind,
@@ -268,7 +270,12 @@ enum LimitSpec {
         let name = String(text.prefix { $0 != ":" })
         guard name == "none" || name == "on" else { throw InvalidValue(unknownName(name, among: ["none", "on"])) }
         let parameters = try Parameters(
-            text, keys: name == "on" ? ["delay", "percentile", "max-attempts", "cancel", "cancel-delay"] : [])
+            text,
+            keys: name == "on"
+                ? [
+                    "delay", "percentile", "per-try-timeout", "backoff-base", "backoff-max", "max-attempts", "cancel",
+                    "cancel-delay",
+                ] : [])
         switch parameters.name {
         case "none" where parameters.isEmpty:
             return nil
@@ -281,6 +288,33 @@ enum LimitSpec {
                 throw InvalidValue(
                     "'cancel-delay=\(given.quotedInMessage)': cancel-delay needs cancel=yes (without cancellation the "
                         + "losers run to their end)")
+            }
+            let rules = ["delay", "percentile", "per-try-timeout"].filter { parameters[given: $0] != nil }
+            if rules.count > 1 {
+                throw InvalidValue(
+                    "'\(rules[1])=\(parameters[given: rules[1]]!.quotedInMessage)': give one of delay, percentile "
+                        + "(Finagle's) and per-try-timeout (Envoy's), not \(rules[0]) and \(rules[1])")
+            }
+            for key in ["backoff-base", "backoff-max"] where rules.first != "per-try-timeout" {
+                if let given = parameters[given: key] {
+                    throw InvalidValue(
+                        "'\(key)=\(given.quotedInMessage)': \(key) is the backoff before a per-try timeout's "
+                            + "hedge, and needs per-try-timeout=DURATION")
+                }
+            }
+            if parameters[given: "per-try-timeout"] != nil {
+                let timeout = try parameters.duration("per-try-timeout", .seconds(1))
+                let copies = try parameters.count("max-attempts", 2, in: 1...Hedging.maximumCopies)
+                let base = try parameters.duration("backoff-base", .milliseconds(25))
+                let maximum = try parameters.duration("backoff-max", base * 10)
+                do {
+                    return try Hedging(
+                        perTryTimeout: timeout, copies: copies, backoffBase: base, backoffMax: maximum,
+                        cancelsLosers: cancel == "yes", cancellationDelay: cancellationDelay)
+                } catch {
+                    let key = maximum < base ? "backoff-max" : "backoff-base"
+                    throw InvalidValue("'\(key)=\(parameters[given: key] ?? "")': \(error)")
+                }
             }
             if parameters[given: "percentile"] != nil {
                 if let delay = parameters[given: "delay"] {
@@ -307,7 +341,8 @@ enum LimitSpec {
                     throw InvalidValue("\(error)")
                 }
             }
-            let delay = try parameters.requiredDuration("delay", "when each next copy goes, or percentile=Q")
+            let delay = try parameters.requiredDuration(
+                "delay", "when each next copy goes, or percentile=Q or per-try-timeout=T")
             let copies = try parameters.count("max-attempts", 2, in: 1...Hedging.maximumCopies)
             do {
                 return try Hedging(
@@ -327,6 +362,10 @@ enum LimitSpec {
             "cancel=\(hedge.cancelsLosers ? "yes" : "no")"
             + (hedge.cancellationDelay > .zero ? ":cancel-delay=\(hedge.cancellationDelay.unitText)" : "")
         if let percentile = hedge.percentile { return "on:percentile=\(CSVFormat.number(percentile)):\(cancel)" }
+        if let timeout = hedge.perTryTimeout, let backoff = hedge.retryBackoff {
+            return "on:per-try-timeout=\(timeout.unitText):max-attempts=\(hedge.copies):backoff-base="
+                + "\(backoff.base.unitText):backoff-max=\(backoff.cap!.unitText):\(cancel)"
+        }
         return "on:delay=\(hedge.delay.unitText):max-attempts=\(hedge.copies):\(cancel)"
     }
 

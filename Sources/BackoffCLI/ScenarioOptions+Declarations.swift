@@ -152,7 +152,10 @@ extension ScenarioOptions {
             + "rejection sends the next at once; the first success wins and, with cancel=yes, stops the others' work); "
             + "or on:percentile=Q[:cancel=yes|no], Finagle's backup requests (one backup, at the Q-th percentile of the "
             + "copies' latencies over 30 s refreshed every 3 s, none in the first 3 s, within a budget of 1 - Q backups "
-            + "per request plus 10 a second). cancel-delay=D: the cancellation reaches the server D after the answer. "
+            + "per request plus 10 a second); or on:per-try-timeout=T[:max-attempts=N][:backoff-base=B][:backoff-max=M], "
+            + "Envoy's hedge_on_per_try_timeout (a copy unanswered after T stays, and the next goes after a backoff of "
+            + "whole ms below min(B 2^(k-1), M), B 25ms and M 10 x B by default; a failure also backs off; a hedge is a "
+            + "retry: N is num_retries + 1). cancel-delay=D: the cancellation reaches the server D after the answer. "
             + "With --budget a copy after the first is a retry to it (gRPC's token bucket: only above half its tokens).",
         parse: LimitSpec.parseHedge
     ).setting(.hedge).setByPreset({ $0.hedging.map { .some(.some($0)) } }, text: { LimitSpec.text($0 ?? nil) })

@@ -2,19 +2,29 @@
 /// of a request is sent (k − 1)·`delay` after the first unless an answer came, up to `copies` in
 /// all, and the first success wins.
 ///
+/// Two other rules set when the next copy goes: Finagle's percentile of recent latencies
+/// (``init(percentile:cancelsLosers:cancellationDelay:)``), and Envoy's per-try timeout followed by
+/// a retry backoff (``init(perTryTimeout:copies:backoffBase:backoffMax:cancelsLosers:cancellationDelay:)``).
+///
 /// One value for every place a hedge is used: `simulate --hedge` runs it against a capacity
 /// server's replicas (RetrySimulation's `HedgedReplicas`, with its closed forms in
 /// `Hedging+ClosedForms`), and `Retrier.hedge` runs real work with it (Retrying). Both follow A6:
 /// a non-fatal failure sends the next copy at once, a fatal one ends the request and cancels every
 /// copy, and the first success answers it.
 public struct Hedging: Hashable, Sendable {
-    /// The delay between copies; zero, and unused, with a ``percentile`` delay.
+    /// The delay between copies; zero, and unused, with a ``percentile`` delay or a ``perTryTimeout``.
     public let delay: Duration
     /// Finagle's `BackupRequestFilter` instead of a fixed delay: one backup, sent after the
     /// `percentile` (1 − `maxExtraLoad`) of the latencies seen lately, within a budget of
     /// `maxExtraLoad` backups per request (see ``init(percentile:cancelsLosers:cancellationDelay:)``); `nil` for a
     /// fixed delay.
     public let percentile: Double?
+    /// Envoy's `hedge_on_per_try_timeout`: a copy that has not answered within this timeout makes
+    /// the next one go after a ``retryBackoff`` draw; `nil` for the other rules.
+    public let perTryTimeout: Duration?
+    /// Envoy's retry backoff, drawn before each copy after the first with a ``perTryTimeout``
+    /// (whole milliseconds below a window that doubles from its base to its maximum); `nil` otherwise.
+    public let retryBackoff: BackoffPolicy?
     /// Copies in all, the first included (as gRPC's `maxAttempts` counts them).
     public let copies: Int
     /// Whether the first success cancels the other copies, so the server stops their work (a
@@ -51,6 +61,8 @@ public struct Hedging: Hashable, Sendable {
         self.cancelsLosers = cancelsLosers
         self.cancellationDelay = cancellationDelay
         percentile = nil
+        perTryTimeout = nil
+        retryBackoff = nil
     }
 
     /// Finagle's backup requests (`BackupRequestFilter`, `maxExtraLoad` = 1 − `percentile`): the
@@ -74,6 +86,51 @@ public struct Hedging: Hashable, Sendable {
         self.cancelsLosers = cancelsLosers
         self.cancellationDelay = cancellationDelay
         self.percentile = percentile
+        perTryTimeout = nil
+        retryBackoff = nil
+    }
+
+    /// Envoy's `hedge_on_per_try_timeout` (router.cc, `onSoftPerTryTimeout`): a copy that has not
+    /// answered within `perTryTimeout` stays in flight, and the next copy goes after a retry backoff
+    /// (`JitteredExponentialBackOffStrategy`: a whole number of milliseconds below a window of
+    /// `backoffBase`·2^(k−1), capped at `backoffMax`, 10 × the base unless given). A hedge is a
+    /// retry: `copies` is Envoy's `num_retries` + 1, and each copy after the first takes the retry
+    /// budget's grant. A failure of the newest copy sends the next after a backoff as well; a
+    /// failure of a copy already hedged is dropped while another copy is in flight or due. The
+    /// first success answers the request and resets the others (`cancelsLosers`).
+    /// - Throws: ``Invalid`` for a timeout that is not positive, copies outside 1 to
+    ///   ``maximumCopies``, a base below 1 ms, or a maximum below the base.
+    public init(
+        perTryTimeout: Duration, copies: Int, backoffBase: Duration = .milliseconds(25), backoffMax: Duration? = nil,
+        cancelsLosers: Bool = true, cancellationDelay: Duration = .zero
+    ) throws(Invalid) {
+        guard perTryTimeout > .zero else { throw Invalid(description: "the per-try timeout must be positive") }
+        guard cancellationDelay >= .zero else {
+            throw Invalid(description: "the cancellation delay must not be negative")
+        }
+        guard (1...Self.maximumCopies).contains(copies) else {
+            throw Invalid(description: "a hedge sends 1 to \(Self.maximumCopies) copies, got \(copies)")
+        }
+        guard backoffBase >= .milliseconds(1) else {
+            throw Invalid(description: "the backoff base must be at least 1 ms (Envoy draws whole milliseconds)")
+        }
+        let maximum = backoffMax ?? backoffBase * 10
+        guard maximum >= backoffBase else {
+            throw Invalid(description: "the backoff maximum must not be below its base")
+        }
+        do {
+            retryBackoff = try BackoffPolicy(
+                base: backoffBase, schedule: .exponential(multiplier: 2), cap: maximum, jitter: .full,
+                capMode: .nominal, budget: .maxAttempts(copies), granularity: .milliseconds(1))
+        } catch {
+            throw Invalid(description: "the backoff: \(error)")
+        }
+        self.perTryTimeout = perTryTimeout
+        self.copies = copies
+        self.cancelsLosers = cancelsLosers
+        self.cancellationDelay = cancellationDelay
+        delay = .zero
+        percentile = nil
     }
 
     /// Finagle's `maxExtraLoad`, 1 − ``percentile``; `nil` for a fixed delay.

@@ -9,7 +9,8 @@ extension Preset {
         pollyV8Default,
         pollyV8ExponentialJitter, pollyV8Hedging, finagleBackupRequests,
         pollyContribDecorrelated,
-        envoyDefault, cenkaltiDefault, resilience4jExponentialRandom, alamofireDefault, swiftRetryDefault, sotoDefault,
+        envoyDefault, envoyHedgeOnPerTryTimeout, cenkaltiDefault, resilience4jExponentialRandom, alamofireDefault,
+        swiftRetryDefault, sotoDefault,
         tenacityRandomExponential, tenacityExponentialJitter, urllib3Requests, googleAPICoreDefault,
         pythonBackoffExpo, kubernetesClientGo,
     ]
@@ -181,6 +182,26 @@ extension Preset {
             + "the window capped before the draw (older Envoy drew from (2^k - 1) 25 ms, clamped at 250 ms); the "
             + "cluster's max_retries (3 retries in flight) is the budget; Envoy cannot be built here: read, not run")
 
+    /// Envoy's `hedge_on_per_try_timeout` with the router's retry defaults (1 retry, 25 ms base,
+    /// 250 ms maximum) and a per-try timeout of 100 ms (the route has none by default).
+    public static let envoyHedgeOnPerTryTimeout = Preset(
+        name: "envoy-hedge-on-per-try-timeout", library: "Envoy router, hedge_on_per_try_timeout",
+        policy: policy("envoy-hedge-on-per-try-timeout") { () throws(PolicyError) in
+            try BackoffPolicy(
+                base: .milliseconds(25), schedule: .exponential(multiplier: 2), cap: .milliseconds(250), jitter: .full,
+                capMode: .nominal, budget: .maxAttempts(1), granularity: .milliseconds(1))
+        },
+        budget: .concurrency(concurrencyBudget),
+        hedging: envoyHedge,
+        source: "envoyproxy/envoy source/common/router/router.cc (onSoftPerTryTimeout, onUpstreamHeaders, "
+            + "resetOtherUpstreams), retry_state_impl.cc and source/common/common/backoff_strategy.cc",
+        notes: "per_try_timeout has no default and hedging needs one: 100 ms here (--hedge "
+            + "on:per-try-timeout=T for yours); a try unanswered after it stays in flight and a hedge goes after the "
+            + "retry backoff (whole ms below min(25 ms 2^(k-1), 250 ms)); a hedge is a retry (num_retries 1: 2 "
+            + "copies; max_retries 3 in flight); a 5xx of the newest try backs off and retries, one of a try hedged "
+            + "already waits for the others; the first good response resets the rest; the route timeout (15 s) is "
+            + "--timeout; retries are the hedge's (1 attempt); Envoy cannot be built here: read, not run")
+
     /// cenkalti/backoff's ExponentialBackOff defaults.
     public static let cenkaltiDefault = Preset(
         name: "cenkalti-default", library: "cenkalti/backoff ExponentialBackOff (Go)",
@@ -332,6 +353,13 @@ extension Preset {
         notes: "duration + rand.Float64() 0.1 duration: never below the nominal wait (upward jitter); Steps 4 "
             + "makes 4 attempts and 3 waits (10, 50, 250 ms before the jitter); no Cap; k8s.io/apimachinery has "
             + "no Debian package here: read, not run")
+
+    /// Envoy's hedge on a 100 ms per-try timeout, with the router's retry defaults.
+    private static let envoyHedge: Hedging = {
+        do { return try Hedging(perTryTimeout: .milliseconds(100), copies: 2) } catch {
+            preconditionFailure("envoy-hedge-on-per-try-timeout's hedge: \(error)")
+        }
+    }()
 
     /// Envoy's default cluster limit of 3 retries in flight, as a concurrency budget without a percentage.
     private static let concurrencyBudget: ConcurrencyBudget = {

@@ -22,6 +22,11 @@ final class HedgedCalls {
         /// The workers' busy time for its copies so far, in nanoseconds.
         var work: Int64
         var isAnswered: Bool, isPermanent: Bool, isRetry: Bool
+        /// With a per-try timeout (Envoy's): whether the timer is the backoff before the next copy
+        /// (its newest copy is then hedged already), not the newest copy's timeout.
+        var awaitsBackoff: Bool
+        /// With a per-try timeout: the retry backoff's state (its draws so far).
+        var backoff: BackoffState?
     }
 
     /// One copy of a call at one replica.
@@ -41,6 +46,9 @@ final class HedgedCalls {
         case send(call: Int32, id: Int32, granted: Bool)
         /// The copy (by slot and tag) is withdrawn from its replica.
         case withdraw(copy: Int32, tag: Int32)
+        /// The call (by slot and id), granted a next copy already, draws its retry backoff and
+        /// sends the copy after it (a per-try timeout's hedge, or a retry after a failure).
+        case backoff(call: Int32, id: Int32)
     }
 
     let hedging: Hedging
@@ -139,7 +147,8 @@ final class HedgedCalls {
         advanceID()
         let call = Call(
             client: Int32(client), clientAttempt: attempt, start: now, timerDue: -1, id: nextID, sent: 0,
-            inFlight: 0, work: 0, isAnswered: false, isPermanent: isPermanent, isRetry: isRetry)
+            inFlight: 0, work: 0, isAnswered: false, isPermanent: isPermanent, isRetry: isRetry, awaitsBackoff: false,
+            backoff: hedging.retryBackoff.map(BackoffState.init(policy:)))
         if let slot = freeCalls.popLast() {
             calls[Int(slot)] = call
             return slot
@@ -200,10 +209,23 @@ final class HedgedCalls {
 
     func setTimer(_ call: Int32, due: Int64) { calls[Int(call)].timerDue = due }
 
+    /// The call's timer now counts down the backoff before its next copy (`true`), or it fired.
+    func setAwaitsBackoff(_ call: Int32, _ awaits: Bool) { calls[Int(call)].awaitsBackoff = awaits }
+
+    /// Draws the call's retry backoff before its next copy, in nanoseconds (`nil` once the copies
+    /// are spent).
+    func drawBackoff<Random: UniformSource>(_ call: Int32, using random: inout Random) -> Int64? {
+        guard let policy = hedging.retryBackoff, var backoff = calls[Int(call)].backoff else { return nil }
+        defer { calls[Int(call)].backoff = backoff }
+        return policy.nextWait(after: &backoff, elapsed: 0, using: &random)
+    }
+
     /// When the next copy of a call that just sent one is due, in nanoseconds after it (`nil`:
-    /// never): the hedge's delay, or, for a percentile hedge, Finagle's delay as the call starts
-    /// (asked once per call, as its first copy goes: the call's request is deposited in the budget).
+    /// never): the hedge's delay; with a per-try timeout, the timeout (the copy then waits a
+    /// backoff); or, for a percentile hedge, Finagle's delay as the call starts (asked once per
+    /// call, as its first copy goes: the call's request is deposited in the budget).
     func nextCopyDelay(now: Int64) -> Int64? {
+        if let timeout = hedging.perTryTimeout { return timeout.wholeNanoseconds }
         guard state.pointee.backup != nil else { return hedging.delay.wholeNanoseconds }
         return state.pointee.backup!.callStarted(at: now)
     }
@@ -263,6 +285,24 @@ final class HedgedCalls {
             } else if hedging.cancelsLosers {
                 withdrawAll(of: c, now: now)
             }
+            settle(c, now: now)
+            return answer
+        case .failure where hedging.perTryTimeout != nil:
+            // Envoy: a failure of the newest copy, not hedged yet, is retried after a backoff; that
+            // of a copy hedged already is dropped while another copy is in flight or due.
+            let isNewest = callCopies[c * hedging.copies + Int(calls[c].sent) - 1] == Int32(copy)
+            if isNewest && !calls[c].awaitsBackoff {
+                calls[c].timerDue = -1  // its per-try timeout no longer fires
+                if Int(calls[c].sent) < hedging.copies && clientAwaits {
+                    if mayHedge() {
+                        pending.append(.backoff(call: Int32(c), id: calls[c].id))
+                        calls[c].awaitsBackoff = true
+                        return nil
+                    }
+                    copyRefused()
+                }
+            }
+            guard calls[c].inFlight == 0 && !calls[c].awaitsBackoff else { return nil }
             settle(c, now: now)
             return answer
         case .failure:

@@ -25,6 +25,11 @@ import EventSimulation
 ///   read as the call starts; the backup goes only if its budget grants it; the first copy to end
 ///   answers the call unless it failed with the backup out (then the backup answers), and a
 ///   failure sends nothing at once.
+/// - With a per-try timeout (Envoy's `hedge_on_per_try_timeout`), the timer is the newest copy's
+///   timeout: if the shared limits grant a hedge, the next copy goes after a retry backoff drawn
+///   from the client's stream (the timer then counts that down); a failure of the newest copy also
+///   backs off and sends the next, and one of a copy hedged already is dropped while another copy
+///   is in flight or due.
 /// - With a cancellation delay, a loser's withdrawal reaches its replica that long after the answer.
 /// - Event 8 is the hedge's timer and event 9 a delayed withdrawal; the replicas' events (below 8)
 ///   name a copy's slot, and an event of a copy withdrawn since is dropped here (its replica let
@@ -65,7 +70,14 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
             } else if number == HedgedCalls.timerEvent {
                 let call = calls.calls[event.client]
                 guard call.id == event.value, !call.isAnswered, call.timerDue == link.now.nanoseconds else { return }
-                sendIfAwaited(Int32(event.client), &link)
+                if calls.hedging.perTryTimeout == nil {
+                    sendIfAwaited(Int32(event.client), &link)
+                } else if call.awaitsBackoff {
+                    calls.setAwaitsBackoff(Int32(event.client), false)
+                    sendIfAwaited(Int32(event.client), granted: true, &link)
+                } else {
+                    perTryTimedOut(Int32(event.client), &link)
+                }
             } else {
                 guard calls.isLive(event.client, tag: Int64(event.value)) else { return }  // withdrawn since
                 replicas[Int(calls.copies[event.client].replica)].handle(event, number: number, &link)
@@ -124,6 +136,40 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
             client: Int(copy.slot), attempt: Int64(copy.tag), isRetry: state.isRetry || state.sent > 0, &link)
     }
 
+    /// Envoy's soft per-try timeout: the newest copy stays in flight and, if the retry limit and
+    /// the shared limits grant a hedge, the next copy goes after a backoff.
+    private mutating func perTryTimedOut<Outer: ServerDecisions>(
+        _ call: Int32, _ link: inout HedgeDecisions<Outer>
+    ) {
+        let state = calls.calls[Int(call)]
+        guard Int(state.sent) < calls.hedging.copies,
+            link.driver({ $0.isAwaiting(Int(state.client), attempt: state.clientAttempt) })
+        else { return }
+        guard link.outer.pointee.grantsHedge(for: Int(state.client)) else {
+            calls.copyRefused()
+            return
+        }
+        calls.setAwaitsBackoff(call, true)
+        backOff(call, &link)
+    }
+
+    /// The call, granted its next copy, draws its retry backoff and sends the copy after it.
+    private mutating func backOff<Outer: ServerDecisions>(_ call: Int32, _ link: inout HedgeDecisions<Outer>) {
+        let state = calls.calls[Int(call)]
+        var random = link.driver { $0.random(for: Int(state.client)) }
+        guard let wait = calls.drawBackoff(call, using: &random) else {
+            calls.setAwaitsBackoff(call, false)  // (not reached: a call draws once per copy after its first)
+            return
+        }
+        if wait == 0 {
+            calls.setAwaitsBackoff(call, false)
+            sendIfAwaited(call, granted: true, &link)
+        } else if wait <= VirtualTime.horizon.nanoseconds - link.now.nanoseconds {
+            calls.setTimer(call, due: link.now.nanoseconds + wait)
+            link.schedule(HedgedCalls.timerEvent, for: Int(call), value: Int64(state.id), after: wait)
+        }
+    }
+
     /// Carries out what the calls queued while a replica was being called: next copies, and the
     /// withdrawal of losing copies (each may queue more).
     private mutating func carryOutPending<Outer: ServerDecisions>(_ link: inout HedgeDecisions<Outer>) {
@@ -133,6 +179,10 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
                 let state = calls.calls[Int(call)]
                 guard state.id == id, !state.isAnswered, Int(state.sent) < calls.hedging.copies else { continue }
                 sendIfAwaited(call, granted: granted, &link)
+            case .backoff(let call, let id):
+                let state = calls.calls[Int(call)]
+                guard state.id == id, !state.isAnswered, Int(state.sent) < calls.hedging.copies else { continue }
+                backOff(call, &link)
             case .withdraw(let copy, let tag):
                 let delay = calls.hedging.cancellationDelay.wholeNanoseconds
                 if delay == 0 {

@@ -25,81 +25,137 @@ import Foundation
 /// With exponential service the cancelled work is exactly the mean service time, whatever d and n
 /// (memorylessness); with light or heavy tails it is not (tested, with reference values).
 ///
-/// They are for a fixed delay: a percentile hedge's delay is what the run sees, and has none
-/// (calling them for one is a programming error).
+/// With a per-try timeout T (Envoy's), copy k + 1 starts at s_(k+1) = s_k + T + B_k, B_k the
+/// retry backoff's k-th draw (whole milliseconds): every form above is averaged over the joint law
+/// of the draws, start schedule by start schedule (``startSchedules``; none past
+/// ``maximumStartSchedules`` of them: 2 copies have 25 under Envoy's defaults, 3 have 1,250).
+///
+/// A percentile hedge's delay is what the run sees, and has none (calling them for one is a
+/// programming error).
 ///
 /// In a ``Scenario`` the hedge is run by `HedgedReplicas` against a capacity server's replicas.
 /// Under load, copies queue and these forms no longer hold: the simulation says by how much
 /// (tested against the forms where no copy waits).
 extension Hedging {
+    /// The most start schedules a per-try timeout's closed forms average over (``startSchedules``).
+    public static let maximumStartSchedules = 5_000
+
+    /// The copies' start times, nanoseconds after the first's, with their probabilities: one
+    /// schedule, k·delay, for a fixed delay; for a per-try timeout, one for each combination of
+    /// the backoff's draws, or `nil` past ``maximumStartSchedules`` of them.
+    public func startSchedules() -> [(starts: [Double], probability: Double)]? {
+        precondition(percentile == nil, "a percentile hedge has no closed form")
+        guard let timeout = perTryTimeout, let backoff = retryBackoff else {
+            return [((0..<copies).map { Double($0) * delay.nanoseconds }, 1)]
+        }
+        // Draw k (before copy k + 1) is g·floor(U·w_k / g), w_k its window: value i·g with
+        // probability (min((i + 1)g, w_k) − i·g) / w_k.
+        let grain = backoff.granularity!.nanoseconds
+        var laws: [[(value: Double, probability: Double)]] = []
+        var count = 1
+        for k in 1..<max(copies, 1) {
+            let window = backoff.nominalWait(beforeRetry: k).nanoseconds
+            let values = Int((window / grain).rounded(.up))
+            count *= values
+            guard count <= Self.maximumStartSchedules else { return nil }
+            laws.append(
+                (0..<values).map { i in
+                    (Double(i) * grain, (min(Double(i + 1) * grain, window) - Double(i) * grain) / window)
+                })
+        }
+        var schedules: [(starts: [Double], probability: Double)] = [([0], 1)]
+        for law in laws {
+            schedules = schedules.flatMap { schedule in
+                law.map { draw in
+                    (
+                        schedule.starts + [schedule.starts.last! + timeout.nanoseconds + draw.value],
+                        schedule.probability * draw.probability
+                    )
+                }
+            }
+        }
+        return schedules
+    }
+
+    /// The mean of `form` over the start schedules (`nan` when there are too many to average).
+    private func averaged(_ form: ([Double]) -> Double) -> Double {
+        guard let schedules = startSchedules() else { return .nan }
+        return schedules.reduce(0) { $0 + $1.probability * form($1.starts) }
+    }
+
     /// The expected work per request under this hedge's own cancellation rule, nanoseconds.
     public func expectedWork(_ service: ServiceTime) -> Double { expectedWork(service, cancelling: cancelsLosers) }
 
     /// P(R > t), `t` in nanoseconds.
     public func responseSurvival(_ service: ServiceTime, atNanoseconds t: Double) -> Double {
-        precondition(percentile == nil, "a percentile hedge has no closed form")
-        let d = delay.nanoseconds
+        averaged { Self.survival(service, starts: $0, atNanoseconds: t) }
+    }
+
+    /// P(R > t) for copies started at `starts`.
+    static func survival(_ service: ServiceTime, starts: [Double], atNanoseconds t: Double) -> Double {
         var survival = 1.0
-        for k in 0..<copies where t - Double(k) * d >= 0 {
-            survival *= service.survival(atNanoseconds: t - Double(k) * d)
-        }
+        for start in starts where t - start >= 0 { survival *= service.survival(atNanoseconds: t - start) }
         return survival
     }
 
     /// The expected copies sent per request.
     public func expectedCopies(_ service: ServiceTime) -> Double {
-        precondition(percentile == nil, "a percentile hedge has no closed form")
-        let d = delay.nanoseconds
-        var (sum, product) = (0.0, 1.0)
-        for k in 1...copies {
-            sum += product
-            product *= service.survival(atNanoseconds: Double(k) * d)
+        averaged { starts in
+            // Copy k goes when no copy before it answered by its start.
+            starts.indices.reduce(0) { sum, k in
+                sum + (0..<k).reduce(1) { $0 * service.survival(atNanoseconds: starts[k] - starts[$1]) }
+            }
         }
-        return sum
     }
 
     /// E[R], nanoseconds.
-    public func expectedResponse(_ service: ServiceTime) -> Double { integral(service, from: 0) }
+    public func expectedResponse(_ service: ServiceTime) -> Double {
+        averaged { integral(service, starts: $0, from: 0) }
+    }
 
     /// The expected work per request, nanoseconds: the losing copies cancelled at the first answer,
     /// or left to run.
     public func expectedWork(_ service: ServiceTime, cancelling: Bool) -> Double {
         guard cancelling else { return service.mean.nanoseconds * expectedCopies(service) }
-        let d = delay.nanoseconds
-        guard cancellationDelay > .zero else {
-            return (0..<copies).reduce(0) { $0 + integral(service, from: Double($1) * d) }
-        }
-        return (0..<copies).reduce(0) { sum, k in
-            sum + integral(service, from: Double(k) * d) { self.copyRunning(service, copy: k, atNanoseconds: $0) }
+        return averaged { starts in
+            guard cancellationDelay > .zero else {
+                return starts.reduce(0) { $0 + integral(service, starts: starts, from: $1) }
+            }
+            return starts.indices.reduce(0) { sum, k in
+                sum
+                    + integral(service, starts: starts, from: starts[k]) {
+                        self.copyRunning(service, starts: starts, copy: k, atNanoseconds: $0)
+                    }
+            }
         }
     }
 
     /// P(copy `k` (0-based) is being served at `t`), a cancellation taking ``cancellationDelay``.
-    func copyRunning(_ service: ServiceTime, copy k: Int, atNanoseconds t: Double) -> Double {
-        let (d, delta) = (delay.nanoseconds, cancellationDelay.nanoseconds)
-        let start = Double(k) * d
+    func copyRunning(_ service: ServiceTime, starts: [Double], copy k: Int, atNanoseconds t: Double) -> Double {
+        let delta = cancellationDelay.nanoseconds
+        let start = starts[k]
         guard t >= start else { return 0 }
         var running = service.survival(atNanoseconds: t - start)
         if t - delta <= start {
             // Sent (nothing answered by its start), and not done.
-            for j in 0..<k { running *= service.survival(atNanoseconds: start - Double(j) * d) }
+            for j in 0..<k { running *= service.survival(atNanoseconds: start - starts[j]) }
         } else {
             // No copy answered before t − δ.
-            for j in 0..<copies where j != k && Double(j) * d <= t - delta {
-                running *= service.survival(atNanoseconds: t - delta - Double(j) * d)
+            for j in starts.indices where j != k && starts[j] <= t - delta {
+                running *= service.survival(atNanoseconds: t - delta - starts[j])
             }
         }
         return running
     }
 
-    /// ∫_start^∞ P(R > t) dt, or of `f`: Gauss-Legendre between the points where the integrand
-    /// may jump or kink (the copies' starts, the same a cancellation delay later, and each fixed
-    /// time after each), then over segments that double in width until they add nothing.
-    func integral(_ service: ServiceTime, from start: Double, _ f: ((Double) -> Double)? = nil) -> Double {
-        precondition(percentile == nil, "a percentile hedge has no closed form")
-        let f = f ?? { self.responseSurvival(service, atNanoseconds: $0) }
-        let d = delay.nanoseconds
-        let starts = (0..<copies).map { Double($0) * d }
+    /// ∫_start^∞ P(R > t) dt for copies started at `starts`, or of `f`: Gauss-Legendre between the
+    /// points where the integrand may jump or kink (the copies' starts, the same a cancellation
+    /// delay later, and each fixed time after each), then over segments that double in width until
+    /// they add nothing.
+    func integral(
+        _ service: ServiceTime, starts: [Double], from start: Double, _ f: ((Double) -> Double)? = nil
+    ) -> Double {
+        let f = f ?? { Self.survival(service, starts: starts, atNanoseconds: $0) }
         let shifted = starts + (cancellationDelay > .zero ? starts.map { $0 + cancellationDelay.nanoseconds } : [])
         var points = Set(shifted)
         for atom in service.atoms { for s in shifted { points.insert(s + atom) } }
@@ -111,7 +167,8 @@ extension Hedging {
         }
         // The tail, past every break: smooth, and falling.
         let last = breaks[breaks.count - 1]
-        var width = max(service.mean.nanoseconds, d, cancellationDelay.nanoseconds, 1) / 4
+        let spacing = zip(starts, starts.dropFirst()).map { $1 - $0 }.max() ?? 0
+        var width = max(service.mean.nanoseconds, spacing, cancellationDelay.nanoseconds, 1) / 4
         var a = last
         for _ in 0..<400 {
             let piece = Self.segment(a, a + width, pieces: 4, f)

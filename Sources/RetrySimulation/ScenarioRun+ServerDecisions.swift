@@ -75,9 +75,13 @@ extension ScenarioRun: ServerDecisions {
         if !requestCopies.isEmpty { requestCopies[client] &+= 1 }
     }
 
-    /// A hedge's copy after the first is a retry to the budget, as `Retrier.hedge` has it.
+    /// A hedge's copy after the first is a retry to the budget, as `Retrier.hedge` has it; once
+    /// granted, it is a retry in flight until the request ends (a concurrency budget counts it, as
+    /// Envoy's `max_retries` counts a hedge), with its cost on record (a quota's refund).
     mutating func grantsHedge(for client: Int) -> Bool {
-        gate.grantsRetry(client: client, afterTimeout: false, at: now.nanoseconds)
+        guard gate.grantsRetry(client: client, afterTimeout: false, at: now.nanoseconds) else { return false }
+        gate.retryScheduled(client: client)
+        return true
     }
 
     mutating func copyFailed(for client: Int) {

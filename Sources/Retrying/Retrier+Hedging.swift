@@ -25,8 +25,9 @@ extension Retrier {
     /// `@Sendable`. Cancelling the calling task cancels every copy and throws `CancellationError`.
     /// The retrier's policy (its backoff) is not used: a hedge waits its delay, never a backoff.
     ///
-    /// - Precondition: `hedging` has a fixed delay. A percentile delay (Finagle's) is simulated
-    ///   only: it needs the latency window of all of a client's calls.
+    /// - Precondition: `hedging` has a fixed delay. A percentile delay (Finagle's) and a per-try
+    ///   timeout (Envoy's, a proxy's rule) are simulated only: the first needs the latency window
+    ///   of all of a client's calls.
     public func hedge<Value: Sendable, Random: UniformSource>(
         isolation: isolated (any Actor)? = #isolation,
         _ hedging: Hedging,
@@ -35,7 +36,8 @@ extension Retrier {
         operation: @escaping @Sendable (_ copy: Int) async throws -> Value
     ) async throws -> Value {
         precondition(
-            hedging.percentile == nil, "Retrier.hedge takes a fixed delay; a percentile delay is simulated only")
+            hedging.percentile == nil && hedging.perTryTimeout == nil,
+            "Retrier.hedge takes a fixed delay; a percentile delay or a per-try timeout is simulated only")
         budget?.requestStarted()
         var calls = HedgedCall<Value>()
         defer { budget?.requestEnded(retried: calls.retried) }

@@ -487,9 +487,13 @@ import Testing
         (["--throttle", "adaptive:window=1281024h"], "'window=1281024h': window takes a duration greater than 0"),
         (
             ["--hedge", "on:dela=10ms"],
-            "unknown parameter 'dela' ('on' takes delay, percentile, max-attempts, cancel, cancel-delay)"
+            "unknown parameter 'dela' ('on' takes delay, percentile, per-try-timeout, backoff-base, backoff-max, "
+                + "max-attempts, cancel, cancel-delay)"
         ),
-        (["--hedge", "on"], "'on' needs delay=DURATION (when each next copy goes, or percentile=Q), e.g. delay=10ms"),
+        (
+            ["--hedge", "on"],
+            "'on' needs delay=DURATION (when each next copy goes, or percentile=Q or per-try-timeout=T), e.g. delay=10ms"
+        ),
         (
             ["--hedge", "on:percentile=0"],
             "'percentile=0': percentile takes a fraction above 0 and at most 1 (1 - Finagle's maxExtraLoad"
@@ -503,7 +507,27 @@ import Testing
             "'cancel-delay=soon': cancel-delay takes a duration of at least 0"
         ),
         (["--hedge", "on:percentile=1.01"], "'percentile=1.01': percentile takes a fraction above 0 and at most 1"),
-        (["--hedge", "on:percentile=0.99:delay=1ms"], "'delay=1ms': give delay or percentile, not both"),
+        (
+            ["--hedge", "on:percentile=0.99:delay=1ms"],
+            "'percentile=0.99': give one of delay, percentile (Finagle's) and per-try-timeout (Envoy's), not delay and "
+                + "percentile"
+        ),
+        (
+            ["--hedge", "on:per-try-timeout=0ms"],
+            "'per-try-timeout=0ms': per-try-timeout takes a duration greater than 0"
+        ),
+        (
+            ["--hedge", "on:delay=1ms:backoff-max=1s"],
+            "'backoff-max=1s': backoff-max is the backoff before a per-try timeout's hedge, and needs per-try-timeout"
+        ),
+        (
+            ["--hedge", "on:per-try-timeout=1s:backoff-base=100ms:backoff-max=50ms"],
+            "'backoff-max=50ms': the backoff maximum must not be below its base"
+        ),
+        (
+            ["--hedge", "on:per-try-timeout=1s:backoff-base=500us"],
+            "'backoff-base=500us': the backoff base must be at least 1 ms (Envoy draws whole milliseconds)"
+        ),
         (
             ["--hedge", "on:percentile=0.99:max-attempts=3"],
             "'max-attempts=3': with percentile a hedge sends one backup, as Finagle does"

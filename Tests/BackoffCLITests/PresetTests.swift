@@ -40,6 +40,9 @@ import Testing
         ("polly-contrib-decorrelated", [0.01...0.03], nil),
         // Envoy: random() % 25 ms, a whole number of ms in 0 ... 24, one retry: mean 12 ms.
         ("envoy-default", [0...0.024], 0.012),
+        // Envoy's hedge: its retries are the hedge's copies (checked in PerTryTimeoutHedgeTests):
+        // one attempt, no wait.
+        ("envoy-hedge-on-per-try-timeout", [], 0),
         // cenkalti: RetryInterval x [0.5, 1.5], the intervals of exponential.go's table.
         ("cenkalti-default", [0.25...0.75, 0.375...1.125, 0.5625...1.6875], nil),
         // resilience4j: 500 ms x 1.5^(attempt-1) x [0.5, 1.5], 2 waits.

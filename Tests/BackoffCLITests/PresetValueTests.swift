@@ -54,6 +54,21 @@ import Testing
         // Finagle's: one backup at the p99, the loser interrupted (ThriftMux's idempotent(0.01)).
         #expect(try hedging(["--preset", "finagle-backup-requests"]) == (try Hedging(percentile: 0.99)))
         #expect(Preset.finagleBackupRequests.hedging?.maxExtraLoad.map { abs($0 - 0.01) < 1e-12 } == true)
+        // Envoy's: a 100 ms per-try timeout, num_retries 1, the router's 25 ms / 250 ms backoff,
+        // which is envoy-default's policy but for its attempts; and it round-trips through --hedge.
+        let envoy = try #require(try hedging(["--preset", "envoy-hedge-on-per-try-timeout"]))
+        #expect(envoy == (try Hedging(perTryTimeout: .milliseconds(100), copies: 2)))
+        let backoff = try #require(envoy.retryBackoff)
+        let router = Preset.envoyDefault.policy
+        #expect(
+            backoff.base == router.base && backoff.cap == router.cap && backoff.jitter == router.jitter
+                && backoff.capMode == router.capMode && backoff.granularity == router.granularity)
+        #expect(try hedging(["--hedge", LimitSpec.text(envoy)]) == envoy)
+        #expect(
+            try hedging(["--hedge", "on:per-try-timeout=50ms:max-attempts=3:backoff-base=10ms:backoff-max=40ms"])
+                == (try Hedging(
+                    perTryTimeout: .milliseconds(50), copies: 3, backoffBase: .milliseconds(10),
+                    backoffMax: .milliseconds(40))))
     }
 
     /// Options given replace the preset's fields; the cap rule stays when the jitter given takes it.
