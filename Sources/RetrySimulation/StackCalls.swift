@@ -237,6 +237,9 @@ final class StackCalls {
         }
         switch action {
         case .retry(let next):
+            // Until the retry begins the call waits for nothing: a late answer of the attempt that
+            // timed out is work for nobody (orphaned), not the call's answer.
+            state.pointee.calls[slot].isAwaiting = false
             if gated[layer] { state.pointee.gates[layer]!.retryScheduled(client: slot) }
             outer.schedule(Event.send.rawValue, for: slot, value: Int64(state.pointee.calls[slot].id), at: next)
         case .endRequest(let outcome, _, _):

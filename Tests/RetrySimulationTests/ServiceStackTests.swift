@@ -122,6 +122,25 @@ import Testing
         #expect(report.lastCompletion == 0.9)
     }
 
+    /// A late answer of an attempt that timed out is not the call's answer while the call backs
+    /// off: one worker of 1 s, a layer of 2 attempts with a 400 ms per-try timeout and an 800 ms
+    /// wait. Attempt 1 times out at 0.4 s and is answered at 1 s, during the wait: orphaned.
+    /// Attempt 2 goes at 1.2 s, times out at 1.6 s, and the layer gives up; its answer at 2.2 s is
+    /// orphaned too.
+    @Test func aLateAnswerDuringTheBackoffIsOrphaned() throws {
+        let capacity = CapacityModel(workers: 1, serviceTime: .deterministic(.seconds(1)), queueLimit: 10)
+        let layer = try ServiceLayer(
+            name: "api", policy: Self.policy(2, jitter: .disabled, base: .milliseconds(800)),
+            timeout: .milliseconds(400))
+        let scenario = try Scenario(
+            clients: 1, server: .capacity(capacity), policy: Self.policy(1), bucketWidth: .milliseconds(100),
+            layers: [layer])
+        let report = try scenario.run(seed: Self.seed)
+        #expect(report.attempts == 2 && report.layers[0].timeouts == 2 && report.layers[0].successes == 0)
+        #expect(report.giveUps == 1 && report.successes == 0 && report.meanCompletion == 1.6)
+        #expect(report.orphanedAttempts == 2 && report.wastedWork == 2)
+    }
+
     /// An attempt is orphaned when any caller above stopped waiting, not only its own: one worker
     /// of 1 s, the client's 300 ms timeout, two layers without timeouts. At 0.3 s the client gives
     /// up; at 1 s the server answers the bottom layer, which still waits and passes the success up
