@@ -8,7 +8,10 @@ import RetrySimulation
 /// A layer's SPEC is comma-separated `key=value` pairs: any policy option without its dashes
 /// (`max-attempts=3`, `base=50ms`, `jitter=full`, `preset=NAME`...), `budget=` and `breaker=`, and
 /// `name=`, `timeout=` (the per-try timeout of its calls to the layer below) and `concurrency=` (the
-/// requests it holds at once). The pairs are read through the very declarations of those options,
+/// requests it holds at once). The bottom layer may hedge its attempts to the server's replicas:
+/// `hedge-delay=`, `hedge-percentile=` or `hedge-per-try-timeout=`, with `hedge-max-attempts=`,
+/// `hedge-cancel=`, `hedge-cancel-delay=`, `hedge-backoff-base=` and `hedge-backoff-max=`, the keys
+/// of `--hedge on:...` prefixed. The pairs are read through the very declarations of those options,
 /// so a layer accepts what they accept; an error names the layer and the key.
 struct LayerOptions {
     /// Per jitter mode of the rows (in `--jitter`'s order), the layers top to bottom.
@@ -22,7 +25,9 @@ struct LayerOptions {
         "layer", "spec", form: "comma-separated KEY=VALUE pairs, e.g. name=api,max-attempts=3,timeout=1s",
         help: "Add a service layer between the clients and the server (repeatable, top to bottom). Keys: the policy "
             + "options without their dashes (max-attempts, base, jitter, cap, preset...), budget, breaker, name, "
-            + "timeout (per-try, to the layer below) and concurrency (requests held at once; more are refused).",
+            + "timeout (per-try, to the layer below), concurrency (requests held at once; more are refused), and on "
+            + "the bottom layer hedge-delay, hedge-percentile or hedge-per-try-timeout with hedge-max-attempts, "
+            + "hedge-cancel, hedge-cancel-delay, hedge-backoff-base and hedge-backoff-max (--hedge's keys).",
         parse: Parsers.text
     ).setting(.layers)
     static let deadline = Option<Duration?>.optional(
@@ -53,10 +58,53 @@ struct LayerOptions {
         "concurrency", "count", kind: .count, form: Parsers.countForm(1...1_000_000_000, example: 100),
         help: "The most requests the layer holds at once.", parse: Parsers.count(in: 1...1_000_000_000))
 
+    /// The hedge's keys, `--hedge on:KEY=VALUE` with KEY prefixed by `hedge-`.
+    static let hedgeKeys = [
+        "delay", "percentile", "per-try-timeout", "max-attempts", "cancel", "cancel-delay", "backoff-base",
+        "backoff-max",
+    ]
+    static let hedgeOptions = hedgeKeys.map { key in
+        Option<String?>.optional(
+            "hedge-\(key)", "value", form: "a value as --hedge on:\(key)=VALUE takes it",
+            help: "The bottom layer's hedge: --hedge's \(key).", parse: Parsers.text)
+    }
+
     /// The declarations a SPEC's keys are read through, with the rows' jitter as the default.
     static func keySpecs(defaultJitter: String) -> [OptionSpec] {
         PolicyOptions.specs(defaultJitter: defaultJitter).filter { $0.name != PolicyOptions.failureKind.name }
             + [ScenarioOptions.budget.spec, ScenarioOptions.breaker.spec, name.spec, timeout.spec, concurrency.spec]
+            + hedgeOptions.map(\.spec)
+    }
+
+    /// The layer's hedge from its `hedge-` keys, as `--hedge on:...` reads them; `nil` without any.
+    private static func hedge(_ parsed: ParsedOptions) throws(CommandLineError) -> Hedging? {
+        var pieces: [String] = []
+        for (key, option) in zip(hedgeKeys, hedgeOptions) {
+            guard let value = try parsed(option) else { continue }
+            guard !value.contains(":") else {
+                throw parsed.invalid(option, detail: "a layer's hedge key takes one value, without ':'")
+            }
+            pieces.append("\(key)=\(value)")
+        }
+        guard !pieces.isEmpty else { return nil }
+        let rules = ["delay=", "percentile=", "per-try-timeout="]
+        guard pieces.contains(where: { piece in rules.contains { piece.hasPrefix($0) } }) else {
+            throw CommandLineError.usage(
+                "the hedge needs hedge-delay=DURATION, hedge-percentile=Q or hedge-per-try-timeout=DURATION (when "
+                    + "each next copy goes), e.g. hedge-delay=10ms", command: parsed.command)
+        }
+        do {
+            return try LimitSpec.parseHedge((["on"] + pieces).joined(separator: ":"))
+        } catch {
+            // The hedge's message names its keys as --hedge does; here they carry their prefix.
+            var message = error.detail ?? "not of the form"
+            for key in hedgeKeys {
+                message = message.replacingOccurrences(of: "'\(key)=", with: "'hedge-\(key)=")
+                    .replacingOccurrences(of: " \(key) takes", with: " hedge-\(key) takes")
+                    .replacingOccurrences(of: " needs \(key)=", with: " needs hedge-\(key)=")
+            }
+            throw CommandLineError.usage("the hedge: \(message)", command: parsed.command)
+        }
     }
 
     init(_ options: ParsedOptions, jitters: [Jitter]) throws(CommandLineError) {
@@ -133,9 +181,11 @@ struct LayerOptions {
             if let timeout, timeout <= .zero {
                 throw parsed.invalid(Self.timeout, detail: "the per-try timeout must be greater than 0")
             }
+            let hedging = try Self.hedge(parsed)
             do {
                 return try ServiceLayer(
-                    name: name, policy: policies[0], limits: limits, timeout: timeout, concurrency: concurrency)
+                    name: name, policy: policies[0], limits: limits, timeout: timeout, concurrency: concurrency,
+                    hedging: hedging)
             } catch {
                 throw CommandLineError.usage("\(error)", command: command)
             }

@@ -53,10 +53,11 @@ final class HedgedCalls {
 
     let hedging: Hedging
     let replicas: Int
-    /// The server's own events (after the replica's, which number theirs below 8): a call's timer,
-    /// and a cancellation reaching a loser's replica (with a cancellation delay).
-    static let timerEvent: UInt32 = 8
-    static let withdrawEvent: UInt32 = 9
+    /// The server's own events (after the replica's, which number theirs below 6; before a
+    /// stack's, from 9): a call's timer, and a cancellation reaching a loser's replica (with a
+    /// cancellation delay).
+    static let timerEvent: UInt32 = 6
+    static let withdrawEvent: UInt32 = 7
 
     /// What changes as the run goes, behind one pointer: a class's stored `var`s would pay a
     /// dynamic exclusivity check at every access, and this is the hedge's hot path. The properties

@@ -31,7 +31,7 @@ import EventSimulation
 ///   backs off and sends the next, and one of a copy hedged already is dropped while another copy
 ///   is in flight or due.
 /// - With a cancellation delay, a loser's withdrawal reaches its replica that long after the answer.
-/// - Event 8 is the hedge's timer and event 9 a delayed withdrawal; the replicas' events (below 8)
+/// - Event 6 is the hedge's timer and event 7 a delayed withdrawal; the replicas' events (below 6)
 ///   name a copy's slot, and an event of a copy withdrawn since is dropped here (its replica let
 ///   the work go already).
 struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
@@ -41,7 +41,7 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
 
     init(scenario: Scenario, seed: UInt64) {
         store = ReplicaStore(Replica(scenario.server), count: scenario.replicas)
-        calls = HedgedCalls(hedging: scenario.hedging ?? .single, replicas: scenario.replicas)
+        calls = HedgedCalls(hedging: scenario.activeHedge ?? .single, replicas: scenario.replicas)
     }
 
     mutating func receive<Decisions: ServerDecisions>(

@@ -1,7 +1,7 @@
 import BackoffPolicies
 
 extension Scenario {
-    /// The closed forms of the scenario's hedge (`Hedging` (BackoffPolicies): one copy without a hedge) where no
+    /// The closed forms of the scenario's hedge (``activeHedge``: one copy without a hedge) where no
     /// copy waits for a worker: expected copies per request, response time and work per request in
     /// seconds. `nil` when the run does not go through replicas, the capacity changes over time,
     /// the delay is a percentile of what the run sees (Finagle's: it has no closed form), or a
@@ -11,7 +11,7 @@ extension Scenario {
         guard runsReplicaSet, case .capacity(let model) = server, model.degradation == nil,
             model.capacityProfile == nil, hedging?.percentile == nil
         else { return nil }
-        let hedge = hedging ?? .single
+        let hedge = activeHedge ?? .single
         guard hedge.startSchedules() != nil else { return nil }
         let service = model.serviceTime
         return (hedge.expectedCopies(service), hedge.expectedResponse(service) / 1e9, hedge.expectedWork(service) / 1e9)

@@ -44,6 +44,9 @@ extension Scenario {
             return try runEventOrdered(InstantServer.self, starts: starts, seed: seed, requestLog)
         case (.eventOrdered, .contention):
             return try runEventOrdered(ContentionServer.self, starts: starts, seed: seed, requestLog)
+        case (.eventOrdered, .capacity) where runsReplicaSet && !layers.isEmpty:
+            return try runEventOrdered(
+                starts: starts, seed: seed, requestLog, ServiceStack<HedgedReplicas<CapacityServer>>.self)
         case (.eventOrdered, .capacity) where runsReplicaSet:
             return try runEventOrdered(starts: starts, seed: seed, requestLog, HedgedReplicas<CapacityServer>.self)
         case (.eventOrdered, .capacity):

@@ -101,7 +101,12 @@ public struct Scenario: Sendable {
             guard case .capacity = server else { throw .hedgingNeedsCapacity }
             guard layers.isEmpty else { throw .hedgingWithLayers }
         }
-        if case .capacity(let model) = server, model.replicas > 1, !layers.isEmpty { throw .replicasWithLayers }
+        if let above = layers.dropLast().first(where: { $0.hedging != nil }) {
+            throw .hedgeAboveBottomLayer(above.name)
+        }
+        if let bottom = layers.last, bottom.hedging != nil {
+            guard case .capacity = server else { throw .layerHedgeNeedsCapacity(bottom.name) }
+        }
         if case .recovery(let delay) = retryTrigger {
             guard server.recoveryTime != nil else { throw .recoveryTriggerWithoutRecovery }
             guard delay >= .zero else { throw .negativeNotificationDelay }
@@ -141,9 +146,13 @@ public struct Scenario: Sendable {
         return 1
     }
 
-    /// True when the run goes through `HedgedReplicas`: a hedge, or more than one replica. Its
+    /// True when the run goes through `HedgedReplicas` (below the layers, in a stack): a hedge, or
+    /// more than one replica. Its
     /// report then holds the requests' response times, copies and work (``HedgeTally``).
-    public var runsReplicaSet: Bool { hedging != nil || replicas > 1 }
+    public var runsReplicaSet: Bool { activeHedge != nil || replicas > 1 }
+
+    /// The hedge in force: the clients' (`hedging`), or the bottom layer's in a stack.
+    public var activeHedge: Hedging? { hedging ?? layers.last?.hedging }
 
     /// The clients' policy as they follow it: with a deadline, they start no retry after it.
     var clientPolicy: BackoffPolicy { deadline.map { policy.endingBy($0) } ?? policy }

@@ -16,7 +16,7 @@ extension SimulationError {
         case .negativeRetryAfter, .retryAfterNeedsRecovery: .serverRetryAfter
         case .invalidNetworkDelay: .networkDelay
         case .noWorkers: .workers
-        case .invalidReplicas, .replicasWithLayers: .replicas
+        case .invalidReplicas: .replicas
         case .hedgingNeedsCapacity, .hedgingWithLayers: .hedge
         case .negativeQueueLimit: .queue
         case .nonPositiveServiceTime, .invalidLognormalServiceTime, .invalidMixture: .serviceTime
@@ -34,7 +34,7 @@ extension SimulationError {
         case .nonPositiveTimeout, .timeoutWithoutQueue: .timeout
         case .nonPositiveBucket, .tooManyBuckets: .bucket
         case .throttleInLayer, .nonPositiveLayerTimeout, .noLayerConcurrency, .tooManyLayers, .layersWithContention,
-            .tooManyCalls:
+            .tooManyCalls, .hedgeAboveBottomLayer, .layerHedgeNeedsCapacity:
             .layers
         case .nonPositiveDeadline, .deadlineWithoutLayers, .propagationWithoutDeadline: .deadline
         }
@@ -50,7 +50,7 @@ extension SimulationError {
             .permanentWithContention, .timeoutWithoutQueue, .tooManyBuckets, .invalidNetworkDelay,
             .invalidCapacityFactor, .throttleInLayer, .tooManyLayers, .deadlineWithoutLayers,
             .propagationWithoutDeadline, .layersWithContention, .tooManyCalls, .invalidMixture, .hedgingNeedsCapacity,
-            .hedgingWithLayers, .replicasWithLayers:
+            .hedgingWithLayers, .hedgeAboveBottomLayer, .layerHedgeNeedsCapacity:
             false
         default: true
         }

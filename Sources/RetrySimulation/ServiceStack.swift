@@ -19,13 +19,16 @@ import EventSimulation
 ///   flight, the client's request ends (`deadline_exceeded`).
 /// - Events of the stack (numbers 9 to 12) are its own; the server's (below 9) go to the server.
 ///   Every layer draws from its own stream, the server from one more (``StackCalls``).
-struct ServiceStack<Bottom: ModelledServer>: SimulatedServer {
+/// - The bottom server may be hedged replicas (`HedgedReplicas`): the bottom layer's attempts are
+///   then its calls, hedged under the bottom layer's hedge, each copy after the first a retry to
+///   the bottom layer's limits.
+struct ServiceStack<Bottom: SimulatedServer>: SimulatedServer {
     private var bottom: Bottom
     private let calls: StackCalls
 
     init(scenario: Scenario, seed: UInt64) {
         precondition(!scenario.layers.isEmpty, "a stack has at least one layer")
-        bottom = Bottom(scenario.server)
+        bottom = Bottom(scenario: scenario, seed: seed)
         calls = StackCalls(scenario: scenario, seed: seed)
     }
 
@@ -79,6 +82,7 @@ struct ServiceStack<Bottom: ModelledServer>: SimulatedServer {
 
     func finish(_ counters: inout ScenarioCounters) throws(SimulationError) {
         guard !calls.overflowed else { throw .tooManyCalls(limit: StackCalls.maximumCalls) }
+        try bottom.finish(&counters)
         counters.clientAttempts = calls.clientAttempts
         counters.orphanedAttempts = calls.orphanedAttempts
         counters.layers = calls.tallies

@@ -55,7 +55,8 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     // Hedged requests (`Hedging`).
     case hedgingNeedsCapacity
     case hedgingWithLayers
-    case replicasWithLayers
+    case hedgeAboveBottomLayer(String)
+    case layerHedgeNeedsCapacity(String)
     /// A stack held more calls in progress at once than an event can name.
     case tooManyCalls(limit: Int)
 
@@ -74,8 +75,12 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidReplicas(let n): "the replicas must number 1 to \(CapacityModel.maximumReplicas), got \(n)"
         case .hedgingNeedsCapacity:
             "hedging needs a server where copies take time and run side by side (capacity): every other model answers at once"
-        case .hedgingWithLayers: "hedging cannot be combined with layers (--layer) yet"
-        case .replicasWithLayers: "replicas cannot sit below layers (--layer) yet"
+        case .hedgingWithLayers:
+            "with layers (--layer) the bottom layer hedges its attempts to the replicas (its hedge-... keys), not the clients"
+        case .layerHedgeNeedsCapacity(let name):
+            "layer '\(name)': its hedge needs a server where copies take time and run side by side (capacity)"
+        case .hedgeAboveBottomLayer(let name):
+            "layer '\(name)': only the bottom layer hedges (its attempts are the ones that reach the server's replicas)"
         case .negativeQueueLimit(let n): "the queue limit must not be negative, got \(n)"
         case .nonPositiveServiceTime: "the service time must be greater than 0"
         case .invalidLognormalServiceTime: "the lognormal service time needs mean > 0 and sd >= 0"

@@ -56,7 +56,8 @@ final class StackCalls {
     /// The most calls in progress at once: an event names its call's slot in 28 bits.
     static let maximumCalls = ScenarioEvent.maximumClients
 
-    /// The stack's events, numbered after the bottom server's (which number theirs below 9).
+    /// The stack's events, numbered after the bottom server's (which number theirs below 9:
+    /// hedged replicas use 6 and 7).
     enum Event: UInt32 {
         /// The call in the slot makes its next attempt (value: the call's id).
         case send = 9
@@ -109,6 +110,25 @@ final class StackCalls {
 
     /// A random source of layer `layer`'s stream.
     func random(_ layer: Int) -> ClientRandom { ClientRandom(streams: streams, client: layer) }
+
+    /// The bottom layer's hedge asks for a copy after the first of the call in `slot`'s attempt: a
+    /// retry to the layer's budget (as a client's hedge is to the clients'), in flight once granted.
+    func grantsHedge(_ slot: Int, at time: Int64) -> Bool {
+        let layer = Int(state.pointee.calls[slot].layer)
+        guard gated[layer] else { return true }
+        guard state.pointee.gates[layer]!.grantsRetry(client: slot, afterTimeout: false, at: time) else { return false }
+        state.pointee.gates[layer]!.retryScheduled(client: slot)
+        return true
+    }
+
+    /// A copy of the call in `slot`'s attempt failed without answering the call: a failed retry to
+    /// the layer's limits.
+    func copyFailed(_ slot: Int, at time: Int64) {
+        let layer = Int(state.pointee.calls[slot].layer)
+        guard gated[layer] else { return }
+        state.pointee.gates[layer]!.recordAnswer(
+            success: false, throttled: false, client: slot, wasRetry: true, at: time)
+    }
 
     /// A number no call or attempt of this run has had (modulo 2^32).
     func newID() -> UInt32 {

@@ -54,6 +54,15 @@ struct StackDecisions<Outer: ServerDecisions>: NestedDecisions {
         calls.answered(client, tag: Int64(calls[client].attempt), .failure(serverDelay: retryAfter), &outer.pointee)
     }
 
+    /// A hedged copy of a bottom call's attempt (hedged replicas below the stack): the driver
+    /// counts copies per client request only, and a bottom call is not one.
+    mutating func copySent(for client: Int) {}
+
+    /// The bottom layer's limits grant a hedge's copy after the first, as a retry.
+    mutating func grantsHedge(for client: Int) -> Bool { calls.grantsHedge(client, at: now.nanoseconds) }
+
+    mutating func copyFailed(for client: Int) { calls.copyFailed(client, at: now.nanoseconds) }
+
     /// Work done for an attempt its call had stopped waiting for: wasted, and orphaned.
     mutating func serviceStarted(_ client: Int, attempt: Int64) {}
 

@@ -250,7 +250,27 @@ import Testing
             "'--layer max-attemps=3' (layer 2): unknown key 'max-attemps'. Did you mean 'max-attempts'? A layer takes "
                 + "preset, grpc-service-config, grpc-method, jitter, schedule, base, multiplier, increment, cap, cap-mode, "
                 + "max-attempts, max-retries, max-elapsed, decorrelated-factor, first-retry, granularity, budget, breaker, "
-                + "name, timeout, concurrency"
+                + "name, timeout, concurrency, hedge-delay, hedge-percentile, hedge-per-try-timeout, hedge-max-attempts, "
+                + "hedge-cancel, hedge-cancel-delay, hedge-backoff-base, hedge-backoff-max"
+        ),
+        (
+            "a layer's hedge value smuggling keys",
+            ["simulate", "--server", "capacity", "--layer", "name=db,hedge-delay=1ms:max-attempts=9"],
+            "'--layer name=db,hedge-delay=1ms:max-attempts=9' (layer 1): invalid value '1ms:max-attempts=9' for key "
+                + "'hedge-delay': a layer's hedge key takes one value, without ':'; expected a value as --hedge "
+                + "on:delay=VALUE takes it"
+        ),
+        (
+            "a layer's hedge without its rule",
+            ["simulate", "--server", "capacity", "--layer", "name=db,hedge-max-attempts=3"],
+            "'--layer name=db,hedge-max-attempts=3' (layer 1): the hedge needs hedge-delay=DURATION, "
+                + "hedge-percentile=Q or hedge-per-try-timeout=DURATION (when each next copy goes), e.g. hedge-delay=10ms"
+        ),
+        (
+            "a layer's bad hedge value",
+            ["simulate", "--server", "capacity", "--layer", "name=db,hedge-delay=soon"],
+            "'--layer name=db,hedge-delay=soon' (layer 1): the hedge: 'hedge-delay=soon': hedge-delay takes a duration "
+                + "of at least 0 and at most 2^62 ns (1281023h, about 146 years), e.g. 10ms"
         ),
         (
             "bad layer value", ["simulate", "--clients", "10", "--layer", "name=db,max-attempts=0"],
@@ -553,8 +573,9 @@ import Testing
         #expect(result.stderr.contains(": \(detail)"), "\(result.stderr)")
     }
 
-    /// A hedge needs a server whose copies take time (capacity) and no layers; replicas sit below
-    /// no layer yet. Each is a usage error that says why, and writes nothing.
+    /// A hedge needs a server whose copies take time (capacity); with layers only the bottom layer
+    /// hedges, by its own keys (a layer's value smuggling other keys in is refused too). Each is a
+    /// usage error that names the option and says why, and writes nothing.
     @Test(arguments: [
         (
             ["--server", "outage:2s", "--hedge", "on:delay=1ms"], "--hedge",
@@ -562,11 +583,16 @@ import Testing
         ),
         (
             ["--server", "capacity", "--hedge", "on:delay=1ms", "--layer", "max-attempts=2"], "--hedge",
-            "hedging cannot be combined with layers (--layer) yet"
+            "with layers (--layer) the bottom layer hedges its attempts to the replicas (its hedge-... keys), not the "
+                + "clients"
         ),
         (
-            ["--server", "capacity", "--replicas", "2", "--layer", "max-attempts=2"], "--replicas",
-            "replicas cannot sit below layers (--layer) yet"
+            ["--server", "capacity", "--layer", "name=api,hedge-delay=1ms", "--layer", "name=db"], "--layer",
+            "layer 'api': only the bottom layer hedges (its attempts are the ones that reach the server's replicas)"
+        ),
+        (
+            ["--server", "outage:1s", "--layer", "name=db,hedge-delay=1ms"], "--layer",
+            "layer 'db': its hedge needs a server where copies take time and run side by side (capacity)"
         ),
     ])
     func aHedgeOrReplicasWhereTheyCannotRunAreRefused(arguments: [String], option: String, detail: String) {

@@ -1,3 +1,4 @@
+import BackoffPolicies
 import Foundation
 import Testing
 
@@ -34,6 +35,30 @@ import Testing
                 "none,0,clients,200,800,0,0,200,0,0,0,4", "none,1,service,800,3200,0,0,800,0,0,0,16",
                 "none,2,database-client,3200,12800,0,0,3200,0,0,0,64",
             ])
+    }
+
+    /// The bottom layer's hedge keys reach its hedge as `--hedge` reads them, and its run reports
+    /// the hedge's columns beside their closed forms: a worker for every copy of 2,000 requests,
+    /// Exp(10 ms) with the second copy after 30 ms, copies 1 + e^(-3) = 1.0498.
+    @Test func aLayersHedgeKeysReachItsHedge() throws {
+        let layer = try LayerOptions.layer(
+            "name=db,hedge-per-try-timeout=50ms,hedge-max-attempts=3,hedge-backoff-base=10ms", number: 1,
+            jitter: .full, command: "simulate")
+        #expect(
+            layer.hedging
+                == (try Hedging(perTryTimeout: .milliseconds(50), copies: 3, backoffBase: .milliseconds(10))))
+        let result = Invocation([
+            "simulate", "--clients", "2000", "--server", "capacity", "--replicas", "2", "--workers", "4000",
+            "--queue", "0", "--service", "exp:10ms", "--jitter", "none", "--max-attempts", "1",
+            "--layer", "name=api", "--layer", "name=db,hedge-delay=30ms",
+        ])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let formula = try #require(result.field("formula_copies_per_request").flatMap(Double.init))
+        #expect(abs(formula - (1 + exp(-3.0))) < 1e-9)
+        // Simulated within 4 standard errors of it (HedgingSimulationTests' derivation).
+        let copies = try #require(result.field("copies_per_request").flatMap(Double.init))
+        let error = try #require(result.field("se_copies_per_request").flatMap(Double.init))
+        #expect(abs(copies - formula) <= 4 * error, "copies \(copies), formula \(formula) ± \(4 * error)")
     }
 
     /// A layer follows the rows' jitter unless its SPEC names one, takes a preset's policy and
