@@ -17,6 +17,9 @@ public final class ClientStreams {
     private let type: UnsafePointer<gsl_rng_type>
     @usableFromInline let states: UnsafeMutablePointer<Taus2>
     public let count: Int
+    /// GSL's ziggurat, fetched at the first normal draw (a run that draws none never reads its
+    /// tables), then read without the global's once-check.
+    @usableFromInline let ziggurat: UnsafeMutablePointer<Ziggurat?>
 
     /// `count` streams, stream i seeded with `streamSeed(root, i)`.
     public init(count: Int, root: UInt64) {
@@ -26,6 +29,8 @@ public final class ClientStreams {
             type.pointee.size == MemoryLayout<Taus2>.stride, "Taus2 must have the layout of GSL's taus_state_t")
         self.count = count
         states = .allocate(capacity: max(1, count))
+        ziggurat = .allocate(capacity: 1)
+        ziggurat.initialize(to: nil)
         for client in 0..<count { reseed(client, root: root, stream: UInt64(client)) }
     }
 
@@ -37,6 +42,8 @@ public final class ClientStreams {
 
     deinit {
         states.deallocate()
+        ziggurat.deinitialize(count: 1)
+        ziggurat.deallocate()
     }
 
     @inline(__always)
@@ -57,10 +64,12 @@ public final class ClientStreams {
         return gsl_ran_exponential(&generator, mean)
     }
 
-    /// A normal draw N(mean, sd²) from the client's stream. Backed by `gsl_ran_gaussian_ziggurat`.
+    /// A normal draw N(mean, sd²) from the client's stream: GSL's `gsl_ran_gaussian_ziggurat`,
+    /// drawn in Swift (``Ziggurat``, bit-identical to it).
+    @inlinable
     public func normal(_ client: Int, mean: Double, standardDeviation: Double) -> Double {
-        var generator = gsl_rng(type: type, state: state(client))
-        return mean + gsl_ran_gaussian_ziggurat(&generator, standardDeviation)
+        if ziggurat.pointee == nil { ziggurat.pointee = Ziggurat.gsl }
+        return mean + ziggurat.pointee.unsafelyUnwrapped.normal(sigma: standardDeviation, using: &states[client])
     }
 
     /// A lognormal draw exp(N(mu, sigma²)) from the client's stream. Backed by `gsl_ran_lognormal`.
