@@ -6,22 +6,25 @@ import Stochastics
 /// hops |N(mean, sd²)| drawn from the client's stream; the write succeeds only if no other write
 /// succeeded since the read.
 ///
-/// Only the server's side needs events: the read's arrival, and the write's arrival carrying the
-/// version read. The hops back to the client are drawn when the server acts, since nothing happens
-/// at the client between them.
+/// Only the write needs an event. When an attempt leaves, its read's arrival and its write's are
+/// both known (three hops, drawn then, in the order the client meets them); the write looks up
+/// what the read would have seen: it succeeds when the last successful write came no later than
+/// its read's arrival. A write at the very instant of a read is seen by that read (with a read
+/// event, the heap's order of the two decided). The hops back to the client are drawn when the
+/// server acts, since nothing happens at the client between them.
 struct ContentionServer: ModelledServer {
     /// The server's events.
     enum Event: UInt32 {
-        /// A read arrives at the server.
-        case read
-        /// A write arrives, carrying the version read (in the event's value).
+        /// A write arrives; its read arrived at the client's `readArrivals` entry.
         case write
     }
 
     let hopMean: Double
     let hopStandardDeviation: Double
-    /// Successful writes so far.
-    var version: Int64 = 0
+    /// When the last successful write arrived, in nanoseconds (−1 before the first).
+    var lastSuccess: Int64 = -1
+    /// Per client, when the read of its attempt in flight arrived, in nanoseconds.
+    var readArrivals: [Int64] = []
 
     init(_ model: ServerModel) {
         guard case .contention(let hop) = model else { preconditionFailure("\(model) is not the contention model") }
@@ -29,37 +32,39 @@ struct ContentionServer: ModelledServer {
         hopStandardDeviation = hop.standardDeviation.nanoseconds
     }
 
-    func receive<Decisions: ServerDecisions>(
+    mutating func receive<Decisions: ServerDecisions>(
         client: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions
     ) {
-        let delay = hop(client, &decisions)
-        decisions.schedule(Event.read.rawValue, for: client, value: 0, after: delay)
+        send(client, at: decisions.now, &decisions)
     }
 
     mutating func handle<Decisions: ServerDecisions>(
         _ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions
     ) {
         let index = event.client
-        switch Event(rawValue: number)! {
-        case .read:
-            // The reply's hop and the write's hop.
-            let replyHop = hop(index, &decisions)
-            let (hops, overflow) = replyHop.addingReportingOverflow(hop(index, &decisions))  // two hops at the horizon
-            decisions.schedule(Event.write.rawValue, for: index, value: version, after: overflow ? .max : hops)
-        case .write:
-            let success = event.value == Int32(truncatingIfNeeded: version)
-            if success { version += 1 }
-            // The write is the attempt, answered as it arrives.
-            decisions.counted(isRetry: decisions.isRetrying(index), answeredAtOnce: success ? .success : .failure)
-            // The client learns the outcome one hop later and acts then; its next attempt's read
-            // leaves at once, one hop from the server.
-            let replied = decisions.now + hop(index, &decisions)
-            let answer: ClientAnswer = success ? .success : .failure(serverDelay: nil)
-            if let next = decisions.answer(index, answer, at: replied) {
-                let arrival = next + hop(index, &decisions)
-                decisions.schedule(Event.read.rawValue, for: index, value: 0, at: arrival)
-            }
+        let success = lastSuccess <= readArrivals[index]
+        if success { lastSuccess = decisions.now.nanoseconds }
+        // The write is the attempt, answered as it arrives.
+        decisions.counted(isRetry: decisions.isRetrying(index), answeredAtOnce: success ? .success : .failure)
+        // The client learns the outcome one hop later and acts then; its next attempt's read
+        // leaves at once.
+        let replied = decisions.now + hop(index, &decisions)
+        let answer: ClientAnswer = success ? .success : .failure(serverDelay: nil)
+        if let next = decisions.answer(index, answer, at: replied) { send(index, at: next, &decisions) }
+    }
+
+    /// The client's attempt leaves at `time`: its read arrives one hop later, and its write two
+    /// hops after that (the read's reply, the write's request).
+    private mutating func send<Decisions: ServerDecisions>(
+        _ index: Int, at time: VirtualTime, _ decisions: inout Decisions
+    ) {
+        let read = time + hop(index, &decisions)
+        let write = read + hop(index, &decisions) + hop(index, &decisions)
+        if index >= readArrivals.count {
+            readArrivals.append(contentsOf: repeatElement(0, count: index + 1 - readArrivals.count))
         }
+        readArrivals[index] = read.nanoseconds
+        decisions.schedule(Event.write.rawValue, for: index, value: 0, at: write)
     }
 
     /// A network hop of the client's message, |N(mean, sd²)| rounded to whole nanoseconds.
