@@ -10,7 +10,8 @@ struct WaitsCommand: BackoffCommand {
     static let discussion = """
         One row per jitter mode. z_score = (mean - formula mean) / standard error: |z| > 4 means the \
         simulation and the formula disagree beyond sampling error. Up to 16,777,216 runs the quantiles are \
-        exact; beyond, they are P² estimates (column quantiles = estimated) and memory stays constant.
+        exact; beyond, they come from a log-bucketed sketch within 0.1 % of the exact ones (column \
+        quantiles = sketch) and memory stays constant.
         """
     static let defaultJitter = "none,full,equal,decorrelated"
     static let runs = Option(
@@ -91,8 +92,12 @@ struct WaitsCommand: BackoffCommand {
                     })
             },
             Column("min_total_wait_s", "smallest total wait seen, seconds") { CSVFormat.number($0.summary.minimum) },
-            Column("quantiles", "exact, or estimated (P², above 16,777,216 runs, where memory stays constant)") {
-                $0.summary.quantilesAreExact ? "exact" : "estimated"
+            Column(
+                "quantiles",
+                "exact, or sketch (above 16,777,216 runs, where memory stays constant: a log-bucketed histogram, within "
+                    + "0.1 % of the exact quantiles)"
+            ) {
+                $0.summary.quantilesAreExact ? "exact" : "sketch"
             },
         ] + PolicyColumns.trailing { $0.policy } + [
             Column("generator", "GSL generator") { $0.generator.rawValue },

@@ -8,7 +8,7 @@ import Stochastics
 /// The runs are drawn in chunks of ``chunkSize``: chunk c from its own generator seeded with
 /// `streamSeed(seed, c)`, so chunks can run on several threads and the result is the same for every
 /// number of threads. Up to ``exactQuantileLimit`` runs are kept and summarised exactly; beyond that
-/// the summary streams (constant memory, P² quantile estimates). A policy without randomness (no
+/// the summary streams (constant memory, quantiles from a sketch within 0.1 %). A policy without randomness (no
 /// jitter, or the immediate schedule) waits the same in every run: its summary is built from one run.
 public struct WaitsExperiment: Sendable {
     public let policy: BackoffPolicy

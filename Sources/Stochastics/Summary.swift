@@ -3,7 +3,8 @@ internal import CGSL
 /// Descriptive statistics of a sample: count, mean, standard deviation and error, extremes, quantiles.
 ///
 /// Built either exactly from all values (``init(_:quantiles:)``) or from a ``StreamingSummary`` for
-/// samples too large to keep, in which case the quantiles are P² estimates (`quantilesAreExact` false).
+/// samples too large to keep, in which case the quantiles come from a sketch, within 0.1 % of the
+/// exact ones (`quantilesAreExact` false).
 public struct Summary: Hashable, Sendable {
     public let count: Int
     public let mean: Double

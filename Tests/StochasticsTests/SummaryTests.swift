@@ -23,9 +23,9 @@ import Testing
         #expect(summary.mean == 3 && summary.standardDeviation.isNaN)
     }
 
-    /// The streaming summary's moments are exact (Welford); its quantiles are P² estimates, checked
-    /// on 100,000 uniforms to within 0.01 of the true quantile (the exact sample quantile's own
-    /// standard error is √(p(1-p)/n) ≈ 0.0016 at the median).
+    /// The streaming summary's moments are exact (Welford); its quantiles come from a sketch,
+    /// within 0.1 % of the exact sample quantiles of the same 100,000 uniforms (a bound of the
+    /// sketch, not a statistical one: no sampling error enters).
     @Test func streamingSummaryAgreesWithTheExactOne() throws {
         let seed: UInt64 = 11
         let random = try RandomGenerator(seed: seed)
@@ -40,7 +40,10 @@ import Testing
         #expect(estimate.minimum == exact.minimum && estimate.maximum == exact.maximum)
         #expect(!estimate.quantilesAreExact)
         for p in [0.5, 0.9, 0.99] {
-            #expect(abs(estimate.quantile(p)! - p) < 0.01, "seed \(seed): p = \(p), estimate \(estimate.quantile(p)!)")
+            let (sketched, sample) = (estimate.quantile(p)!, exact.quantile(p)!)
+            #expect(
+                abs(sketched - sample) <= 0.001 * sample, "seed \(seed): p = \(p), sketch \(sketched), sample \(sample)"
+            )
         }
         #expect(try StreamingSummary().summary == nil)
     }

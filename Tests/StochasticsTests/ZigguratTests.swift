@@ -1,5 +1,5 @@
 internal import CGSL
-internal import Foundation
+import Foundation
 import Testing
 
 @testable import Stochastics
