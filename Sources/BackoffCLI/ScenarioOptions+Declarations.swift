@@ -7,10 +7,14 @@ import RetrySimulation
 extension ScenarioOptions {
     static let clients = Option(
         "clients", "count", kind: .count, default: "1000", form: Parsers.countForm(clientRange, example: 1000),
-        help: "Clients N (sessions); with burst arrivals all start at t = 0.", parse: Parsers.count(in: clientRange)
+        help:
+            "Clients N (sessions); with burst arrivals all start at t = 0. Up to 268,435,455, or 2^40 in a burst whose "
+            + "clients do not interact (an always-fail, bernoulli, outage or trace server; no limits, no layers).",
+        parse: Parsers.count(in: clientRange)
     ).setting(.clients, formStatesRange: true)
-    /// Clients one run holds (see ``Scenario/maximumClients``).
-    static let clientRange = 1...Scenario.maximumClients
+    /// Clients one run holds (see ``Scenario/maximumClients``; ``Scenario/maximumIndependentClients``
+    /// when they do not interact, which `Scenario.init` checks).
+    static let clientRange = 1...Scenario.maximumIndependentClients
     static let server = Option(
         "server", "model", kind: .serverModel, default: "outage:2s", form: ServerSpec.form,
         help:

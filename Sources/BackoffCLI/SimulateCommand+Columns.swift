@@ -233,6 +233,11 @@ extension SimulateCommand {
             "copies after the first that a budget refused (--budget: gRPC's token bucket at or below half its tokens; "
                 + "a percentile hedge's own backup budget), so not sent"
         ) { $0.report.hedge.map { String($0.refused) } ?? "" },
+        Column(
+            "quantiles",
+            "how p99_total_wait_s was found: exact, or sketch (above 16,777,216 requests, where memory stays constant: "
+                + "a log-bucketed histogram, within 0.1 % of the exact quantile)"
+        ) { $0.report.totalWait.quantilesAreExact ? "exact" : "sketch" },
     ]
 
     /// One row of `--timeline FILE` per bucket: a mode's bucket and its expected load.

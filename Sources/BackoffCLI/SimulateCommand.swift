@@ -108,27 +108,29 @@ struct SimulateCommand: BackoffCommand {
         let layerFile = try layerReportPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         let requestsFile = try requestsPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         let (scenarios, rootSeed, generator) = (scenarios, randomness.seed, randomness.generator)
+        // Threads beyond one per mode go to each mode's clients (used by runs that split them).
+        let jobsPerMode = max(1, randomness.jobs / scenarios.count)
         let reports: [ScenarioReport]
         let expectedLoads: [OutageLoad?]
         let requestRows: [RequestRows.Finished]
         do {
-            // Each mode's run and its expected load (a convolution) side by side.
-            let results = try ParallelWork.map(2 * scenarios.count, jobs: randomness.jobs) {
-                item -> (ScenarioReport?, OutageLoad?, RequestRows.Finished?) in
-                let scenario = scenarios[item / 2]
-                guard item % 2 == 0 else { return (nil, scenario.expectedLoad, nil) }
+            // Each mode's expected load (a convolution), then each mode's run: a lone mode's run
+            // then has the threads to itself (a nested parallel map would run on one).
+            expectedLoads = try ParallelWork.map(scenarios.count, jobs: randomness.jobs) { scenarios[$0].expectedLoad }
+            let results = try ParallelWork.map(scenarios.count, jobs: randomness.jobs) {
+                item -> (ScenarioReport, RequestRows.Finished?) in
+                let scenario = scenarios[item]
                 let seed = RandomStream.seed(root: rootSeed, jitter: scenario.policy.jitter)
                 let arrivalSeed = RandomStream.arrivalSeed(root: rootSeed)
                 let rows = try requestsPath.map { path throws(CommandLineError) in
                     try RequestRows(jitter: scenario.policy.jitter.name, path: path)
                 }
                 let report = try scenario.run(
-                    seed: seed, arrivalSeed: arrivalSeed, algorithm: generator, requestLog: rows)
-                return (report, nil, try rows?.finish())
+                    seed: seed, arrivalSeed: arrivalSeed, algorithm: generator, requestLog: rows, jobs: jobsPerMode)
+                return (report, try rows?.finish())
             }
-            reports = stride(from: 0, to: results.count, by: 2).map { results[$0].0! }
-            expectedLoads = stride(from: 1, to: results.count, by: 2).map { results[$0].1 }
-            requestRows = results.compactMap(\.2)
+            reports = results.map(\.0)
+            requestRows = results.compactMap(\.1)
         } catch let error as SimulationError {
             // What a run finds too large for its limits is the input's doing: a usage error.
             switch error {

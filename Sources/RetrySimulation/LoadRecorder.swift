@@ -34,11 +34,34 @@ struct LoadRecorder {
             overflowed: overflowed)
     }
 
+    /// Adds the counts of `other`, a timeline of other clients of the same run (with no limiter's
+    /// fill rates); `overflowed` when an event of theirs fell beyond the limit.
+    mutating func add(_ other: LoadTimeline, overflowed: Bool) {
+        precondition(other.bucketWidth == bucketWidth, "timelines add up at one bucket width")
+        self.overflowed = self.overflowed || overflowed
+        guard !other.buckets.isEmpty, let last = bucket(index: other.buckets.count - 1) else { return }
+        for (index, counted) in other.buckets.enumerated() {
+            precondition(counted.fillRate == nil, "timelines with a limiter's fill rates do not add up")
+            let bucket = last - (other.buckets.count - 1 - index)
+            bucket.pointee.attempts += counted.attempts
+            bucket.pointee.retries += counted.retries
+            bucket.pointee.successes += counted.successes
+            bucket.pointee.failures += counted.failures
+            bucket.pointee.rejected += counted.rejected
+            bucket.pointee.timeouts += counted.timeouts
+            bucket.pointee.peakQueue = Swift.max(bucket.pointee.peakQueue, counted.peakQueue)
+        }
+    }
+
     /// The bucket of `time`, grown into existence; `nil` (and ``overflowed`` set) past the limit.
     /// - Complexity: amortised O(1), plus the buckets skipped since the last event.
     @inline(__always)
     private mutating func bucket(_ time: VirtualTime) -> UnsafeMutablePointer<LoadTimeline.Bucket>? {
-        let index = Int(time.nanoseconds / bucketWidth)
+        bucket(index: Int(time.nanoseconds / bucketWidth))
+    }
+
+    @inline(__always)
+    private mutating func bucket(index: Int) -> UnsafeMutablePointer<LoadTimeline.Bucket>? {
         if index < count { return buckets + index }
         return grow(to: index)
     }

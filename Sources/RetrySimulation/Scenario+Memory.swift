@@ -86,16 +86,30 @@ extension Scenario {
                     what: "\(MemoryEstimate.count(requests)) response times, 32 bytes each while summarised",
                     bytes: requests * 32)
             ] : []
+        // Clients that do not interact run one after the other: a start time each (none in a burst).
+        let clientBytes: Double =
+            if !runsClientByClient { Self.bytesPerClient } else if case .burst = arrivals { 0 } else { 8 }
+        let clientWhat =
+            runsClientByClient && clientBytes == 0
+            ? "\(sessionText), run one after the other: nothing kept per client"
+            : "\(sessionText), \(Int(clientBytes)) bytes each"
+        // Total waits kept one by one for exact quantiles, or streamed into a sketch (about 21,000
+        // buckets of 8 bytes at most, one per thread).
+        let totalWaits: MemoryEstimate.Item =
+            requests <= Double(Self.exactQuantileLimit)
+            ? .init(
+                parameter: "--requests-per-client \(requestsPerClient)",
+                what:
+                    "\(MemoryEstimate.count(sessions)) clients x \(MemoryEstimate.count(Double(requestsPerClient))) requests, 8 bytes each",
+                bytes: requests * 8)
+            : .init(
+                parameter: sessionParameter,
+                what: "total waits streamed into a quantile sketch per thread, up to 170 KiB each (4 charged)",
+                bytes: 4 * 170 * 1024)
         return MemoryEstimate(
             [
-                .init(
-                    parameter: sessionParameter, what: "\(sessionText), \(Int(Self.bytesPerClient)) bytes each",
-                    bytes: sessions * Self.bytesPerClient),
-                .init(
-                    parameter: "--requests-per-client \(requestsPerClient)",
-                    what:
-                        "\(MemoryEstimate.count(sessions)) clients x \(MemoryEstimate.count(Double(requestsPerClient))) requests, 8 bytes each",
-                    bytes: sessions * Double(requestsPerClient) * 8),
+                .init(parameter: sessionParameter, what: clientWhat, bytes: sessions * clientBytes),
+                totalWaits,
                 // Grown by doubling, then copied once into the report: up to three times the buckets.
                 .init(
                     parameter: "--bucket \(bucketWidth.unitText)",

@@ -1,3 +1,4 @@
+import Parallelism
 import Stochastics
 
 extension Scenario {
@@ -9,73 +10,131 @@ extension Scenario {
     /// of several policies face the very same clients), or with `seed`.
     ///
     /// With `requestLog`, each request goes to it as it ends (see ``RequestLog``); the report is the
-    /// same with or without one.
+    /// same with or without one. A run of clients that do not interact (see ``runsClientByClient``)
+    /// whose requests outnumber ``exactQuantileLimit`` and go to no log spreads its clients over
+    /// `jobs` threads; the report is the same for any number.
     /// - Throws: ``SimulationError/tooManyBuckets(needed:limit:)`` when the run outlasts the load
     ///   timeline's limit; a GSL allocation failure.
     public func run(
         seed: UInt64, arrivalSeed: UInt64? = nil, algorithm: GeneratorAlgorithm = .standard,
-        requestLog: (any RequestLog)? = nil
+        requestLog: (any RequestLog)? = nil, jobs: Int = 1
     ) throws -> ScenarioReport {
         try run(
             seed: seed, arrivalSeed: arrivalSeed, algorithm: algorithm, path: ScenarioPath.applicable(to: self).last!,
-            requestLog: requestLog)
+            requestLog: requestLog, jobs: jobs)
     }
 
-    /// Runs along `path`, one of ``ScenarioPath/applicable(to:)`` (tests compare them).
+    /// Runs along `path`, one of ``ScenarioPath/applicable(to:)`` (tests compare them). A
+    /// client-by-client run whose total waits are streamed (beyond `exactQuantileLimit` requests)
+    /// and logged nowhere splits its clients over `jobs` threads.
     func run(
         seed: UInt64, arrivalSeed: UInt64?, algorithm: GeneratorAlgorithm, path: ScenarioPath,
-        requestLog: (any RequestLog)? = nil
+        requestLog: (any RequestLog)? = nil, jobs: Int = 1, exactQuantileLimit: Int = Scenario.exactQuantileLimit,
+        clientChunk: Int = Scenario.clientChunk
     ) throws -> ScenarioReport {
         precondition(
             ScenarioPath.applicable(to: self).contains(path), "the path \(path) does not apply to this scenario")
+        if path != .eventOrdered {
+            let starts: SessionStarts =
+                if case .burst = arrivals { .burst(clients) } else {
+                    .drawn(try arrivalTimes(seed: arrivalSeed ?? seed, algorithm: algorithm))
+                }
+            return try runClientByClient(
+                starts, plainHerd: path == .plainHerd, seed: seed, requestLog: requestLog, jobs: jobs,
+                exactQuantileLimit: exactQuantileLimit, clientChunk: clientChunk)
+        }
         let starts = try arrivalTimes(seed: arrivalSeed ?? seed, algorithm: algorithm)
         guard starts.count < ScenarioEvent.maximumClients else { throw SimulationError.tooManyClients(starts.count) }
-        switch (path, server) {
-        case (.plainHerd, _):
-            var run = ScenarioRun<InstantServer, NoLimits>(
-                scenario: self, starts: starts, seed: seed, eventOrdered: false, requestLog: requestLog)
-            return try run.runPlainHerd(starts)
-        case (.clientByClient, _):
-            var run = ScenarioRun<InstantServer, NoLimits>(
-                scenario: self, starts: starts, seed: seed, eventOrdered: false, requestLog: requestLog)
-            return try run.runClientByClient(starts)
-        case (.eventOrdered, .alwaysFail), (.eventOrdered, .bernoulli), (.eventOrdered, .outage),
-            (.eventOrdered, .trace):
-            return try runEventOrdered(InstantServer.self, starts: starts, seed: seed, requestLog)
-        case (.eventOrdered, .contention):
-            return try runEventOrdered(ContentionServer.self, starts: starts, seed: seed, requestLog)
-        case (.eventOrdered, .capacity) where runsReplicaSet && !layers.isEmpty:
+        switch server {
+        case .alwaysFail, .bernoulli, .outage, .trace:
+            return try runEventOrdered(InstantServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit)
+        case .contention:
             return try runEventOrdered(
-                starts: starts, seed: seed, requestLog, ServiceStack<HedgedReplicas<CapacityServer>>.self)
-        case (.eventOrdered, .capacity) where runsReplicaSet:
-            return try runEventOrdered(starts: starts, seed: seed, requestLog, HedgedReplicas<CapacityServer>.self)
-        case (.eventOrdered, .capacity):
-            return try runEventOrdered(CapacityServer.self, starts: starts, seed: seed, requestLog)
-        case (.eventOrdered, .rateLimit):
-            return try runEventOrdered(RateLimitServer.self, starts: starts, seed: seed, requestLog)
+                ContentionServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit)
+        case .capacity where runsReplicaSet && !layers.isEmpty:
+            return try runEventOrdered(
+                starts: starts, seed: seed, requestLog, exactQuantileLimit,
+                ServiceStack<HedgedReplicas<CapacityServer>>.self)
+        case .capacity where runsReplicaSet:
+            return try runEventOrdered(
+                starts: starts, seed: seed, requestLog, exactQuantileLimit, HedgedReplicas<CapacityServer>.self)
+        case .capacity:
+            return try runEventOrdered(CapacityServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit)
+        case .rateLimit:
+            return try runEventOrdered(RateLimitServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit)
         }
     }
+
+    /// The clients one after the other (``ScenarioPath/clientByClient``, or its plain herd): in one
+    /// run, or when the total waits are streamed and logged nowhere, in chunks of
+    /// `clientChunk` spread over `jobs` threads, whose counts merge into the same report to the
+    /// bit (every count is an integer, and the streamed waits' sums are exact).
+    private func runClientByClient(
+        _ starts: SessionStarts, plainHerd: Bool, seed: UInt64, requestLog: (any RequestLog)?, jobs: Int,
+        exactQuantileLimit: Int, clientChunk: Int
+    ) throws -> ScenarioReport {
+        let scenario = self
+        @Sendable func newRun(_ requestLog: (any RequestLog)? = nil) -> ScenarioRun<InstantServer, NoLimits> {
+            ScenarioRun(
+                scenario: scenario, sessions: starts.count, seed: seed, eventOrdered: false, requestLog: requestLog,
+                exactQuantileLimit: exactQuantileLimit)
+        }
+        @Sendable func run(_ clients: Range<Int>, in run: inout ScenarioRun<InstantServer, NoLimits>) throws {
+            if plainHerd {
+                try run.runPlainHerd(starts, clients: clients)
+            } else {
+                try run.runClientByClient(starts, clients: clients)
+            }
+        }
+        var whole = newRun(requestLog)
+        let chunks = (starts.count + clientChunk - 1) / clientChunk
+        let workers = min(jobs, chunks)
+        guard workers > 1, requestLog == nil, !whole.counters.keepsTotalWaits else {
+            try run(0..<starts.count, in: &whole)
+            return try whole.finish()
+        }
+        let parts = try ParallelWork.map(workers, jobs: workers) { worker in
+            var part = newRun()
+            defer { part.timeline.deallocate() }
+            for chunk in stride(from: worker, to: chunks, by: workers) {
+                let first = chunk * clientChunk
+                try run(first..<min(first + clientChunk, starts.count), in: &part)
+            }
+            return (part.counters, part.timeline.timeline, part.timeline.overflowed)
+        }
+        for (counters, timeline, overflowed) in parts {
+            whole.counters.merge(counters)
+            whole.timeline.add(timeline, overflowed: overflowed)
+        }
+        return try whole.finish()
+    }
+
+    /// The clients a thread of a client-by-client run takes at a time.
+    static let clientChunk = 1 << 20
 
     /// An event-ordered run with `Server`, compiled apart with and without shared limits.
     private func runEventOrdered<Server: ModelledServer>(
-        _: Server.Type, starts: [Int64], seed: UInt64, _ requestLog: (any RequestLog)?
+        _: Server.Type, starts: [Int64], seed: UInt64, _ requestLog: (any RequestLog)?, _ exactQuantileLimit: Int
     ) throws -> ScenarioReport {
         if !layers.isEmpty {
-            return try runEventOrdered(starts: starts, seed: seed, requestLog, ServiceStack<Server>.self)
+            return try runEventOrdered(
+                starts: starts, seed: seed, requestLog, exactQuantileLimit, ServiceStack<Server>.self)
         }
-        return try runEventOrdered(starts: starts, seed: seed, requestLog, Server.self)
+        return try runEventOrdered(starts: starts, seed: seed, requestLog, exactQuantileLimit, Server.self)
     }
 
     private func runEventOrdered<Server: SimulatedServer>(
-        starts: [Int64], seed: UInt64, _ requestLog: (any RequestLog)?, _: Server.Type
+        starts: [Int64], seed: UInt64, _ requestLog: (any RequestLog)?, _ exactQuantileLimit: Int, _: Server.Type
     ) throws -> ScenarioReport {
         if limits.isEmpty {
             var run = ScenarioRun<Server, NoLimits>(
-                scenario: self, starts: starts, seed: seed, eventOrdered: true, requestLog: requestLog)
+                scenario: self, sessions: starts.count, seed: seed, eventOrdered: true, requestLog: requestLog,
+                exactQuantileLimit: exactQuantileLimit)
             return try run.runEventOrdered(starts)
         }
         var run = ScenarioRun<Server, LimitsInForce>(
-            scenario: self, starts: starts, seed: seed, eventOrdered: true, requestLog: requestLog)
+            scenario: self, sessions: starts.count, seed: seed, eventOrdered: true, requestLog: requestLog,
+            exactQuantileLimit: exactQuantileLimit)
         return try run.runEventOrdered(starts)
     }
 

@@ -52,8 +52,18 @@ public struct Scenario: Sendable {
     /// The most buckets a timeline may hold (4 counters of 8 bytes... each).
     public static let maximumBuckets = 50_000_000
 
-    /// The most clients one run holds (an event names its client in 28 bits).
+    /// The most clients one run holds (an event names its client in 28 bits), except for a burst
+    /// of clients that do not interact (see ``maximumIndependentClients``).
     public static let maximumClients = ScenarioEvent.maximumClients - 1
+
+    /// The most clients of a burst that do not interact (``runsClientByClient``): they run one
+    /// after the other, keeping nothing per client, so memory does not grow with their number.
+    public static let maximumIndependentClients = 1 << 40
+
+    /// The most requests whose total waits a run keeps one by one (8 bytes each), for exact
+    /// quantiles; beyond, they are streamed into exact sums and a quantile sketch (within 0.1 %,
+    /// relatively), in constant memory.
+    public static let exactQuantileLimit = 1 << 24
 
     /// The most layers one stack holds.
     public static let maximumLayers = 16
@@ -71,7 +81,7 @@ public struct Scenario: Sendable {
         switch arrivals {
         case .burst, .uniform:
             guard clients >= 1 else { throw .noClients(clients) }
-            guard clients < ScenarioEvent.maximumClients else { throw .tooManyClients(clients) }
+            guard clients <= Self.maximumIndependentClients else { throw .tooManyClients(clients) }
             if case .uniform(let window) = arrivals, window <= .zero {
                 throw .nonPositiveArrivalWindow
             }
@@ -138,7 +148,15 @@ public struct Scenario: Sendable {
         self.deadline = deadline
         self.propagatesDeadline = propagatesDeadline
         self.hedging = hedging
+        if clients > Self.maximumClients {
+            guard case .burst = arrivals, runsClientByClient else { throw .tooManyClients(clients) }
+        }
     }
+
+    /// True when the clients do not interact, so each client's session can run from start to end
+    /// before the next client's: a server that answers at once (always-fail, bernoulli, outage,
+    /// trace), with no shared limits and no layers.
+    public var runsClientByClient: Bool { server.answersAtOnce && limits.isEmpty && layers.isEmpty }
 
     /// The capacity server's replicas, 1 for any other server.
     public var replicas: Int {

@@ -21,7 +21,13 @@ struct ScenarioCounters {
     var hedge: HedgeTally?
     /// Per request (client-major, `requestsPerClient` slots each), in seconds, NaN for a request never
     /// sent: the same order whichever way the run goes, so the summary's sums are the same too.
+    /// Kept while the requests number at most `Scenario.exactQuantileLimit`; empty beyond.
     var totalWaits: [Double] = []
+    /// Beyond `Scenario.exactQuantileLimit` requests, their total waits in constant memory: exact
+    /// sums and a quantile sketch, the same whatever order the requests end in.
+    var streamedWaits = MergeableSummary(unit: 1e9)
+    /// Whether the total waits are kept one by one (`totalWaits`) or streamed (`streamedWaits`).
+    let keepsTotalWaits: Bool
     /// Requests that ended (the entries of `totalWaits` that are not NaN).
     var endedRequests = 0
     /// Σ (end - first attempt) over the requests that ended, in nanoseconds.
@@ -33,14 +39,20 @@ struct ScenarioCounters {
     var requestDurationWraps: UInt64 = 0
     var lastCompletion: Int64 = 0
     /// Σ (attempts of a session)², for the standard error of attempts per client.
-    var attemptSquares = 0.0
+    var attemptSquares = 0
     /// The waits before retries, and those equal to the policy's cap.
     var waits = WaitTally()
 
-    /// Counters for `sessions` sessions of `requestsPerClient` requests each.
-    init(sessions: Int, requestsPerClient: Int) {
+    /// The total waits' quantiles a report holds.
+    static let quantiles = [0.5, 0.99]
+
+    /// Counters for `sessions` sessions of `requestsPerClient` requests each, keeping their total
+    /// waits one by one up to `exactQuantileLimit` requests.
+    init(sessions: Int, requestsPerClient: Int, exactQuantileLimit: Int) {
         self.sessions = sessions
-        totalWaits = [Double](repeating: .nan, count: sessions * requestsPerClient)
+        let (requests, overflow) = sessions.multipliedReportingOverflow(by: requestsPerClient)
+        keepsTotalWaits = !overflow && requests <= exactQuantileLimit
+        if keepsTotalWaits { totalWaits = [Double](repeating: .nan, count: requests) }
     }
 
     /// A request ended with `outcome`: counted once here for every path through the clients;
@@ -67,7 +79,11 @@ struct ScenarioCounters {
     /// A request ended at `end` (nanoseconds) after `start`, having waited `totalWait` nanoseconds.
     @inline(__always)
     mutating func requestEnded(slot: Int, totalWait: Int64, start: Int64, end: Int64) {
-        totalWaits[slot] = Double(totalWait) / 1e9
+        if keepsTotalWaits {
+            totalWaits[slot] = Double(totalWait) / 1e9
+        } else {
+            streamedWaits.add(totalWait)
+        }
         endedRequests += 1
         let (sum, wrapped) = requestDurations.addingReportingOverflow(UInt64(end - start))  // end >= start
         requestDurations = sum
@@ -85,18 +101,59 @@ struct ScenarioCounters {
     /// A session ended after `attempts` attempts in all.
     @inline(__always)
     mutating func sessionEnded(attempts: Int) {
-        attemptSquares += Double(attempts) * Double(attempts)
+        attemptSquares += attempts * attempts
+    }
+
+    /// Adds the counts of `other`, a run of other clients of the same scenario that streams its
+    /// total waits: every count is an integer, so the sum is the same in any order.
+    mutating func merge(_ other: ScenarioCounters) {
+        precondition(!keepsTotalWaits && !other.keepsTotalWaits, "only streamed total waits merge")
+        precondition(other.layers.isEmpty && other.hedge == nil, "stacks and replicas run as one")
+        attempts += other.attempts
+        uniqueRequests += other.uniqueRequests
+        successes += other.successes
+        giveUps += other.giveUps
+        permanentFailures += other.permanentFailures
+        requestsLost += other.requestsLost
+        deadSessions += other.deadSessions
+        budgetDenials += other.budgetDenials
+        localRejections += other.localRejections
+        rejected += other.rejected
+        timeouts += other.timeouts
+        wastedWork += other.wastedWork
+        peakQueue = max(peakQueue, other.peakQueue)
+        tokenWaits += other.tokenWaits
+        tokenWaitTotal += other.tokenWaitTotal
+        deadlineExceeded += other.deadlineExceeded
+        orphanedAttempts += other.orphanedAttempts
+        streamedWaits.merge(other.streamedWaits)
+        endedRequests += other.endedRequests
+        let (sum, wrapped) = requestDurations.addingReportingOverflow(other.requestDurations)
+        requestDurations = sum
+        requestDurationWraps &+= other.requestDurationWraps &+ (wrapped ? 1 : 0)
+        lastCompletion = max(lastCompletion, other.lastCompletion)
+        attemptSquares += other.attemptSquares
+        waits.waits += other.waits.waits
+        waits.atCap += other.waits.atCap
     }
 
     /// The report, with the run's timeline; hands the total waits over to the summary (which
     /// reorders them in place, uncopied).
     mutating func report(timeline: LoadTimeline) -> ScenarioReport {
-        var ended: [Double] = []
-        swap(&ended, &totalWaits)
-        if endedRequests != ended.count { ended = ended.filter { !$0.isNaN } }  // in order: the sums depend on it
+        let totalWait: Summary
+        if endedRequests == 0 {
+            totalWait = Summary([.nan])
+        } else if keepsTotalWaits {
+            var ended: [Double] = []
+            swap(&ended, &totalWaits)
+            if endedRequests != ended.count { ended = ended.filter { !$0.isNaN } }  // in order: the sums depend on it
+            totalWait = Summary(ended, quantiles: Self.quantiles)
+        } else {
+            totalWait = streamedWaits.summary(quantiles: Self.quantiles)!
+        }
         let n = Double(sessions)
         let mean = Double(attempts) / n
-        let variance = (attemptSquares - n * mean * mean) / (n - 1)
+        let variance = (Double(attemptSquares) - n * mean * mean) / (n - 1)
         return ScenarioReport(
             clients: sessions, attempts: attempts,
             attemptsStandardError: sessions > 1 ? (max(0, variance) / n).squareRoot() : .nan,
@@ -107,7 +164,7 @@ struct ScenarioCounters {
             localRejections: localRejections, tokenWaits: tokenWaits, tokenWaitTotal: Double(tokenWaitTotal) / 1e9,
             deadlineExceeded: deadlineExceeded, clientAttempts: clientAttempts < 0 ? attempts : clientAttempts,
             orphanedAttempts: orphanedAttempts, layers: layers,
-            totalWait: endedRequests == 0 ? Summary([.nan]) : Summary(ended, quantiles: [0.5, 0.99]),
+            totalWait: totalWait,
             meanCompletion: endedRequests == 0
                 ? .nan
                 : (Double(requestDurationWraps) * 0x1p64 + Double(requestDurations)) / Double(endedRequests) / 1e9,

@@ -15,9 +15,7 @@ enum ScenarioPath: Sendable {
 
     /// The paths that apply to `scenario`, slowest first.
     static func applicable(to scenario: Scenario) -> [ScenarioPath] {
-        guard scenario.server.answersAtOnce && scenario.limits.isEmpty && scenario.layers.isEmpty else {
-            return [.eventOrdered]
-        }
+        guard scenario.runsClientByClient else { return [.eventOrdered] }
         return scenario.isPlainHerd ? [.eventOrdered, .clientByClient, .plainHerd] : [.eventOrdered, .clientByClient]
     }
 }

@@ -7,10 +7,12 @@ import Stochastics
 /// client's stream in registers (`Taus2(seed: streamSeed(seed, i))` draws exactly what slot i of
 /// `ClientStreams` would). The report is the very same as the event-ordered run's (tested).
 extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
-    /// Every client's whole session, through the client state machine.
-    mutating func runClientByClient(_ starts: [Int64]) throws(SimulationError) -> ScenarioReport {
+    /// The whole sessions of the clients `clients`, through the client state machine; the counts
+    /// add to the run's (``finish()`` makes the report).
+    mutating func runClientByClient(_ starts: SessionStarts, clients: Range<Int>) throws(SimulationError) {
         let server = InstantServer(scenario.server)
-        for (index, start) in starts.enumerated() {
+        for index in clients {
+            let start = starts[index]
             var random = Taus2(seed: SeedDerivation.streamSeed(root: seed, stream: UInt64(index)))
             var client = SimulatedClient(policy: policy, requests: scenario.requestsPerClient)
             var time = VirtualTime(nanoseconds: start)
@@ -24,33 +26,32 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
             // Times saturate (VirtualTime +), so a session past the horizon is caught once, at its end.
             guard time <= VirtualTime.horizon else { throw .beyondHorizon }
         }
-        return try finish()
     }
 
     /// The plain herd (see ``ScenarioPath/plainHerd``): each client sends one request and retries it
     /// on its policy's timer until it succeeds or gives up.
     ///
-    /// This is ``runClientByClient(_:)`` without the session state machine: the same server outcome,
+    /// This is ``runClientByClient(_:clients:)`` without the session state machine: the same server outcome,
     /// the same decision (`BackoffPolicy.decide`), the same draws in the same order, and the counts
     /// made by the same `ScenarioCounters` calls as `carryOut`'s, so the report is the very same
     /// (tested against both other paths). It only leaves out what cannot happen here (see
     /// `Scenario.isPlainHerd`): later requests, permanent errors, the recovery trigger, Retry-After
     /// and shared limits.
-    mutating func runPlainHerd(_ starts: [Int64]) throws(SimulationError) -> ScenarioReport {
+    mutating func runPlainHerd(_ starts: SessionStarts, clients: Range<Int>) throws(SimulationError) {
         // Compiled twice: without a log, the loop holds nothing of one.
         if let requestLog {
-            try runPlainHerd(starts, logging: LoggedRequests(log: requestLog))
+            try runPlainHerd(starts, clients: clients, logging: LoggedRequests(log: requestLog))
         } else {
-            try runPlainHerd(starts, logging: UnloggedRequests())
+            try runPlainHerd(starts, clients: clients, logging: UnloggedRequests())
         }
-        return try finish()
     }
 
     private mutating func runPlainHerd<Logging: PlainHerdLogging>(
-        _ starts: [Int64], logging: Logging
+        _ starts: SessionStarts, clients: Range<Int>, logging: Logging
     ) throws(SimulationError) {
         let (policy, server) = (policy, InstantServer(scenario.server))
-        for (index, startTime) in starts.enumerated() {
+        for index in clients {
+            let startTime = starts[index]
             var random = Taus2(seed: SeedDerivation.streamSeed(root: seed, stream: UInt64(index)))
             var backoff = BackoffState(policy: policy)
             var time = VirtualTime(nanoseconds: startTime)

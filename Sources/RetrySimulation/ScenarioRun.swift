@@ -10,7 +10,7 @@ import Stochastics
 /// handled does not change any number. Events at one instant run in scheduling order, except that
 /// timeouts (priority 1) run after the answers due at the same instant (priority 0). Servers that
 /// answer at once may also run client by client, without the event queue
-/// (``runClientByClient(_:)``, ``runPlainHerd(_:)``), which gives the very same report (tested).
+/// (``runClientByClient(_:clients:)``, ``runPlainHerd(_:clients:)``), which gives the very same report (tested).
 ///
 /// The driver is generic over its `SimulatedServer` and its `RetryGate`, so each combination is
 /// compiled on its own: a run without a budget, breaker or throttle carries no limit code at all.
@@ -42,21 +42,24 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
     /// With a request log and a hedge, each client's copies for its current request (empty otherwise).
     var requestCopies = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
 
-    /// A run of `scenario` for sessions starting at `starts`, with client streams under `seed`
-    /// (allocated only for an event-ordered run: a client-by-client run seeds each client's in turn).
+    /// A run of `scenario` for `sessions` sessions, with client streams under `seed` (allocated only
+    /// for an event-ordered run: a client-by-client run seeds each client's in turn), keeping the
+    /// requests' total waits one by one up to `exactQuantileLimit` requests.
     init(
-        scenario: Scenario, starts: [Int64], seed: UInt64, eventOrdered: Bool, requestLog: (any RequestLog)? = nil
+        scenario: Scenario, sessions: Int, seed: UInt64, eventOrdered: Bool, requestLog: (any RequestLog)? = nil,
+        exactQuantileLimit: Int = Scenario.exactQuantileLimit
     ) {
         self.scenario = scenario
         self.requestLog = requestLog
         policy = scenario.clientPolicy
         behaviour = scenario.behaviour
         self.seed = seed
-        gate = Gate(limits: scenario.limits, clients: starts.count, failureKind: scenario.failureKind)
-        streams = ClientStreams(count: eventOrdered ? starts.count : 0, root: seed)
+        gate = Gate(limits: scenario.limits, clients: sessions, failureKind: scenario.failureKind)
+        streams = ClientStreams(count: eventOrdered ? sessions : 0, root: seed)
         capWait = scenario.policy.roundedCap ?? -1
         timeline = LoadRecorder(bucketWidth: scenario.bucketNanoseconds)
-        counters = ScenarioCounters(sessions: starts.count, requestsPerClient: scenario.requestsPerClient)
+        counters = ScenarioCounters(
+            sessions: sessions, requestsPerClient: scenario.requestsPerClient, exactQuantileLimit: exactQuantileLimit)
     }
 
     var now: VirtualTime { simulation.now }

@@ -91,7 +91,10 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidCapacityFactor(let f): "a capacity factor must be a number greater than 0, got \(f)"
         case .degradationAndCapacityTrace: "a degradation window and a capacity trace both set the capacity; give one"
         case .noClients(let n): "at least 1 client is needed, got \(n)"
-        case .tooManyClients(let n): "at most \(Scenario.maximumClients) clients fit in one run, got \(n)"
+        case .tooManyClients(let n):
+            "at most \(Scenario.maximumClients) clients fit in one run, or \(Scenario.maximumIndependentClients) in a "
+                + "burst against always-fail, bernoulli, outage or trace with no shared limits (budget, breaker, throttle, "
+                + "rate limiter) and no layers (those run client by client), got \(n)"
         case .tooManyArrivals(let expected):
             "the arrivals would bring about \(Self.whole(expected)) clients; at most \(Scenario.maximumClients) fit in one run"
         case .beyondHorizon:

@@ -17,7 +17,7 @@ public struct WaitsExperiment: Sendable {
     public let exactQuantileLimit: Int
 
     /// The default ``exactQuantileLimit``: 2^24 runs, 128 MiB of kept values.
-    public static let defaultExactQuantileLimit = 1 << 24
+    public static let defaultExactQuantileLimit = Scenario.exactQuantileLimit
     /// Runs per chunk (per random stream): 2^20.
     public static let chunkSize = 1 << 20
 

@@ -55,6 +55,27 @@ public struct QuantileSketch: Sendable, Equatable {
         counts[index - lowest] += 1
     }
 
+    /// Adds every value `other` holds: the sketch of both sets of values, whatever order they came in.
+    public mutating func merge(_ other: QuantileSketch) {
+        precondition(other.accuracy == accuracy, "sketches merge at one accuracy")
+        count += other.count
+        zeros += other.zeros
+        guard !other.counts.isEmpty else { return }
+        let otherHighest = other.lowest + other.counts.count - 1
+        if counts.isEmpty {
+            (counts, lowest) = (other.counts, other.lowest)
+            return
+        }
+        if other.lowest < lowest {
+            counts.insert(contentsOf: repeatElement(0, count: lowest - other.lowest), at: 0)
+            lowest = other.lowest
+        }
+        if otherHighest - lowest >= counts.count {
+            counts.append(contentsOf: repeatElement(0, count: otherHighest - lowest + 1 - counts.count))
+        }
+        for (offset, bucketCount) in other.counts.enumerated() { counts[other.lowest - lowest + offset] += bucketCount }
+    }
+
     /// The value standing for the order statistic of 0-based rank `rank` (0 ≤ rank < count).
     private func value(atRank rank: Int) -> Double {
         if rank < zeros { return 0 }

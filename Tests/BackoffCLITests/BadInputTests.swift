@@ -57,7 +57,7 @@ import Testing
         ("missing value before option", ["waits", "--base", "--runs", "3"], "Missing value for '--base <duration>'"),
         (
             "zero clients", ["simulate", "--clients", "0"],
-            "Invalid value '0' for '--clients <count>': out of range; expected a whole number from 1 to 268435455, e.g. 1000"
+            "Invalid value '0' for '--clients <count>': out of range; expected a whole number from 1 to 1099511627776, e.g. 1000"
         ),
         (
             "zero runs", ["waits", "--runs", "0"],

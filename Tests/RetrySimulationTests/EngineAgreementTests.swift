@@ -114,3 +114,70 @@ import Testing
         #expect(ScenarioPath.applicable(to: sessions).last == .clientByClient)
     }
 }
+
+/// Beyond the exact-quantile limit a run streams its total waits (exact integer sums and a sketch),
+/// which do not depend on the order the requests end in: every path, every thread count and every
+/// chunk size gives the very same report, and it agrees with the exact one.
+@Suite struct StreamedTotalWaitTests {
+    /// Streamed on every path (the limit set to 0), with 1 to 3 threads in chunks of 1,048,576, 100
+    /// and 77 clients: one report. Against the exact report: the same counts and timeline, the
+    /// same extremes, the mean to rounding (1e-12, relatively: both are sums of at most 12,000
+    /// values), the standard deviation to 1e-9 of the mean, and the quantiles within the sketch's
+    /// α = 0.1 %.
+    @Test(arguments: 0..<8)
+    func everyPathAndThreadCountGivesOneReport(case index: Int) throws {
+        let (name, make) = EngineAgreementTests.scenarios[index]
+        let scenario = try make()
+        let seed: UInt64 = 7
+        let exact = try scenario.run(seed: seed, arrivalSeed: nil, algorithm: .standard, path: .eventOrdered)
+        let streamed = try scenario.run(
+            seed: seed, arrivalSeed: nil, algorithm: .standard, path: .eventOrdered, exactQuantileLimit: 0)
+        #expect(exact.totalWait.quantilesAreExact && !streamed.totalWait.quantilesAreExact)
+        for path in ScenarioPath.applicable(to: scenario) {
+            for (jobs, chunk) in [(1, Scenario.clientChunk), (2, 100), (3, 77)] {
+                let report = try scenario.run(
+                    seed: seed, arrivalSeed: nil, algorithm: .standard, path: path, jobs: jobs, exactQuantileLimit: 0,
+                    clientChunk: chunk)
+                #expect(report == streamed, "\(name), \(path), \(jobs) jobs, chunks of \(chunk), seed \(seed)")
+            }
+        }
+        #expect(streamed.attempts == exact.attempts && streamed.successes == exact.successes, "\(name)")
+        #expect(streamed.giveUps == exact.giveUps && streamed.requestsLost == exact.requestsLost, "\(name)")
+        #expect(streamed.timeline == exact.timeline && streamed.waits == exact.waits, "\(name)")
+        #expect(streamed.meanCompletion == exact.meanCompletion, "\(name)")
+        #expect(streamed.attemptsStandardError == exact.attemptsStandardError, "\(name)")
+        let (s, e) = (streamed.totalWait, exact.totalWait)
+        #expect(s.count == e.count && s.minimum == e.minimum && s.maximum == e.maximum, "\(name)")
+        #expect(abs(s.mean - e.mean) <= 1e-12 * e.mean, "\(name): \(s.mean) vs \(e.mean)")
+        #expect(
+            abs(s.standardDeviation - e.standardDeviation) <= 1e-9 * e.mean,
+            "\(name): \(s.standardDeviation) vs \(e.standardDeviation)")
+        for p in [0.5, 0.99] {
+            let (sketched, sample) = (s.quantile(p)!, e.quantile(p)!)
+            #expect(abs(sketched - sample) <= 0.001 * sample, "\(name), p = \(p): \(sketched) vs \(sample)")
+        }
+    }
+
+    /// A burst of clients that do not interact may outnumber an event-ordered run's limit, up to
+    /// 2^40; any other run may not.
+    @Test func onlyIndependentBurstsGoPastTheClientLimit() throws {
+        let policy = try EngineAgreementTests.policy(.full)
+        let outage = ServerModel.outage(until: EngineAgreementTests.end)
+        let billion = try Scenario(clients: 1 << 30, server: outage, policy: policy, bucketWidth: .milliseconds(10))
+        #expect(billion.runsClientByClient && billion.memoryEstimate.bytes < 1_048_576)
+        #expect(throws: SimulationError.tooManyClients(1 << 30)) {
+            try Scenario(
+                clients: 1 << 30, server: outage, policy: policy, bucketWidth: .milliseconds(10),
+                arrivals: .uniform(window: .seconds(1)))
+        }
+        #expect(throws: SimulationError.tooManyClients(1 << 30)) {
+            try Scenario(
+                clients: 1 << 30, server: outage, policy: policy, bucketWidth: .milliseconds(10),
+                limits: RetryLimits(budget: .concurrency(ConcurrencyBudget(budgetPercent: 0.2, minRetryConcurrency: 3)))
+            )
+        }
+        #expect(throws: SimulationError.tooManyClients((1 << 40) + 1)) {
+            try Scenario(clients: (1 << 40) + 1, server: outage, policy: policy, bucketWidth: .milliseconds(10))
+        }
+    }
+}

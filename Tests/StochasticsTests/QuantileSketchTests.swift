@@ -47,3 +47,22 @@ import Testing
         #expect(a == b && a.quantile(0) == 0 && abs(a.quantile(1)! - 7e5) <= 700)
     }
 }
+
+/// Sketches of parts of a sample merge into the sketch of the whole, whatever the split.
+@Suite struct QuantileSketchMergeTests {
+    @Test func partsMergeIntoTheWhole() throws {
+        let seed: UInt64 = 5
+        let random = try RandomGenerator(seed: seed)
+        let values = (0..<20_000).map { _ in random.uniform() < 0.2 ? 0 : random.lognormal(mu: 0, sigma: 3) }
+        var whole = QuantileSketch()
+        for value in values { whole.add(value) }
+        for parts in [2, 5] {
+            var pieces = [QuantileSketch](repeating: QuantileSketch(), count: parts)
+            for (index, value) in values.enumerated() { pieces[(index * 7919) % parts].add(value) }
+            var merged = QuantileSketch()
+            merged.merge(QuantileSketch())
+            for piece in pieces { merged.merge(piece) }
+            #expect(merged == whole, "\(parts) parts, seed \(seed)")
+        }
+    }
+}
