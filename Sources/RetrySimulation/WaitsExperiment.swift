@@ -8,7 +8,8 @@ import Stochastics
 /// The runs are drawn in chunks of ``chunkSize``: chunk c from its own generator seeded with
 /// `streamSeed(seed, c)`, so chunks can run on several threads and the result is the same for every
 /// number of threads. Up to ``exactQuantileLimit`` runs are kept and summarised exactly; beyond that
-/// the summary streams (constant memory, quantiles from a sketch within 0.1 %). A policy without randomness (no
+/// the summary streams (constant memory: exact sums for the mean and standard deviation, quantiles
+/// from a sketch within 0.1 %), each thread summarising its own chunks. A policy without randomness (no
 /// jitter, or the immediate schedule) waits the same in every run: its summary is built from one run.
 public struct WaitsExperiment: Sendable {
     public let policy: BackoffPolicy
@@ -68,12 +69,40 @@ public struct WaitsExperiment: Sendable {
             }
             return WaitsOutcome(summary: Summary(totals, quantiles: quantiles), waits: tally)
         }
-        let streaming = try StreamingSummary(quantiles: quantiles)
-        let tally = try forEachTotalWait(seed: seed, algorithm: algorithm, jobs: jobs) { total in
-            try eachTotalWait?(total)
-            try streaming.add(Double(total) / 1e9)
+        if let eachTotalWait {
+            var streamed = MergeableSummary(unit: 1e9)
+            let tally = try forEachTotalWait(seed: seed, algorithm: algorithm, jobs: jobs) { total in
+                try eachTotalWait(total)
+                streamed.add(total)
+            }
+            return WaitsOutcome(summary: streamed.summary(quantiles: quantiles)!, waits: tally)
         }
-        return WaitsOutcome(summary: streaming.summary!, waits: tally)
+        return try streamed(seed: seed, algorithm: algorithm, jobs: jobs, quantiles: quantiles)
+    }
+
+    /// Beyond the exact-quantile limit and without a consumer of every total wait: each of `jobs`
+    /// threads draws every `jobs`-th chunk straight into a summary of its own (exact sums and a
+    /// sketch, see ``MergeableSummary``), and the summaries merge into the very same one whatever
+    /// the number of threads.
+    private func streamed(seed: UInt64, algorithm: GeneratorAlgorithm, jobs: Int, quantiles: [Double]) throws
+        -> WaitsOutcome
+    {
+        let (experiment, chunks) = (self, chunkCount)
+        let workers = min(max(1, jobs), chunks)
+        let parts = try ParallelWork.map(workers, jobs: workers) { worker in
+            var sink = SummarySink()
+            var tally = WaitTally()
+            for chunk in stride(from: worker, to: chunks, by: workers) {
+                tally = tally + (try experiment.draw(chunk: chunk, seed: seed, algorithm: algorithm, into: &sink))
+            }
+            return (sink.summary, tally)
+        }
+        var (summary, tally) = (MergeableSummary(unit: 1e9), WaitTally())
+        for part in parts {
+            summary.merge(part.0)
+            tally = tally + part.1
+        }
+        return WaitsOutcome(summary: summary.summary(quantiles: quantiles)!, waits: tally)
     }
 
     /// Every run's total wait in nanoseconds, in run order: `jobs` chunks at a time drawn in parallel,
@@ -191,6 +220,12 @@ public struct WaitsExperiment: Sendable {
 public struct WaitsOutcome: Sendable {
     public let summary: Summary
     public let waits: WaitTally
+}
+
+/// Total waits added to a summary that streams them (exact sums and a sketch).
+struct SummarySink: TotalWaitSink {
+    var summary = MergeableSummary(unit: 1e9)
+    @inline(__always) mutating func take(run: Int, totalWait: Nanoseconds) { summary.add(totalWait) }
 }
 
 /// Total waits written in nanoseconds, run r at `base[r]`.

@@ -15,6 +15,21 @@ import Testing
         #expect(abs(exact.quantile(0.5)! - streamed.quantile(0.5)!) < 0.01, "seed 5")
     }
 
+    /// Streamed runs in two chunks: the same summary on 1 or 2 threads, each summarising its own
+    /// chunks, and through the ordered path that hands every total wait to a consumer.
+    @Test func streamedSummariesAreTheSameForAnyThreadsAndWithAConsumer() throws {
+        let experiment = try WaitsExperiment(
+            policy: BackoffPolicy(jitter: .decorrelated()), runs: WaitsExperiment.chunkSize + 1_000,
+            exactQuantileLimit: 1_000)
+        let one = try experiment.measure(seed: 9, jobs: 1)
+        let two = try experiment.measure(seed: 9, jobs: 2)
+        var consumed = 0
+        let ordered = try experiment.measure(seed: 9, jobs: 2) { _ in consumed += 1 }
+        #expect(!one.summary.quantilesAreExact && consumed == experiment.runs)
+        #expect(one.summary == two.summary && one.waits == two.waits, "seed 9")
+        #expect(one.summary == ordered.summary && one.waits == ordered.waits, "seed 9")
+    }
+
     @Test func everyTotalWaitIsReportedInRunOrder() throws {
         let policy = try BackoffPolicy(jitter: .equal)
         var totals: [Int64] = []

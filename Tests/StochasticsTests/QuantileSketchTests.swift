@@ -1,6 +1,7 @@
 import Foundation
-import Stochastics
 import Testing
+
+@testable import Stochastics
 
 /// The log-bucketed sketch against exact sample quantiles: its relative error bound holds on skewed
 /// and wide-ranging samples at every probability, zeros are kept exactly, and it is deterministic.
@@ -64,5 +65,44 @@ import Testing
             for piece in pieces { merged.merge(piece) }
             #expect(merged == whole, "\(parts) parts, seed \(seed)")
         }
+    }
+}
+
+/// The sketch finds a value's bucket without `log` where the answer is certain: it must be the
+/// bucket `log` gives for every value, at the buckets' very edges above all.
+@Suite struct QuantileSketchIndexTests {
+    static func byLog(_ value: Double, accuracy: Double) -> Int {
+        let logGamma = log((1 + accuracy) / (1 - accuracy))
+        return Int((log(value) / logGamma).rounded(.up))
+    }
+
+    /// Every bucket edge γ^i from 10^-12 to 10^12 and the 4 doubles either side of it, 10^6
+    /// lognormal values (σ = 6), subnormals, and extremes, at α = 0.001, 0.01 and 10^-5 (where
+    /// `log` decides all).
+    @Test(arguments: [0.001, 0.01, 1e-5])
+    func theBucketIsLogsBucket(accuracy: Double) throws {
+        let sketch = QuantileSketch(accuracy: accuracy)
+        let logGamma = log((1 + accuracy) / (1 - accuracy))
+        var values: [Double] = [
+            .leastNonzeroMagnitude, .leastNormalMagnitude, 1e-300, 1, 2, 0.5, 1e300, .greatestFiniteMagnitude,
+        ]
+        let edges = Int((log(1e12) / logGamma).rounded(.up))
+        for i in stride(from: -edges, through: edges, by: max(1, edges / 20_000)) {
+            var edge = exp(Double(i) * logGamma)
+            for _ in 0..<4 { edge = edge.nextDown }
+            for _ in 0..<9 {
+                values.append(edge)
+                edge = edge.nextUp
+            }
+        }
+        let seed: UInt64 = 3
+        let random = try RandomGenerator(seed: seed)
+        values += (0..<1_000_000).map { _ in random.lognormal(mu: 0, sigma: 6) }
+        var mismatches = 0
+        for value in values where sketch.bucketIndex(value) != Self.byLog(value, accuracy: accuracy) {
+            mismatches += 1
+            if mismatches <= 5 { Issue.record("α = \(accuracy), seed \(seed): \(value) lands in the wrong bucket") }
+        }
+        #expect(mismatches == 0)
     }
 }
