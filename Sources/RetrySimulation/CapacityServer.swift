@@ -94,6 +94,7 @@ struct CapacityServer: WithdrawableServer {
     }
 
     /// A worker is free: it takes the first queued attempt still wanted.
+    @inline(__always)
     private mutating func startNextQueued<Decisions: ServerDecisions>(_ decisions: inout Decisions) {
         while let next = queue.popFirst() {
             if decisions.isWithdrawn(Int(next.client), attempt: next.attempt) {

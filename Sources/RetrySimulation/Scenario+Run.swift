@@ -35,12 +35,14 @@ extension Scenario {
         precondition(
             ScenarioPath.applicable(to: self).contains(path), "the path \(path) does not apply to this scenario")
         if path != .eventOrdered {
-            let starts: SessionStarts =
-                if case .burst = arrivals { .burst(clients) } else {
-                    .drawn(try arrivalTimes(seed: arrivalSeed ?? seed, algorithm: algorithm))
-                }
+            if case .burst = arrivals {
+                return try runClientByClient(
+                    BurstStarts(count: clients), plainHerd: path == .plainHerd, seed: seed, requestLog: requestLog,
+                    jobs: jobs, exactQuantileLimit: exactQuantileLimit, clientChunk: clientChunk)
+            }
             return try runClientByClient(
-                starts, plainHerd: path == .plainHerd, seed: seed, requestLog: requestLog, jobs: jobs,
+                DrawnStarts(times: try arrivalTimes(seed: arrivalSeed ?? seed, algorithm: algorithm)),
+                plainHerd: path == .plainHerd, seed: seed, requestLog: requestLog, jobs: jobs,
                 exactQuantileLimit: exactQuantileLimit, clientChunk: clientChunk)
         }
         let starts = try arrivalTimes(seed: arrivalSeed ?? seed, algorithm: algorithm)
@@ -69,8 +71,8 @@ extension Scenario {
     /// run, or when the total waits are streamed and logged nowhere, in chunks of
     /// `clientChunk` spread over `jobs` threads, whose counts merge into the same report to the
     /// bit (every count is an integer, and the streamed waits' sums are exact).
-    private func runClientByClient(
-        _ starts: SessionStarts, plainHerd: Bool, seed: UInt64, requestLog: (any RequestLog)?, jobs: Int,
+    private func runClientByClient<Starts: SessionStarts>(
+        _ starts: Starts, plainHerd: Bool, seed: UInt64, requestLog: (any RequestLog)?, jobs: Int,
         exactQuantileLimit: Int, clientChunk: Int
     ) throws -> ScenarioReport {
         let scenario = self

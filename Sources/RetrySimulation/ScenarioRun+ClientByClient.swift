@@ -9,7 +9,9 @@ import Stochastics
 extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
     /// The whole sessions of the clients `clients`, through the client state machine; the counts
     /// add to the run's (``finish()`` makes the report).
-    mutating func runClientByClient(_ starts: SessionStarts, clients: Range<Int>) throws(SimulationError) {
+    mutating func runClientByClient<Starts: SessionStarts>(_ starts: Starts, clients: Range<Int>)
+        throws(SimulationError)
+    {
         let server = InstantServer(scenario.server)
         for index in clients {
             let start = starts[index]
@@ -37,7 +39,7 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
     /// (tested against both other paths). It only leaves out what cannot happen here (see
     /// `Scenario.isPlainHerd`): later requests, permanent errors, the recovery trigger, Retry-After
     /// and shared limits.
-    mutating func runPlainHerd(_ starts: SessionStarts, clients: Range<Int>) throws(SimulationError) {
+    mutating func runPlainHerd<Starts: SessionStarts>(_ starts: Starts, clients: Range<Int>) throws(SimulationError) {
         // Compiled twice: without a log, the loop holds nothing of one.
         if let requestLog {
             try runPlainHerd(starts, clients: clients, logging: LoggedRequests(log: requestLog))
@@ -46,8 +48,8 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
         }
     }
 
-    private mutating func runPlainHerd<Logging: PlainHerdLogging>(
-        _ starts: SessionStarts, clients: Range<Int>, logging: Logging
+    private mutating func runPlainHerd<Starts: SessionStarts, Logging: PlainHerdLogging>(
+        _ starts: Starts, clients: Range<Int>, logging: Logging
     ) throws(SimulationError) {
         let (policy, server) = (policy, InstantServer(scenario.server))
         for index in clients {

@@ -1,18 +1,22 @@
-/// When each session of a run starts, in nanoseconds: all at 0 (a burst, held as a count only, so a
-/// client-by-client run of a billion clients keeps nothing per client), or drawn times in order.
-struct SessionStarts: Sendable {
+/// When each session of a client-by-client run starts, in nanoseconds. The runs are compiled once
+/// per kind, so a burst reads no memory at all for its starts.
+protocol SessionStarts: Sendable {
     /// The sessions.
-    let count: Int
-    /// The drawn start times, sorted; `nil` for a burst.
-    private let times: [Int64]?
-
-    /// `count` sessions starting at 0.
-    static func burst(_ count: Int) -> SessionStarts { SessionStarts(count: count, times: nil) }
-
-    /// Sessions starting at `times`, in order.
-    static func drawn(_ times: [Int64]) -> SessionStarts { SessionStarts(count: times.count, times: times) }
-
+    var count: Int { get }
     /// Session `index`'s start.
-    @inline(__always)
-    subscript(index: Int) -> Int64 { times?[index] ?? 0 }
+    subscript(index: Int) -> Int64 { get }
+}
+
+/// `count` sessions starting at 0 (a burst), held as a count only: a run of a billion clients
+/// keeps nothing per client.
+struct BurstStarts: SessionStarts {
+    let count: Int
+    @inline(__always) subscript(index: Int) -> Int64 { 0 }
+}
+
+/// Sessions starting at drawn times, in order.
+struct DrawnStarts: SessionStarts {
+    let times: [Int64]
+    var count: Int { times.count }
+    @inline(__always) subscript(index: Int) -> Int64 { times[index] }
 }
