@@ -23,7 +23,11 @@ struct SimulateCommand: BackoffCommand {
         server, each retrying under its own policy: attempts_total stays the server's load, client_attempts \
         is what the clients sent, and --layer-report FILE has a row per layer. With --hedge (capacity, \
         --replicas) each attempt's copies go to distinct replicas: copies_per_request, mean_response_s, \
-        p99_response_s and work_per_request_s sit beside the closed forms that hold where no copy waits.
+        p99_response_s and work_per_request_s sit beside the closed forms that hold where no copy waits. \
+        Clients that do not interact (always-fail, bernoulli, outage or trace, no limits, no layers) run one \
+        after the other: a burst of up to 2^40 in constant memory. Past 16,777,216 requests the total waits \
+        stream into exact sums and a sketch (quantiles = sketch, within 0.1 %), and the clients are split over \
+        --jobs threads; the output is the same for any --jobs.
         """
     static let defaultJitter = "none,full,equal,decorrelated"
     static let timeline = Option<String?>.optional(

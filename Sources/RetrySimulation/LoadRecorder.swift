@@ -5,7 +5,8 @@ import EventSimulation
 ///
 /// Bucket i covers [i w, (i + 1) w) for width w in nanoseconds. The counts live in memory the
 /// recorder owns (grown by doubling, up to `limit` buckets; later events only set ``overflowed``),
-/// so recording an event is a division, a bounds test and the increments: no copy-on-write check.
+/// so recording an event is a division, a bounds test and the increments: no copy-on-write check,
+/// and no overflow test (a count of 64 bits does not wrap before 2^63 events).
 /// The run that creates a recorder calls ``deallocate()`` once it has taken the ``timeline``.
 struct LoadRecorder {
     let bucketWidth: Nanoseconds
@@ -88,35 +89,35 @@ struct LoadRecorder {
     @inline(__always)
     mutating func recordAttempt(at time: VirtualTime, isRetry: Bool) {
         guard let bucket = bucket(time) else { return }
-        bucket.pointee.attempts += 1
-        if isRetry { bucket.pointee.retries += 1 }
+        bucket.pointee.attempts &+= 1
+        if isRetry { bucket.pointee.retries &+= 1 }
     }
 
     /// Counts an attempt arriving at `time` and the server's answer to it, given at once.
     @inline(__always)
     mutating func recordAttempt(at time: VirtualTime, isRetry: Bool, answeredAtOnce outcome: AttemptOutcome) {
         guard let bucket = bucket(time) else { return }
-        bucket.pointee.attempts += 1
-        if isRetry { bucket.pointee.retries += 1 }
-        if outcome == .success { bucket.pointee.successes += 1 } else { bucket.pointee.failures += 1 }
+        bucket.pointee.attempts &+= 1
+        if isRetry { bucket.pointee.retries &+= 1 }
+        if outcome == .success { bucket.pointee.successes &+= 1 } else { bucket.pointee.failures &+= 1 }
     }
 
     /// Counts the server's answer to an attempt, at the time it was given.
     mutating func recordAnswer(at time: VirtualTime, _ outcome: AttemptOutcome) {
         guard let bucket = bucket(time) else { return }
-        if outcome == .success { bucket.pointee.successes += 1 } else { bucket.pointee.failures += 1 }
+        if outcome == .success { bucket.pointee.successes &+= 1 } else { bucket.pointee.failures &+= 1 }
     }
 
     /// Counts an attempt rejected at once by a full queue (also an answer: a failure).
     mutating func recordRejection(at time: VirtualTime) {
         guard let bucket = bucket(time) else { return }
-        bucket.pointee.rejected += 1
+        bucket.pointee.rejected &+= 1
     }
 
     /// Counts an attempt its client stopped waiting for.
     mutating func recordTimeout(at time: VirtualTime) {
         guard let bucket = bucket(time) else { return }
-        bucket.pointee.timeouts += 1
+        bucket.pointee.timeouts &+= 1
     }
 
     /// Notes the rate limiters' mean fill rate after an answer at `time`.

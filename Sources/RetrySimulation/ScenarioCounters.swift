@@ -94,8 +94,8 @@ struct ScenarioCounters {
     /// A client waits `wait` nanoseconds before its retry; `capWait` is the rounded cap (-1 for none).
     @inline(__always)
     mutating func retryWaits(_ wait: Int64, capWait: Int64) {
-        waits.waits += 1
-        waits.atCap += wait == capWait ? 1 : 0
+        waits.waits &+= 1  // counts of 64 bits: no overflow test
+        waits.atCap &+= wait == capWait ? 1 : 0
     }
 
     /// A session ended after `attempts` attempts in all.

@@ -61,7 +61,7 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
             var outcome = RequestOutcome.gaveUp
             attempt: while true {
                 let success = server.outcome(at: time, using: &random).outcome == .success
-                counters.attempts += 1
+                counters.attempts &+= 1
                 timeline.recordAttempt(
                     at: time, isRetry: backoff.attempts > 1, answeredAtOnce: success ? .success : .failure)
                 if success {

@@ -60,6 +60,14 @@ import Testing
             "Invalid value '0' for '--clients <count>': out of range; expected a whole number from 1 to 1099511627776, e.g. 1000"
         ),
         (
+            "more clients than an event-ordered run holds",
+            ["simulate", "--clients", "300000000", "--server", "capacity"],
+            "Invalid value '300000000' for '--clients <count>': at most 268435455 clients fit in one run, or "
+                + "1099511627776 in a burst against always-fail, bernoulli, outage or trace with no shared limits "
+                + "(budget, breaker, throttle, rate limiter) and no layers (those run client by client), got 300000000; "
+                + "expected a whole number from 1 to 1099511627776, e.g. 1000"
+        ),
+        (
             "zero runs", ["waits", "--runs", "0"],
             "Invalid value '0' for '--runs <count>': out of range; expected a whole number from 1 to 1000000000000, e.g. 10000"
         ),
