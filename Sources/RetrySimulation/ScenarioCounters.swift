@@ -38,8 +38,10 @@ struct ScenarioCounters {
     var requestDurations: UInt64 = 0
     var requestDurationWraps: UInt64 = 0
     var lastCompletion: Int64 = 0
-    /// Σ (attempts of a session)², for the standard error of attempts per client.
-    var attemptSquares = 0
+    /// Σ (attempts of a session)², for the standard error of attempts per client, modulo 2^64, and
+    /// its carries past 2^64: a session of 10 requests of 10^9 attempts squares to 10^20.
+    var attemptSquares: UInt64 = 0
+    var attemptSquareCarries: UInt64 = 0
     /// The waits before retries, and those equal to the policy's cap.
     var waits = WaitTally()
 
@@ -101,7 +103,15 @@ struct ScenarioCounters {
     /// A session ended after `attempts` attempts in all.
     @inline(__always)
     mutating func sessionEnded(attempts: Int) {
-        attemptSquares += attempts * attempts
+        let (high, low) = UInt64(attempts).multipliedFullWidth(by: UInt64(attempts))
+        addAttemptSquares(low: low, carries: high)
+    }
+
+    @inline(__always)
+    private mutating func addAttemptSquares(low: UInt64, carries: UInt64) {
+        let (sum, wrapped) = attemptSquares.addingReportingOverflow(low)
+        attemptSquares = sum
+        attemptSquareCarries &+= carries &+ (wrapped ? 1 : 0)
     }
 
     /// Adds the counts of `other`, a run of other clients of the same scenario that streams its
@@ -132,7 +142,7 @@ struct ScenarioCounters {
         requestDurations = sum
         requestDurationWraps &+= other.requestDurationWraps &+ (wrapped ? 1 : 0)
         lastCompletion = max(lastCompletion, other.lastCompletion)
-        attemptSquares += other.attemptSquares
+        addAttemptSquares(low: other.attemptSquares, carries: other.attemptSquareCarries)
         waits.waits += other.waits.waits
         waits.atCap += other.waits.atCap
     }
@@ -153,7 +163,8 @@ struct ScenarioCounters {
         }
         let n = Double(sessions)
         let mean = Double(attempts) / n
-        let variance = (Double(attemptSquares) - n * mean * mean) / (n - 1)
+        let squares = Double(attemptSquareCarries) * 0x1p64 + Double(attemptSquares)
+        let variance = (squares - n * mean * mean) / (n - 1)
         return ScenarioReport(
             clients: sessions, attempts: attempts,
             attemptsStandardError: sessions > 1 ? (max(0, variance) / n).squareRoot() : .nan,

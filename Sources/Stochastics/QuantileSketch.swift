@@ -27,9 +27,12 @@ public struct QuantileSketch: Sendable, Equatable {
     /// The values added.
     public private(set) var count = 0
 
-    /// An empty sketch with relative accuracy `accuracy` (0 < α < 1).
+    /// An empty sketch with relative accuracy `accuracy`, from 10^-6 to just below 1.
+    ///
+    /// Below 10^-6 the buckets would be too many to keep for any useful range of values (and
+    /// below about 10^-16 γ rounds to 1, so no bucket index could be computed at all).
     public init(accuracy: Double = 0.001) {
-        precondition(accuracy > 0 && accuracy < 1, "the relative accuracy lies in (0, 1)")
+        precondition(accuracy >= 1e-6 && accuracy < 1, "the relative accuracy lies in [10^-6, 1)")
         self.accuracy = accuracy
         gamma = (1 + accuracy) / (1 - accuracy)
         logGamma = log(gamma)
