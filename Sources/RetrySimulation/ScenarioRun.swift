@@ -64,8 +64,20 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
 
     var now: VirtualTime { simulation.now }
 
-    /// Runs the clients through the event engine.
+    /// Runs the clients through the event engine; a run that fails frees its recorder as
+    /// ``finish()`` does, so a caller that catches the error loses no memory.
     mutating func runEventOrdered(_ starts: [Int64]) throws(SimulationError) -> ScenarioReport {
+        do throws(SimulationError) {
+            try runEvents(starts)
+        } catch {
+            timeline.deallocate()
+            throw error
+        }
+        return try finish()
+    }
+
+    /// The event loop of ``runEventOrdered(_:)``, up to the report.
+    private mutating func runEvents(_ starts: [Int64]) throws(SimulationError) {
         clients = .allocate(capacity: starts.count)
         clients.initialize(repeating: SimulatedClient(policy: policy, requests: scenario.requestsPerClient))
         defer {
@@ -104,7 +116,6 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             }
         }
         try server.finish(&counters)
-        return try finish()
     }
 
     /// The report, once every client is done; frees the recorder.
