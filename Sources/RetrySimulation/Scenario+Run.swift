@@ -91,34 +91,28 @@ extension Scenario {
         var whole = newRun(requestLog)
         let chunks = (starts.count + clientChunk - 1) / clientChunk
         let workers = min(jobs, chunks)
-        // A run that fails frees the recorder as finish() does: a caller that catches loses no memory.
-        guard workers > 1, requestLog == nil, !whole.counters.keepsTotalWaits else {
-            do {
-                try run(0..<starts.count, in: &whole)
-            } catch {
-                whole.timeline.deallocate()
-                throw error
-            }
-            return try whole.finish()
-        }
-        let parts: [(ScenarioCounters, LoadTimeline, Bool)]
         do {
-            parts = try ParallelWork.map(workers, jobs: workers) { worker in
-                var part = newRun()
-                defer { part.timeline.deallocate() }
-                for chunk in stride(from: worker, to: chunks, by: workers) {
-                    let first = chunk * clientChunk
-                    try run(first..<min(first + clientChunk, starts.count), in: &part)
+            if workers > 1, requestLog == nil, !whole.counters.keepsTotalWaits {
+                let parts = try ParallelWork.map(workers, jobs: workers) { worker in
+                    var part = newRun()
+                    defer { part.timeline.deallocate() }
+                    for chunk in stride(from: worker, to: chunks, by: workers) {
+                        let first = chunk * clientChunk
+                        try run(first..<min(first + clientChunk, starts.count), in: &part)
+                    }
+                    return (part.counters, part.timeline.timeline, part.timeline.overflowed)
                 }
-                return (part.counters, part.timeline.timeline, part.timeline.overflowed)
+                for (counters, timeline, overflowed) in parts {
+                    whole.counters.merge(counters)
+                    whole.timeline.add(timeline, overflowed: overflowed)
+                }
+            } else {
+                try run(0..<starts.count, in: &whole)
             }
         } catch {
+            // Freed as finish() frees it: a caller that catches the error loses no memory.
             whole.timeline.deallocate()
             throw error
-        }
-        for (counters, timeline, overflowed) in parts {
-            whole.counters.merge(counters)
-            whole.timeline.add(timeline, overflowed: overflowed)
         }
         return try whole.finish()
     }

@@ -30,18 +30,14 @@ struct ScenarioCounters {
     let keepsTotalWaits: Bool
     /// Requests that ended (the entries of `totalWaits` that are not NaN).
     var endedRequests = 0
-    /// Σ (end - first attempt) over the requests that ended, in nanoseconds.
-    /// The sum of the requests' durations, in nanoseconds, modulo 2^64, and how many times it
-    /// wrapped: each duration is at most virtual time's horizon (2^62 ns) and a run holds up to
-    /// 2^28 clients' requests, so the sum needs more than 64 bits. (Two words, not `Int128`, whose
-    /// 16-byte alignment made the counters' array of total waits copy once per run, 8 MB a mode.)
-    var requestDurations: UInt64 = 0
-    var requestDurationWraps: UInt64 = 0
+    /// Σ (end - first attempt) over the requests that ended, in nanoseconds: each duration is at
+    /// most virtual time's horizon (2^62 ns) and a run holds up to 2^40 clients' requests, so the
+    /// sum needs more than 64 bits.
+    var requestDurations = WideSum()
     var lastCompletion: Int64 = 0
-    /// Σ (attempts of a session)², for the standard error of attempts per client, modulo 2^64, and
-    /// its carries past 2^64: a session of 10 requests of 10^9 attempts squares to 10^20.
-    var attemptSquares: UInt64 = 0
-    var attemptSquareCarries: UInt64 = 0
+    /// Σ (attempts of a session)², for the standard error of attempts per client: a session of 10
+    /// requests of 10^9 attempts squares to 10^20, past 64 bits.
+    var attemptSquares = WideSum()
     /// The waits before retries, and those equal to the policy's cap.
     var waits = WaitTally()
 
@@ -87,9 +83,7 @@ struct ScenarioCounters {
             streamedWaits.add(totalWait)
         }
         endedRequests += 1
-        let (sum, wrapped) = requestDurations.addingReportingOverflow(UInt64(end - start))  // end >= start
-        requestDurations = sum
-        requestDurationWraps &+= wrapped ? 1 : 0
+        requestDurations.add(low: UInt64(end - start))  // end >= start
         lastCompletion = max(lastCompletion, end)
     }
 
@@ -103,15 +97,7 @@ struct ScenarioCounters {
     /// A session ended after `attempts` attempts in all.
     @inline(__always)
     mutating func sessionEnded(attempts: Int) {
-        let (high, low) = UInt64(attempts).multipliedFullWidth(by: UInt64(attempts))
-        addAttemptSquares(low: low, carries: high)
-    }
-
-    @inline(__always)
-    private mutating func addAttemptSquares(low: UInt64, carries: UInt64) {
-        let (sum, wrapped) = attemptSquares.addingReportingOverflow(low)
-        attemptSquares = sum
-        attemptSquareCarries &+= carries &+ (wrapped ? 1 : 0)
+        attemptSquares.addSquare(of: UInt64(attempts))
     }
 
     /// Adds the counts of `other`, a run of other clients of the same scenario that streams its
@@ -138,11 +124,9 @@ struct ScenarioCounters {
         orphanedAttempts += other.orphanedAttempts
         streamedWaits.merge(other.streamedWaits)
         endedRequests += other.endedRequests
-        let (sum, wrapped) = requestDurations.addingReportingOverflow(other.requestDurations)
-        requestDurations = sum
-        requestDurationWraps &+= other.requestDurationWraps &+ (wrapped ? 1 : 0)
+        requestDurations.add(other.requestDurations)
         lastCompletion = max(lastCompletion, other.lastCompletion)
-        addAttemptSquares(low: other.attemptSquares, carries: other.attemptSquareCarries)
+        attemptSquares.add(other.attemptSquares)
         waits.waits += other.waits.waits
         waits.atCap += other.waits.atCap
     }
@@ -163,8 +147,7 @@ struct ScenarioCounters {
         }
         let n = Double(sessions)
         let mean = Double(attempts) / n
-        let squares = Double(attemptSquareCarries) * 0x1p64 + Double(attemptSquares)
-        let variance = (squares - n * mean * mean) / (n - 1)
+        let variance = (attemptSquares.value - n * mean * mean) / (n - 1)
         return ScenarioReport(
             clients: sessions, attempts: attempts,
             attemptsStandardError: sessions > 1 ? (max(0, variance) / n).squareRoot() : .nan,
@@ -178,7 +161,7 @@ struct ScenarioCounters {
             totalWait: totalWait,
             meanCompletion: endedRequests == 0
                 ? .nan
-                : (Double(requestDurationWraps) * 0x1p64 + Double(requestDurations)) / Double(endedRequests) / 1e9,
+                : requestDurations.value / Double(endedRequests) / 1e9,
             lastCompletion: Double(lastCompletion) / 1e9,
             waits: waits, timeline: timeline, hedge: hedge)
     }

@@ -10,7 +10,8 @@ struct ScenarioCountersTests {
         counters.sessionEnded(attempts: 10_000_000_000)
         counters.sessionEnded(attempts: 3)
         let exact = UInt128(10_000_000_000) * 10_000_000_000 + 9
-        #expect(UInt128(counters.attemptSquareCarries) << 64 + UInt128(counters.attemptSquares) == exact)
+        let squares = counters.attemptSquares
+        #expect(UInt128(squares.carries) << 64 + UInt128(squares.low) == exact)
 
         // Split over two runs and merged, the sum is the same to the bit.
         var first = ScenarioCounters(sessions: 1, requestsPerClient: 1, exactQuantileLimit: 0)
@@ -18,7 +19,6 @@ struct ScenarioCountersTests {
         first.sessionEnded(attempts: 10_000_000_000)
         second.sessionEnded(attempts: 3)
         first.merge(second)
-        #expect(first.attemptSquares == counters.attemptSquares)
-        #expect(first.attemptSquareCarries == counters.attemptSquareCarries)
+        #expect(first.attemptSquares.low == squares.low && first.attemptSquares.carries == squares.carries)
     }
 }
