@@ -93,8 +93,8 @@ extension Scenario {
             runsClientByClient && clientBytes == 0
             ? "\(sessionText), run one after the other: nothing kept per client"
             : "\(sessionText), \(Int(clientBytes)) bytes each"
-        // Total waits kept one by one for exact quantiles, or streamed into a sketch (about 21,000
-        // buckets of 8 bytes at most, one per thread).
+        // Total waits kept one by one for exact quantiles, or streamed into a sketch (nanoseconds
+        // from 1 to 2^63: 63 binades of 512 buckets, 8 bytes each, at most; one per thread).
         let totalWaits: MemoryEstimate.Item =
             requests <= Double(Self.exactQuantileLimit)
             ? .init(
@@ -104,8 +104,8 @@ extension Scenario {
                 bytes: requests * 8)
             : .init(
                 parameter: sessionParameter,
-                what: "total waits streamed into a quantile sketch per thread, up to 170 KiB each (4 charged)",
-                bytes: 4 * 170 * 1024)
+                what: "total waits streamed into a quantile sketch per thread, up to 252 KiB each (4 charged)",
+                bytes: 4 * 252 * 1024)
         return MemoryEstimate(
             [
                 .init(parameter: sessionParameter, what: clientWhat, bytes: sessions * clientBytes),

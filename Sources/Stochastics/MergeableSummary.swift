@@ -9,18 +9,22 @@
 /// outgrows them (values of ~10^19 squared, by the billion) the usual Σx² - (Σx)²/n in doubles
 /// stands in.
 public struct MergeableSummary: Sendable, Equatable {
-    /// The values added.
-    public private(set) var count = 0
+    @usableFromInline var _count = 0
     /// Σx: each value is below 2^63 and there are fewer than 2^63 of them, so this never wraps.
-    private var sum: UInt128 = 0
+    @usableFromInline var sum: UInt128 = 0
     /// Σx² modulo 2^128, and how many times it wrapped.
-    private var sumOfSquares: UInt128 = 0
-    private var squareWraps = 0
-    private var minimum = Int64.max
-    private var maximum = Int64.min
-    private var sketch: QuantileSketch
+    @usableFromInline var sumOfSquares: UInt128 = 0
+    @usableFromInline var squareWraps = 0
+    @usableFromInline var minimum = Int64.max
+    @usableFromInline var maximum = Int64.min
+    /// The values themselves, not divided by ``unit`` (a division saved per value; the quantiles
+    /// are divided once when reported).
+    @usableFromInline var sketch: QuantileSketch
     /// Values per unit the summary reports in (1e9: nanoseconds, reported in seconds).
     public let unit: Double
+
+    /// The values added.
+    public var count: Int { _count }
 
     /// An empty summary reporting in units of `unit` values, quantiles to relative accuracy
     /// `accuracy`.
@@ -32,22 +36,23 @@ public struct MergeableSummary: Sendable, Equatable {
 
     /// Adds a value of at least 0.
     /// - Complexity: O(1) amortised.
+    @inlinable @inline(__always)
     public mutating func add(_ value: Int64) {
         precondition(value >= 0, "a mergeable summary takes values of at least 0")
-        count += 1
+        _count += 1
         sum &+= UInt128(value)
         let (square, wrapped) = sumOfSquares.addingReportingOverflow(UInt128(value) * UInt128(value))
         sumOfSquares = square
         squareWraps += wrapped ? 1 : 0
         minimum = min(minimum, value)
         maximum = max(maximum, value)
-        sketch.add(Double(value) / unit)
+        sketch.add(Double(value))
     }
 
     /// Adds every value `other` holds.
     public mutating func merge(_ other: MergeableSummary) {
         precondition(other.unit == unit, "summaries merge in one unit")
-        count += other.count
+        _count += other.count
         sum &+= other.sum
         let (square, wrapped) = sumOfSquares.addingReportingOverflow(other.sumOfSquares)
         sumOfSquares = square
@@ -69,7 +74,7 @@ public struct MergeableSummary: Sendable, Equatable {
             count: count, mean: mean,
             standardDeviation: count > 1 ? (squaredDeviations / Double(count - 1)).squareRoot() / unit : .nan,
             minimum: Double(minimum) / unit, maximum: Double(maximum) / unit,
-            quantileProbabilities: probabilities, quantileValues: probabilities.map { sketch.quantile($0)! })
+            quantileProbabilities: probabilities, quantileValues: probabilities.map { sketch.quantile($0)! / unit })
     }
 
     /// Σ(x - mean)², in squared units of the values.

@@ -1,67 +1,65 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Quantiles of non-negative values in memory that does not grow with their number: a histogram of
-/// logarithmically spaced buckets (the mapping of DDSketch, Masson, Rim and Lee, 2019), with a
-/// bounded relative error.
+/// log-linear buckets (each binade [2^e, 2^(e+1)) split into 2^k equal buckets, as HdrHistogram
+/// splits it), with a bounded relative error.
 ///
-/// With γ = (1 + α)/(1 − α), a positive value x falls in bucket i = ⌈log_γ x⌉, which holds
-/// (γ^(i−1), γ^i]; the bucket stands for 2γ^i/(γ + 1), within a factor 1 ± α of every value in it.
-/// Zeros have a bucket of their own. A quantile is the type-7 interpolation between the buckets of
-/// its two order statistics, so it lies within α, relatively, of the exact sample quantile
-/// (tested against it). At α = 0.001 values from 1 ns to 30 years (in seconds) need about 21,000
-/// buckets, 170 KiB; only the buckets from the lowest value's to the highest's are kept.
+/// A positive normal double's bit pattern is its biased exponent followed by 52 bits of mantissa,
+/// and it grows with the value; its top 11 + k bits, `bits >> (52 − k)`, are the index of its bucket
+/// [lo, hi), where hi − lo = 2^(e−k) and lo ≥ 2^e. The bucket stands for 2 lo hi / (lo + hi), whose
+/// distance from any value in it is at most (hi − lo)/(hi + lo) ≤ 1/(2^(k+1) + 1) of that value; k
+/// is the least that makes this at most the accuracy α (k = 9, 512 buckets a binade, at α = 0.001).
+/// Subnormal values are indexed after scaling by 2^64 (exact), in buckets below the normal ones;
+/// their bucket's value is as precise as a subnormal double can be. Zeros have a bucket of their
+/// own. A quantile is the type-7 interpolation between the buckets of its two order statistics, so
+/// it lies within α, relatively, of the exact sample quantile (tested against it). At α = 0.001
+/// values from 1 to 2^63 (nanoseconds, say) need at most 63 × 512 = 32,256 buckets, 252 KiB; only
+/// the buckets from the lowest value's to the highest's are kept.
 public struct QuantileSketch: Sendable, Equatable {
-    /// The relative accuracy α.
+    /// The relative accuracy α asked for.
     public let accuracy: Double
-    private let logGamma: Double
-    private let inverseLogGamma: Double
-    private let gamma: Double
+    /// The buckets a binade holds are 2^k with k = 52 − `shift`.
+    @usableFromInline let shift: UInt64
     /// Counts of the buckets `lowest`, `lowest` + 1, ...
-    private var counts: [Int] = []
-    private var lowest = 0
-    private var zeros = 0
+    @usableFromInline var counts: [Int] = []
+    @usableFromInline var lowest = 0
+    @usableFromInline var zeros = 0
+    @usableFromInline var _count = 0
+
     /// The values added.
-    public private(set) var count = 0
+    public var count: Int { _count }
 
     /// An empty sketch with relative accuracy `accuracy`, from 10^-6 to just below 1.
     ///
-    /// Below 10^-6 the buckets would be too many to keep for any useful range of values (and
-    /// below about 10^-16 γ rounds to 1, so no bucket index could be computed at all).
+    /// Below 10^-6 the buckets would be too many to keep for any useful range of values (2^19 a
+    /// binade).
     public init(accuracy: Double = 0.001) {
         precondition(accuracy >= 1e-6 && accuracy < 1, "the relative accuracy lies in [10^-6, 1)")
         self.accuracy = accuracy
-        gamma = (1 + accuracy) / (1 - accuracy)
-        logGamma = log(gamma)
-        inverseLogGamma = 1 / logGamma
+        var bits = 0
+        while 1 / (Double(1 << (bits + 1)) + 1) > accuracy { bits += 1 }
+        shift = UInt64(52 - bits)
     }
 
     /// Adds a value: finite, and not negative.
-    /// - Complexity: O(1) amortised: the bucket's index is found without `log` for all but about
-    ///   two values in 10^6 (see `bucketIndex(_:)`).
-    @inline(__always)
+    /// - Complexity: O(1) amortised.
+    @inlinable @inline(__always)
     public mutating func add(_ value: Double) {
-        precondition(value >= 0 && value.isFinite, "a sketch takes finite values of at least 0")
-        count += 1
+        precondition(value >= 0 && value < .infinity, "a sketch takes finite values of at least 0")
+        _count += 1
         guard value > 0 else {
             zeros += 1
             return
         }
-        let index = bucketIndex(value)
-        let offset = index &- lowest
+        let offset = bucketIndex(value) &- lowest
         if UInt(bitPattern: offset) < UInt(counts.count) {
             counts[offset] += 1
         } else {
-            addOutsideTheBuckets(index)
+            addOutsideTheBuckets(lowest &+ offset)
         }
     }
 
     /// Adds a value whose bucket lies outside the buckets kept so far, growing them to it.
-    @inline(never)
-    private mutating func addOutsideTheBuckets(_ index: Int) {
+    @usableFromInline @inline(never)
+    mutating func addOutsideTheBuckets(_ index: Int) {
         if counts.isEmpty {
             lowest = index
             counts = [0]
@@ -74,43 +72,36 @@ public struct QuantileSketch: Sendable, Equatable {
         counts[index - lowest] += 1
     }
 
-    /// ⌈log(x) / log γ⌉ for a positive finite x, as `log` gives it, without calling `log` when
-    /// the answer is certain.
-    ///
-    /// With x = 2^e m, m in [√½, √2), and s = (m - 1)/(m + 1), |s| < 0.172, log x = e log 2 +
-    /// 2 atanh s, whose series 2s(1 + s²/3 + ... + s¹⁰/11) is off by less than 2 × 10^-11 (the
-    /// next term); the sums' rounding adds less than 10^-15 |log x|. So the estimate t of
-    /// log(x)/log γ is within 10^-8 of the exact quotient (log γ ≈ 0.002 at α = 0.001), and when t
-    /// lies more than 10^-6 from an integer its ceiling is the one `log` gives; otherwise (about 2
-    /// values in 10^6), for a subnormal x, or for α below 10^-4 (where the estimate's error, 2 ×
-    /// 10^-11 / log γ, nears 10^-6), `log` decides.
-    @inline(__always)
+    /// The index of a positive finite value's bucket: its bit pattern's top 64 − `shift` bits (below
+    /// 2^-1022, those of the value scaled by 2^64, less 64 binades' worth of buckets).
+    @inlinable @inline(__always)
     func bucketIndex(_ value: Double) -> Int {
         let bits = value.bitPattern
-        var exponent = Int(bits >> 52) - 1023
-        var m = Double(bitPattern: (bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000)
-        if m > 2.0.squareRoot() {
-            m *= 0.5
-            exponent += 1
-        }
-        let s = (m - 1) / (m + 1)
-        let s2 = s * s
-        let series = 1 + s2 * (1 / 3 + s2 * (1 / 5 + s2 * (1 / 7 + s2 * (1 / 9 + s2 * (1 / 11)))))
-        let estimate = (Double(exponent) * 0.693_147_180_559_945_3 + 2 * s * series) * inverseLogGamma
-        // ⌈t⌉ without a call to ceil: truncation rounds a negative t up already.
-        let truncated = Int(estimate)
-        let ceiling = truncated + (estimate > Double(truncated) ? 1 : 0)
-        let gap = Double(ceiling) - estimate
-        guard gap > 1e-6 && gap < 1 - 1e-6 && exponent > -1022 && accuracy >= 1e-4 else {
-            return Int((log(value) / logGamma).rounded(.up))
-        }
-        return ceiling
+        guard bits >= 1 << 52 else { return subnormalBucketIndex(value) }
+        return Int(truncatingIfNeeded: bits >> shift)
+    }
+
+    @usableFromInline @inline(never)
+    func subnormalBucketIndex(_ value: Double) -> Int {
+        Int(truncatingIfNeeded: (value * 0x1p64).bitPattern >> shift) - (64 << (52 - shift))
+    }
+
+    /// The bucket `index`'s lower and upper bounds (the upper one excluded; ∞ above the greatest
+    /// finite double) and the value that stands for it, 2 lo hi / (lo + hi).
+    func bucket(_ index: Int) -> (lower: Double, upper: Double, value: Double) {
+        let perBinade = 1 << (52 - shift)
+        // Below the normal binades, work on values scaled by 2^64 and scale the answer back.
+        let (scaled, factor) = index < perBinade ? (index + 64 * perBinade, 0x1p-64) : (index, 1.0)
+        let lower = Double(bitPattern: UInt64(scaled) << shift)
+        let width = Double(sign: .plus, exponent: lower.exponent - Int(52 - shift), significand: 1)
+        let value = lower + width / (2 + width / lower)
+        return (lower * factor, (lower + width) * factor, value * factor)
     }
 
     /// Adds every value `other` holds: the sketch of both sets of values, whatever order they came in.
     public mutating func merge(_ other: QuantileSketch) {
         precondition(other.accuracy == accuracy, "sketches merge at one accuracy")
-        count += other.count
+        _count += other.count
         zeros += other.zeros
         guard !other.counts.isEmpty else { return }
         let otherHighest = other.lowest + other.counts.count - 1
@@ -134,7 +125,7 @@ public struct QuantileSketch: Sendable, Equatable {
         var seen = zeros
         for (offset, bucketCount) in counts.enumerated() {
             seen += bucketCount
-            if rank < seen { return 2 * pow(gamma, Double(lowest + offset)) / (gamma + 1) }
+            if rank < seen { return bucket(lowest + offset).value }
         }
         preconditionFailure("rank \(rank) beyond the sketch's \(count) values")
     }

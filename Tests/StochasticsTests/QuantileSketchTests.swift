@@ -68,27 +68,22 @@ import Testing
     }
 }
 
-/// The sketch finds a value's bucket without `log` where the answer is certain: it must be the
-/// bucket `log` gives for every value, at the buckets' very edges above all.
-@Suite struct QuantileSketchIndexTests {
-    static func byLog(_ value: Double, accuracy: Double) -> Int {
-        let logGamma = log((1 + accuracy) / (1 - accuracy))
-        return Int((log(value) / logGamma).rounded(.up))
-    }
-
-    /// Every bucket edge γ^i from 10^-12 to 10^12 and the 4 doubles either side of it, 10^6
-    /// lognormal values (σ = 6), subnormals, and extremes, at α = 0.001, 0.01 and 10^-5 (where
-    /// `log` decides all).
+/// The log-linear buckets: every value lies in its bucket, whose value is within α of it; the
+/// buckets tile the doubles without gaps; and a binade is split as finely as α needs, no finer.
+@Suite struct QuantileSketchBucketTests {
+    /// Every 97th bucket edge from 10^-12 to 10^12 and the 4 doubles either side of it, 10^6
+    /// lognormal values (σ = 6), subnormals and extremes, at α = 0.001, 0.01 and 10^-5: each lies in
+    /// [lower, upper) of its bucket, and (for normal values) the bucket's value is within α of it.
+    /// (With k one less, a binade's buckets twice as wide, 1/(2^k + 1) > α and this fails.)
     @Test(arguments: [0.001, 0.01, 1e-5])
-    func theBucketIsLogsBucket(accuracy: Double) throws {
+    func everyValueLiesInItsBucketWithinTheAccuracy(accuracy: Double) throws {
         let sketch = QuantileSketch(accuracy: accuracy)
-        let logGamma = log((1 + accuracy) / (1 - accuracy))
         var values: [Double] = [
-            .leastNonzeroMagnitude, .leastNormalMagnitude, 1e-300, 1, 2, 0.5, 1e300, .greatestFiniteMagnitude,
+            .leastNonzeroMagnitude, .leastNormalMagnitude.nextDown, .leastNormalMagnitude, 0x1p-1030, 1e-300, 1, 2,
+            0.5, 1e300, .greatestFiniteMagnitude,
         ]
-        let edges = Int((log(1e12) / logGamma).rounded(.up))
-        for i in stride(from: -edges, through: edges, by: max(1, edges / 20_000)) {
-            var edge = exp(Double(i) * logGamma)
+        for index in stride(from: sketch.bucketIndex(1e-12), through: sketch.bucketIndex(1e12), by: 97) {
+            var edge = sketch.bucket(index).lower
             for _ in 0..<4 { edge = edge.nextDown }
             for _ in 0..<9 {
                 values.append(edge)
@@ -98,11 +93,49 @@ import Testing
         let seed: UInt64 = 3
         let random = try RandomGenerator(seed: seed)
         values += (0..<1_000_000).map { _ in random.lognormal(mu: 0, sigma: 6) }
-        var mismatches = 0
-        for value in values where sketch.bucketIndex(value) != Self.byLog(value, accuracy: accuracy) {
-            mismatches += 1
-            if mismatches <= 5 { Issue.record("α = \(accuracy), seed \(seed): \(value) lands in the wrong bucket") }
+        var failures = 0
+        for value in values {
+            let bucket = sketch.bucket(sketch.bucketIndex(value))
+            // A subnormal bucket's bounds are rounded to the subnormal doubles, so its upper one may
+            // be the value itself.
+            let subnormal = value < .leastNormalMagnitude
+            let inside = bucket.lower <= value && (value < bucket.upper || subnormal && value == bucket.upper)
+            let close = subnormal || abs(bucket.value - value) <= accuracy * value
+            if !(inside && close) {
+                failures += 1
+                if failures <= 5 {
+                    Issue.record(
+                        "α = \(accuracy), seed \(seed): \(value) in [\(bucket.lower), \(bucket.upper)) as \(bucket.value)"
+                    )
+                }
+            }
         }
-        #expect(mismatches == 0)
+        #expect(failures == 0)
+    }
+
+    /// Each bucket ends where the next begins (the subnormal ones, the first normal one, and the
+    /// last finite one, which ends at ∞), so no value falls between two buckets.
+    @Test(arguments: [0.001, 0.3])
+    func bucketsTileTheDoubles(accuracy: Double) {
+        let sketch = QuantileSketch(accuracy: accuracy)
+        let indices = [
+            sketch.bucketIndex(.leastNonzeroMagnitude), sketch.bucketIndex(.leastNormalMagnitude.nextDown),
+            sketch.bucketIndex(.leastNormalMagnitude), sketch.bucketIndex(1), sketch.bucketIndex(1e300),
+        ]
+        for index in indices {
+            #expect(sketch.bucket(index).upper == sketch.bucket(index + 1).lower, "α = \(accuracy), bucket \(index)")
+        }
+        let last = sketch.bucketIndex(.greatestFiniteMagnitude)
+        #expect(sketch.bucket(last).upper == .infinity && sketch.bucket(last).value.isFinite)
+        #expect(sketch.bucket(sketch.bucketIndex(.leastNonzeroMagnitude)).lower <= .leastNonzeroMagnitude)
+    }
+
+    /// A binade holds 2^k buckets, k the least with 1/(2^(k+1) + 1) ≤ α: 512 at α = 0.001 (so a
+    /// bucket's value is within 1/1025 of its values), 64 at 0.01, 2^16 at 10^-5, 1 at 1/3.
+    @Test func aBinadeIsSplitAsFinelyAsTheAccuracyNeeds() {
+        for (accuracy, buckets) in [(0.001, 512), (0.01, 64), (1e-5, 1 << 16), (1.0 / 3, 1), (0.3, 2)] {
+            let sketch = QuantileSketch(accuracy: accuracy)
+            #expect(sketch.bucketIndex(2) - sketch.bucketIndex(1) == buckets, "α = \(accuracy)")
+        }
     }
 }
