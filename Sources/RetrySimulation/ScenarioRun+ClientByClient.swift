@@ -12,10 +12,10 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
     mutating func runClientByClient<Starts: SessionStarts>(_ starts: Starts, clients: Range<Int>)
         throws(SimulationError)
     {
-        let server = InstantServer(scenario.server)
+        let (server, warmUp) = (InstantServer(scenario.server), Taus2.WarmUp.sixSteps)
         for index in clients {
             let start = starts[index]
-            var random = Taus2(seed: SeedDerivation.streamSeed(root: seed, stream: UInt64(index)))
+            var random = Taus2(seed: SeedDerivation.streamSeed(root: seed, stream: UInt64(index)), warmUp: warmUp)
             var client = SimulatedClient(policy: policy, requests: scenario.requestsPerClient)
             var time = VirtualTime(nanoseconds: start)
             while true {
@@ -51,10 +51,10 @@ extension ScenarioRun where Server == InstantServer, Gate == NoLimits {
     private mutating func runPlainHerd<Starts: SessionStarts, Logging: PlainHerdLogging>(
         _ starts: Starts, clients: Range<Int>, logging: Logging
     ) throws(SimulationError) {
-        let (policy, server) = (policy, InstantServer(scenario.server))
+        let (policy, server, warmUp) = (policy, InstantServer(scenario.server), Taus2.WarmUp.sixSteps)
         for index in clients {
             let startTime = starts[index]
-            var random = Taus2(seed: SeedDerivation.streamSeed(root: seed, stream: UInt64(index)))
+            var random = Taus2(seed: SeedDerivation.streamSeed(root: seed, stream: UInt64(index)), warmUp: warmUp)
             var backoff = BackoffState(policy: policy)
             var time = VirtualTime(nanoseconds: startTime)
             counters.uniqueRequests += 1

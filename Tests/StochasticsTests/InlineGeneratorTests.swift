@@ -33,6 +33,22 @@ import Testing
         }
     }
 
+    /// The warm-up's jump is six steps from any state, not only from seeded ones: 10^5 states of
+    /// outputs of a stepper, each component jumped and the whole stepped six times.
+    @Test func taus2WarmUpJumpIsSixSteps() {
+        var source = Taus2(seed: 11)
+        let warmUp = Taus2.WarmUp.sixSteps
+        for _ in 0..<100_000 {
+            let (s1, s2, s3) = (UInt(source.next()), UInt(source.next()), UInt(source.next()))
+            var stepped = Taus2(s1: s1, s2: s2, s3: s3)
+            for _ in 0..<6 { _ = stepped.next() }
+            let jumped = Taus2(
+                s1: warmUp.jump(s1, component: 0), s2: warmUp.jump(s2, component: 1), s3: warmUp.jump(s3, component: 2))
+            #expect(jumped == stepped, "state (\(s1), \(s2), \(s3))")
+            if jumped != stepped { return }
+        }
+    }
+
     @Test func mersenneTwisterMatchesGSLForAMillionOutputs() {
         for seed in [UInt64(2015), 0xDEAD_BEEF_CAFE_F00D] {
             var generator = MersenneTwister(seed: seed)
