@@ -55,12 +55,18 @@ public struct Summary: Hashable, Sendable {
         quantileProbabilities = probabilities
         quantilesAreExact = true
         let first = buffer[0]
-        let mean = first + Self.sum(buffer) { $0 - first } / Double(n)
+        // The extremes come with the first pass, as gsl_stats_minmax finds them (the first of equal
+        // values); a NaN or an infinity makes the sum not finite, and GSL then decides them.
+        var (low, high) = (first, first)
+        let shiftedSum = Self.sum(buffer) { x in
+            if x < low { low = x }
+            if x > high { high = x }
+            return x - first
+        }
+        if !shiftedSum.isFinite { gsl_stats_minmax(&low, &high, base, 1, n) }
+        let mean = first + shiftedSum / Double(n)
         self.mean = mean
         standardDeviation = n > 1 ? (Self.sum(buffer) { ($0 - mean) * ($0 - mean) } / Double(n - 1)).squareRoot() : .nan
-        var low = 0.0
-        var high = 0.0
-        gsl_stats_minmax(&low, &high, base, 1, n)
         minimum = low
         maximum = high
         // Everything before `settled` is at most the order statistic placed last.

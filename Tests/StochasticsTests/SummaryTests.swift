@@ -18,6 +18,17 @@ import Testing
         #expect(summary.quantilesAreExact)
     }
 
+    /// The extremes found in the mean's pass: negative values and ties; with an infinity or a NaN
+    /// (whose sum is not finite) they are GSL's, which reports a NaN as both.
+    @Test func extremesComeWithTheMeansPass() {
+        let tied = Summary([3, -2.5, 7, -2.5, 7, 0])
+        #expect(tied.minimum == -2.5 && tied.maximum == 7)
+        let infinite = Summary([1, .infinity, -4])
+        #expect(infinite.minimum == -4 && infinite.maximum == .infinity)
+        let notANumber = Summary([1, .nan, 2], quantiles: [])
+        #expect(notANumber.minimum.isNaN && notANumber.maximum.isNaN)
+    }
+
     @Test func singleValueHasNoStandardDeviation() {
         let summary = Summary([3])
         #expect(summary.mean == 3 && summary.standardDeviation.isNaN)
