@@ -1,5 +1,6 @@
-import Stochastics
 import Testing
+
+@testable import Stochastics
 
 @Suite struct SummaryTests {
     /// Reference values for 1...10 (R: mean, sd, quantile(type = 7)): sd = √(55/6) = 3.0276503540974917,
@@ -99,5 +100,60 @@ import Testing
         #expect(abs(summary.standardDeviation - reference.standardDeviation) <= 1e-12 * reference.standardDeviation)
         let constant = Summary([Double](repeating: 3.1, count: 10_000))
         #expect(constant.mean == 3.1 && constant.standardDeviation == 0)
+    }
+}
+
+/// Bucketed selection (samples of 2^16 values and more) gives the order statistics sorting gives.
+@Suite struct SummaryBucketedSelectionTests {
+    /// 200,000 values of four shapes (lognormal over nine decades, a quarter zeros, heavy ties,
+    /// one value repeated, so one bucket holds the whole sample) at 9 probabilities: each quantile
+    /// is the type-7 interpolation of the sorted sample's order statistics, to the bit.
+    @Test(arguments: ["lognormal", "zeros", "ties", "constant"])
+    func quantilesAreTheSortedSamplesOnes(sample name: String) throws {
+        let seed: UInt64 = 29
+        let random = try RandomGenerator(seed: seed)
+        let n = 200_000
+        let values: [Double] = (0..<n).map { _ in
+            switch name {
+            case "lognormal": random.lognormal(mu: 0, sigma: 2)
+            case "zeros": random.uniform() < 0.25 ? 0 : random.exponential(mean: 3)
+            case "ties": Double(Int(random.uniform() * 7)) * 0.125
+            default: 0.3
+            }
+        }
+        let probabilities = [0, 1e-5, 0.25, 0.5, 0.5, 0.9, 0.99, 0.99999, 1]
+        let sorted = values.sorted()
+        let summary = Summary(values, quantiles: probabilities)
+        for p in probabilities {
+            let h = Double(n - 1) * p
+            let j = Int(h.rounded(.down))
+            let expected = h > Double(j) ? sorted[j] + (h - Double(j)) * (sorted[j + 1] - sorted[j]) : sorted[j]
+            #expect(summary.quantile(p)! == expected, "\(name), seed \(seed), p = \(p)")
+        }
+        #expect(summary.minimum == sorted.first && summary.maximum == sorted.last)
+    }
+
+    /// A negative value or a −0 (the sign bit set) leaves the order statistics to quickselect, and
+    /// they still come out right; without them, the buckets give the sorted sample's.
+    @Test func signedValuesFallBackToQuickselect() throws {
+        let seed: UInt64 = 31
+        let random = try RandomGenerator(seed: seed)
+        var values = (0..<100_000).map { _ in random.uniform() }
+        values[500] = -0.0
+        values.withUnsafeMutableBufferPointer { buffer in
+            #expect(Summary.orderStatistics(of: buffer, ranks: [0, 50_000]) == nil, "seed \(seed)")
+        }
+        values[500] = -1
+        let sorted = values.sorted()
+        let summary = Summary(values, quantiles: [0, 0.5])
+        #expect(
+            summary.quantile(0) == -1
+                && summary.quantile(0.5) == sorted[49_999] + 0.5 * (sorted[50_000] - sorted[49_999]))
+        values[500] = 0.5
+        let ranks = [0, 1, 99_998, 99_999]
+        let expected = ranks.map { values.sorted()[$0] }
+        values.withUnsafeMutableBufferPointer { buffer in
+            #expect(Summary.orderStatistics(of: buffer, ranks: ranks) == expected, "seed \(seed)")
+        }
     }
 }
