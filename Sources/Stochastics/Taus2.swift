@@ -9,10 +9,11 @@
 /// x  = s1 ^ s2 ^ s3,   uniform = x / 2^32
 /// ```
 /// Seeding (`taus2_set`): s1 = LCG(seed), s2 = LCG(s1), s3 = LCG(s2) with LCG(n) = 69069 n mod 2^32,
-/// each raised by 2, 8 or 16 when below it, then six steps discarded (taken as one jump, see `WarmUp`). Properties, each tested: every
-/// output, and every state after a seed, is bit-identical to `gsl_rng_get` and `gsl_rng_set` of
-/// `gsl_rng_taus2`; the layout is GSL's `taus_state_t` (three `unsigned long`), so GSL's
-/// distributions can draw from the same memory (``ClientStreams`` does).
+/// each raised by 2, 8 or 16 when below it, then six steps discarded (taken as one jump, see
+/// `WarmUp`). Properties, each tested: every output, and every state after a seed, is
+/// bit-identical to `gsl_rng_get` and `gsl_rng_set` of `gsl_rng_taus2`; the layout is GSL's
+/// `taus_state_t` (three `unsigned long`), so GSL's distributions can draw from the same memory
+/// (``ClientStreams`` does).
 /// GSL remains the generator of record: this type is its algorithm, checked against it.
 @frozen
 public struct Taus2: Hashable, Sendable {
