@@ -78,9 +78,10 @@ final class WaitsPipeline: Sendable {
     private func buffer(_ experiment: Int) -> DisjointSlices {
         let runs = experiments[experiment].runs
         return buffers.withLock { buffers in
-            if let buffer = buffers.held[experiment] { return DisjointSlices(.init(rebasing: buffer.base[..<runs])) }
             let buffer =
-                if let fit = buffers.spare.firstIndex(where: { $0.base.count >= runs }) {
+                if let held = buffers.held[experiment] {
+                    held
+                } else if let fit = buffers.spare.firstIndex(where: { $0.base.count >= runs }) {
                     buffers.spare.remove(at: fit)
                 } else {
                     // None fits: free them, so spares never add to what the experiments hold.
