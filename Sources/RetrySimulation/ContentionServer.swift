@@ -21,6 +21,9 @@ struct ContentionServer: ModelledServer {
 
     let hopMean: Double
     let hopStandardDeviation: Double
+    /// GSL's ziggurat, read once: a hop is drawn in place from the client's stream, as
+    /// `ClientStreams.normal` draws it (the same numbers), without a call and a table check per hop.
+    let ziggurat = Ziggurat.gsl
     /// When the last successful write arrived, in nanoseconds (−1 before the first).
     var lastSuccess: Int64 = -1
     /// Per client, when the read of its attempt in flight arrived, in nanoseconds.
@@ -58,8 +61,9 @@ struct ContentionServer: ModelledServer {
     private mutating func send<Decisions: ServerDecisions>(
         _ index: Int, at time: VirtualTime, _ decisions: inout Decisions
     ) {
-        let read = time + hop(index, &decisions)
-        let write = read + hop(index, &decisions) + hop(index, &decisions)
+        let stream = decisions.random(for: index).state
+        let read = time + hop(&stream.pointee)
+        let write = read + hop(&stream.pointee) + hop(&stream.pointee)
         if index >= readArrivals.count {
             readArrivals.append(contentsOf: repeatElement(0, count: index + 1 - readArrivals.count))
         }
@@ -67,9 +71,17 @@ struct ContentionServer: ModelledServer {
         decisions.schedule(Event.write.rawValue, for: index, value: 0, at: write)
     }
 
-    /// A network hop of the client's message, |N(mean, sd²)| rounded to whole nanoseconds.
+    /// The client's next network hop, drawn from its stream: |N(mean, sd²)| rounded to whole
+    /// nanoseconds.
+    @inline(__always)
     private func hop<Decisions: ServerDecisions>(_ index: Int, _ decisions: inout Decisions) -> Int64 {
-        let draw = decisions.normal(for: index, mean: hopMean, standardDeviation: hopStandardDeviation)
+        hop(&decisions.random(for: index).state.pointee)
+    }
+
+    /// A network hop drawn from `stream`, |N(mean, sd²)| rounded to whole nanoseconds.
+    @inline(__always)
+    private func hop(_ stream: inout Taus2) -> Int64 {
+        let draw = hopMean + ziggurat.normal(sigma: hopStandardDeviation, using: &stream)
         // Half up, without the libm call of rounded(); at most the horizon (a mean and sd near it
         // may draw beyond), where the run stops with an error.
         let magnitude = abs(draw)

@@ -15,10 +15,6 @@ struct HedgeDecisions<Outer: ServerDecisions>: NestedDecisions {
 
     func random(for client: Int) -> ClientRandom { driver { $0.random(for: self.client(of: client)) } }
 
-    func normal(for client: Int, mean: Double, standardDeviation: Double) -> Double {
-        driver { $0.normal(for: self.client(of: client), mean: mean, standardDeviation: standardDeviation) }
-    }
-
     func exponential(for client: Int, mean: Double) -> Double {
         driver { $0.exponential(for: self.client(of: client), mean: mean) }
     }

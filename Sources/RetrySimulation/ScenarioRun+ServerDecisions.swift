@@ -8,11 +8,6 @@ extension ScenarioRun: ServerDecisions {
     func random(for client: Int) -> ClientRandom { ClientRandom(streams: streams, client: client) }
 
     @inline(__always)
-    func normal(for client: Int, mean: Double, standardDeviation: Double) -> Double {
-        streams.normal(client, mean: mean, standardDeviation: standardDeviation)
-    }
-
-    @inline(__always)
     func exponential(for client: Int, mean: Double) -> Double { streams.exponential(client, mean: mean) }
 
     @inline(__always)

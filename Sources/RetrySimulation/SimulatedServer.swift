@@ -57,9 +57,9 @@ protocol ServerDecisions {
     /// Client `client`'s random stream: a server draws what concerns a client (a hop, a service time)
     /// from that client's stream, so no number depends on the order clients are handled in.
     func random(for client: Int) -> ClientRandom
-    /// |N(mean, sd²)|'s draw before the absolute value, exp(mean) and lognormal(mu, sigma), from the
-    /// client's stream through GSL.
-    func normal(for client: Int, mean: Double, standardDeviation: Double) -> Double
+    /// An exponential draw with mean `mean` and a lognormal(mu, sigma) draw, from the client's stream
+    /// through GSL. (A normal draw is GSL's ziggurat, which a server runs on ``random(for:)``'s
+    /// stream itself, as the contention model's hops do.)
     func exponential(for client: Int, mean: Double) -> Double
     func lognormal(for client: Int, mu: Double, sigma: Double) -> Double
     /// Whether `client` still waits for its attempt `attempt` (it has not timed out).

@@ -15,10 +15,6 @@ struct StackDecisions<Outer: ServerDecisions>: NestedDecisions {
 
     func random(for client: Int) -> ClientRandom { calls.random(serverStream) }
 
-    func normal(for client: Int, mean: Double, standardDeviation: Double) -> Double {
-        calls.streams.normal(serverStream, mean: mean, standardDeviation: standardDeviation)
-    }
-
     func exponential(for client: Int, mean: Double) -> Double { calls.streams.exponential(serverStream, mean: mean) }
 
     func lognormal(for client: Int, mu: Double, sigma: Double) -> Double {
