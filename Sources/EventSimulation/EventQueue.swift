@@ -38,6 +38,16 @@ public struct EventQueue<Payload> {
         func precedes(_ other: Entry) -> Bool {
             time < other.time || (time == other.time && order < other.order)
         }
+
+        /// 1 when this entry precedes `other`, else 0: ``precedes(_:)`` as a number, computed
+        /// without a branch, so a sift picks a child by arithmetic instead of a jump that a
+        /// processor mispredicts about every other time.
+        @inlinable
+        func precedesBit(_ other: Entry) -> Int {
+            let earlier = time < other.time ? 1 : 0
+            let tied = (time == other.time ? 1 : 0) & (order < other.order ? 1 : 0)
+            return earlier | tied
+        }
     }
 
     /// A FIFO of entries whose keys increase from head to tail: a ring buffer whose capacity is a
@@ -232,7 +242,7 @@ public struct EventQueue<Payload> {
             while true {
                 var child = 2 &* hole &+ 1
                 guard child < n else { break }
-                if child &+ 1 < n && heap[child &+ 1].precedes(heap[child]) { child &+= 1 }
+                if child &+ 1 < n { child &+= heap[child &+ 1].precedesBit(heap[child]) }
                 guard heap[child].precedes(moving) else { break }
                 heap[hole] = heap[child]
                 hole = child
