@@ -42,8 +42,9 @@ public struct BackoffPolicy: Hashable, Sendable {
     /// window already).
     @usableFromInline let _clampAt: Double
     /// The nominal waits the jitter windows are built from, in nanoseconds, up to the first that
-    /// reaches the cap or 1024 entries: e_k = min(c, schedule_k) under `nominal` (and without
-    /// jitter), the uncapped schedule_k under `clamp`.
+    /// reaches the cap or ``nominalTableLength`` entries: e_k = min(c, schedule_k) under `nominal`
+    /// (and without jitter), the uncapped schedule_k under `clamp`. Past the table, e_k is computed
+    /// by the same formula: the table's length changes no value, only how fast one is read.
     @usableFromInline let _nominalWaits: [Double]
     /// True when `_nominalWaits` ends at the first wait equal to the cap (all later waits equal it).
     @usableFromInline let _tableReachesCap: Bool
@@ -122,7 +123,7 @@ public struct BackoffPolicy: Hashable, Sendable {
         var reachesCap = false
         let retries = budget.attempts - 1
         if retries > 0 {
-            for k in 1...min(retries, 1024) {
+            for k in 1...min(retries, Self.nominalTableLength(jitter)) {
                 let raw = Self.uncappedWait(schedule, base: _base, beforeRetry: k)
                 table.append(min(raw, _tableCap))
                 if raw >= _tableCap {
@@ -141,6 +142,12 @@ public struct BackoffPolicy: Hashable, Sendable {
             throw .waitsOverflow(longestTotalWaitSeconds: longest / 1e9)
         }
     }
+
+    /// How many nominal waits a policy with `jitter` keeps in its table: 1024 for the modes whose
+    /// draws read a window per retry; 64 for those that build their own schedule (decorrelated),
+    /// whose draws never read it, so a policy with a large attempt budget and no cap on its table
+    /// (a `clamp` mode) is not built with a thousand `pow` calls (a sweep builds one per point).
+    static func nominalTableLength(_ jitter: Jitter) -> Int { jitter.buildsItsOwnSchedule ? 64 : 1024 }
 
     /// The number of attempts n a request may make.
     @inlinable public var maxAttempts: Int { _maxAttempts }
