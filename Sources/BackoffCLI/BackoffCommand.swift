@@ -43,6 +43,15 @@ protocol BackoffCommand: RunnableCommand, Sendable {
 
     /// Computes the table. Auxiliary files are written atomically and only when the run succeeds.
     func run() throws(CommandLineError) -> CSVTable
+
+    /// The same command with root seed `seed`, as `--seed seed` instead of the one given would have
+    /// read it; `nil` for a command without `--seed`. A seed is checked for its form alone, so a
+    /// sweep validates a point once for all its seeds.
+    func reseeded(_ seed: UInt64) -> Self?
+}
+
+extension BackoffCommand {
+    func reseeded(_ seed: UInt64) -> Self? { nil }
 }
 
 extension BackoffCommand {

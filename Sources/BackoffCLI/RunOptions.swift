@@ -6,7 +6,7 @@ struct RunOptions {
     /// The documented default root seed.
     static let defaultSeed: UInt64 = 2015
 
-    let seed: UInt64
+    private(set) var seed: UInt64
     let generator: GeneratorAlgorithm
     let jobs: Int
 
@@ -36,5 +36,12 @@ struct RunOptions {
         seed = try options(Self.seedOption)
         generator = try options(Self.generatorOption)
         jobs = options.specs.contains { $0.name == Self.jobsSpec.name } ? try options(Self.jobsOption) ?? Self.cores : 1
+    }
+
+    /// The same options with root seed `seed`.
+    func reseeded(_ seed: UInt64) -> RunOptions {
+        var options = self
+        options.seed = seed
+        return options
     }
 }

@@ -50,7 +50,7 @@ struct SimulateCommand: BackoffCommand {
     static let example = "backoff simulate --clients 10000 --server outage:2s --max-attempts 8 --timeline load.csv"
 
     let policy: PolicyOptions
-    let randomness: RunOptions
+    private(set) var randomness: RunOptions
     let scenarios: [Scenario]
     let serverText: String
     let timelinePath: String?
@@ -58,6 +58,12 @@ struct SimulateCommand: BackoffCommand {
     let requestsPath: String?
     let outputPath: String?
     let warnings: [String]
+
+    func reseeded(_ seed: UInt64) -> Self? {
+        var command = self
+        command.randomness = randomness.reseeded(seed)
+        return command
+    }
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
         policy = try PolicyOptions(options, defaultJitter: Self.defaultJitter)

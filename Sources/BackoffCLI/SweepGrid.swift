@@ -118,6 +118,13 @@ struct SweepGrid: Sendable {
         return SeedDerivation.streamSeed(root: root, stream: canonicalHash(at: index, forIdentity: false))
     }
 
+    /// The point whose options differ from point `index`'s in the root seed alone, the `--seed`
+    /// axis at its first value (`index` itself there), or `nil` without a `--seed` axis.
+    func pointDifferingInSeedOnly(from index: Int) -> Int? {
+        guard let seedAxis else { return nil }
+        return index - valueIndex(seedAxis, at: index) * strides[seedAxis]
+    }
+
     /// A stable identity of the point (all its parameters, jitter and root seed included), as 16 hex
     /// digits: how a resumed sweep recognises the rows it already has.
     func identity(at index: Int) -> String {

@@ -129,12 +129,18 @@ struct WaitsCommand: BackoffCommand {
     static let example = "backoff waits --runs 100000 --jitter full,equal --base 100ms --cap 5s --max-attempts 6"
 
     let policy: PolicyOptions
-    let randomness: RunOptions
+    private(set) var randomness: RunOptions
     let runs: Int
     let experiments: [WaitsExperiment]
     let samplesPath: String?
     let waitSamplesPath: String?
     let outputPath: String?
+
+    func reseeded(_ seed: UInt64) -> Self? {
+        var command = self
+        command.randomness = randomness.reseeded(seed)
+        return command
+    }
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
         policy = try PolicyOptions(options, defaultJitter: Self.defaultJitter)
