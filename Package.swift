@@ -21,6 +21,8 @@ let package = Package(
             pkgConfig: "gsl",
             providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]
         ),
+        // glibc's allocator tuning (mallopt), for the command line's start.
+        .systemLibrary(name: "CMalloc"),
         .target(name: "Stochastics", dependencies: ["CGSL"]),
         .target(name: "BackoffPolicies"),
         .target(name: "EventSimulation"),
@@ -38,7 +40,7 @@ let package = Package(
                 "BackoffPolicies", "EventSimulation", "Parallelism", "RetrySimulation", "Retrying", "Stochastics",
             ]
         ),
-        .executableTarget(name: "backoff", dependencies: ["BackoffCLI"]),
+        .executableTarget(name: "backoff", dependencies: ["BackoffCLI", "CMalloc"]),
 
         .testTarget(name: "StochasticsTests", dependencies: ["Stochastics", "CGSL"]),
         .testTarget(name: "BackoffPoliciesTests", dependencies: ["BackoffPolicies", "Stochastics", "RetrySimulation"]),
