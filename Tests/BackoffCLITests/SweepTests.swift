@@ -82,6 +82,36 @@ import Testing
         #expect(alone.rows[1] == Array(inSmall.dropLast()), "the single command with seed \(seed)")
     }
 
+    /// A point that differs from an earlier one in its root seed alone runs that point's validated
+    /// command, reseeded: every row still equals its command run alone with the seed it reports,
+    /// with the seed axis outermost or innermost, for simulate and waits.
+    @Test(arguments: [
+        ["simulate", "--seed", "3..5:1", "--clients", "40,60", "--server", "outage:1s", "--max-attempts", "4"],
+        ["simulate", "--clients", "40,60", "--seed", "3..5:1", "--server", "outage:1s", "--max-attempts", "4"],
+        ["waits", "--multiplier", "2,3", "--seed", "7,8", "--runs", "300", "--jitter", "full"],
+    ])
+    func pointsSharingAllButTheSeedEachRunWithTheirOwnSeed(arguments: [String]) throws {
+        let sweep = Invocation(["sweep"] + arguments)
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        let header = sweep.rows[0]
+        let first = try #require(header.firstIndex(of: "jitter"))
+        // The jitter modes of a point share its root seed (each draws its own stream from it).
+        let seeds = Set(sweep.rows.dropFirst().map { $0[first] + " " + $0[header.firstIndex(of: "seed")!] })
+        #expect(seeds.count == sweep.rows.count - 1, "every point has a seed of its own")
+        for row in sweep.rows.dropFirst() {
+            var alone = [arguments[0]]
+            for (index, argument) in arguments.enumerated().dropFirst() where index % 2 == 1 {
+                let name = String(argument.dropFirst(2))
+                guard name != "seed" else { continue }
+                let swept = header.firstIndex(of: "sweep_" + name.replacingOccurrences(of: "-", with: "_"))
+                alone += [argument, swept.map { row[$0] } ?? arguments[index + 1]]
+            }
+            if !arguments.contains("--jitter") { alone += ["--jitter", row[first]] }
+            alone += ["--seed", row[header.firstIndex(of: "seed")!]]
+            #expect(Invocation(alone).rows[1] == Array(row[first..<(row.count - 1)]), "\(alone)")
+        }
+    }
+
     @Test(arguments: [1, 2, 3, 7, 16, 20])
     func shardsReassembleIntoTheWholeTable(count: Int) {
         let whole = Invocation(Self.sweep).stdout
