@@ -5,10 +5,8 @@ import EventSimulation
 ///
 /// Bucket i covers [i w, (i + 1) w) for width w in nanoseconds. The counts live in memory the
 /// recorder owns (grown by doubling, up to `limit` buckets; later events only set ``overflowed``),
-/// so recording an event is a bounds test and the increments: no copy-on-write check, and no
-/// overflow test (a count of 64 bits does not wrap before 2^63 events). A run records in time
-/// order, so the recorder keeps the span of the bucket it counted in last and divides only when an
-/// event falls outside it.
+/// so recording an event is a division, a bounds test and the increments: no copy-on-write check,
+/// and no overflow test (a count of 64 bits does not wrap before 2^63 events).
 /// The run that creates a recorder calls ``deallocate()`` once it has taken the ``timeline``.
 struct LoadRecorder {
     let bucketWidth: Nanoseconds
@@ -19,8 +17,6 @@ struct LoadRecorder {
     private(set) var count = 0
     /// True when an event fell beyond `limit` buckets and was not counted.
     private(set) var overflowed = false
-    /// The bucket counted in last, and the times it covers, [start, end): empty before the first.
-    private var recent = (index: 0, start: Int64(0), end: Int64(0))
 
     init(bucketWidth: Nanoseconds, limit: Int = Scenario.maximumBuckets) {
         precondition(bucketWidth > 0, "the bucket width must be positive")
@@ -62,15 +58,7 @@ struct LoadRecorder {
     /// - Complexity: amortised O(1), plus the buckets skipped since the last event.
     @inline(__always)
     private mutating func bucket(_ time: VirtualTime) -> UnsafeMutablePointer<LoadTimeline.Bucket>? {
-        let nanoseconds = time.nanoseconds
-        if nanoseconds >= recent.start && nanoseconds < recent.end { return buckets + recent.index }
-        let index = nanoseconds / bucketWidth
-        guard let bucket = bucket(index: Int(index)) else { return nil }
-        // The bucket's end saturates: a span near the largest time ends there.
-        let start = index * bucketWidth
-        let (end, overflow) = start.addingReportingOverflow(bucketWidth)
-        recent = (Int(index), start, overflow ? .max : end)
-        return bucket
+        bucket(index: Int(time.nanoseconds / bucketWidth))
     }
 
     @inline(__always)
