@@ -146,7 +146,8 @@ public struct BackoffPolicy: Hashable, Sendable {
     /// How many nominal waits a policy with `jitter` keeps in its table: 1024 for the modes whose
     /// draws read a window per retry; 64 for those that build their own schedule (decorrelated),
     /// whose draws never read it, so a policy with a large attempt budget and no cap on its table
-    /// (a `clamp` mode) is not built with a thousand `pow` calls (a sweep builds one per point).
+    /// (a `clamp` mode) is not built with a thousand `pow` calls (a sweep builds one per point it
+    /// validates).
     static func nominalTableLength(_ jitter: Jitter) -> Int { jitter.buildsItsOwnSchedule ? 64 : 1024 }
 
     /// The number of attempts n a request may make.
