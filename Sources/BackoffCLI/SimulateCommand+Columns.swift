@@ -2,6 +2,9 @@ import RetrySimulation
 import Stochastics
 
 extension SimulateCommand {
+    /// The table's header: its columns' names.
+    static let header = table.header()
+
     /// The table's columns, in order; new columns go at the end.
     static let table: [Column<SimulateRow>] =
         [

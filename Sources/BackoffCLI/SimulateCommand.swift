@@ -164,7 +164,7 @@ struct SimulateCommand: BackoffCommand {
             try requestsFile.commit()
         }
 
-        var table = CSVTable(header: Self.table.header())
+        var table = CSVTable(header: Self.header)
         let rows = zip(zip(scenarios, reports), expectedLoads).map { pair, load in
             SimulateRow(
                 scenario: pair.0, report: pair.1, load: load, seed: randomness.seed, server: serverText,

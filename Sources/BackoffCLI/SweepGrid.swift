@@ -154,12 +154,14 @@ struct SweepGrid: Sendable {
 
     /// The 64-bit FNV-1a hash of the UTF-8 bytes of `text` (Fowler, Noll & Vo), or, with
     /// `continuing`, of the bytes hashed so far followed by those of `text`.
+    /// The bytes are read in place (a sweep hashes some forty lines twice per point).
     static func fnv1a64(_ text: String, continuing hash: UInt64 = fnvOffsetBasis) -> UInt64 {
-        fnv1a64(Array(text.utf8), continuing: hash)
+        var text = text
+        return text.withUTF8 { fnv1a64($0, continuing: hash) }
     }
 
     /// The same for `bytes`.
-    static func fnv1a64(_ bytes: [UInt8], continuing hash: UInt64 = fnvOffsetBasis) -> UInt64 {
+    static func fnv1a64(_ bytes: some Sequence<UInt8>, continuing hash: UInt64 = fnvOffsetBasis) -> UInt64 {
         bytes.reduce(hash) { fnv1a64(byte: $1, continuing: $0) }
     }
 
