@@ -4,8 +4,8 @@ import Stochastics
 /// What one row of `backoff simulate` is written from: one jitter mode's scenario and report.
 ///
 /// A class, so each of the table's eighty column closures takes a reference: as a struct, every
-/// call copied its kilobyte of scenario and report, with their references counted (a third of a
-/// sweep point's time outside its run).
+/// call copied the scenario and report (a memcpy of some 200 instructions, and their references
+/// counted): the columns of a row took 35,000 instructions, 16,000 since (callgrind).
 final class SimulateRow {
     let scenario: Scenario
     let report: ScenarioReport
