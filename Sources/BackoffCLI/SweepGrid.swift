@@ -154,7 +154,7 @@ struct SweepGrid: Sendable {
 
     /// The 64-bit FNV-1a hash of the UTF-8 bytes of `text` (Fowler, Noll & Vo), or, with
     /// `continuing`, of the bytes hashed so far followed by those of `text`.
-    /// The bytes are read in place (a sweep hashes some forty lines twice per point).
+    /// The bytes are read in place (a sweep hashes each option's line twice per point).
     static func fnv1a64(_ text: String, continuing hash: UInt64 = fnvOffsetBasis) -> UInt64 {
         var text = text
         return text.withUTF8 { fnv1a64($0, continuing: hash) }
