@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "streams.h"
+
 enum { NO_BACKOFF, EXPONENTIAL, FULL, EQUAL, DECORRELATED };
 
 typedef struct { int64_t time; uint64_t order; int32_t client; } entry;
@@ -33,14 +35,6 @@ typedef struct {
     int retries;     /* retries so far in this request */
     double previous; /* decorrelated jitter's previous wait, ns */
 } client_state;
-
-static uint64_t stream_seed(uint64_t root, uint64_t stream) {
-    uint64_t z = root + (stream + 1) * 0x9E3779B97F4A7C15ULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
-    return z ? z : 1;
-}
 
 static int precedes(const entry *a, const entry *b) {
     return a->time < b->time || (a->time == b->time && a->order < b->order);
@@ -101,9 +95,10 @@ int main(int argc, char **argv) {
             for (long c = capacity; c < n; c++) clients[c].rng = gsl_rng_alloc(gsl_rng_taus2);
             capacity = n;
         }
-        /* the run's seed: backoff derives it from the root, with the jitter mode's stream number
-         * (none 0, full 1, equal 2, decorrelated 3) */
-        uint64_t run = stream_seed(root, (uint64_t)stream), order = (uint64_t)n; /* backoff schedules the N first sends (0 ... N-1) before any write */
+        /* The run's seed: backoff derives it from the root with the jitter mode's stream number
+         * (none 0, full 1, equal 2, decorrelated 3). Its N first sends take sequence numbers
+         * 0 ... N-1 before any write is scheduled. */
+        uint64_t run = stream_seed(root, (uint64_t)stream), order = (uint64_t)n;
         long count = 0;
         for (long c = 0; c < n; c++) {
             client_state *client = &clients[c];
@@ -129,7 +124,7 @@ int main(int argc, char **argv) {
                 continue;
             }
             int k = ++client->retries;
-            double e = k > 40 ? cap : fmin(cap, base * ldexp(1, k - 1)), wait;
+            double e = fmin(cap, base * ldexp(1, k - 1)), wait; /* the nominal wait before retry k */
             switch (strategy) {
             case NO_BACKOFF: wait = 0; break;
             case EXPONENTIAL: wait = e; break;

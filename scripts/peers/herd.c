@@ -11,15 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "streams.h"
 #include "taus2.h"
-
-static uint64_t stream_seed(uint64_t root, uint64_t stream) {
-    uint64_t z = root + (stream + 1) * 0x9E3779B97F4A7C15ULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
-    return z ? z : 1;
-}
 
 int main(int argc, char **argv) {
     if (argc != 8) { fprintf(stderr, "usage: herd CLIENTS ATTEMPTS OUTAGE_S BASE_S MULTIPLIER CAP_S BUCKET_S\n"); return 64; }
