@@ -88,10 +88,11 @@ int main(int argc, char **argv) {
     long n;
     unsigned long long root;
     while (scanf("%ld %llu", &n, &root) == 2) {
-        if (n < 1) { fprintf(stderr, "contention: %ld clients\n", n); return 64; }
+        if (n < 1 || n > INT32_MAX) { fprintf(stderr, "contention: %ld clients (1 to 2^31 - 1)\n", n); return 64; }
         if (n > capacity) {
             clients = realloc(clients, sizeof(client_state) * n);
             heap = realloc(heap, sizeof(entry) * n);
+            if (!clients || !heap) { fprintf(stderr, "contention: no memory for %ld clients\n", n); return 1; }
             for (long c = capacity; c < n; c++) clients[c].rng = gsl_rng_alloc(gsl_rng_taus2);
             capacity = n;
         }
