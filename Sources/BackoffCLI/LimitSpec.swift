@@ -306,13 +306,15 @@ enum LimitSpec {
                 let timeout = try parameters.duration("per-try-timeout", .seconds(1))
                 let copies = try parameters.count("max-attempts", 2, in: 1...Hedging.maximumCopies)
                 let base = try parameters.duration("backoff-base", .milliseconds(25))
-                let maximum = try parameters.duration("backoff-max", base * 10)
+                // Without backoff-max, the hedge implies it (10 x the base) and says so in its errors.
+                let maximum: Duration? =
+                    parameters[given: "backoff-max"] == nil ? nil : try parameters.duration("backoff-max", base * 10)
                 do {
                     return try Hedging(
                         perTryTimeout: timeout, copies: copies, backoffBase: base, backoffMax: maximum,
                         cancelsLosers: cancel == "yes", cancellationDelay: cancellationDelay)
                 } catch {
-                    let key = maximum < base ? "backoff-max" : "backoff-base"
+                    let key = maximum == nil ? "backoff-base" : "backoff-max"
                     throw InvalidValue("'\(key)=\(parameters[given: key] ?? "")': \(error)")
                 }
             }

@@ -99,7 +99,8 @@ public struct Hedging: Hashable, Sendable {
     /// failure of a copy already hedged is dropped while another copy is in flight or due. The
     /// first success answers the request and resets the others (`cancelsLosers`).
     /// - Throws: ``Invalid`` for a timeout that is not positive, copies outside 1 to
-    ///   ``maximumCopies``, a base below 1 ms, or a maximum below the base.
+    ///   ``maximumCopies``, a base below 1 ms, or a maximum below the base or past 2^62 ns (the
+    ///   implied maximum, 10 × the base, too).
     public init(
         perTryTimeout: Duration, copies: Int, backoffBase: Duration = .milliseconds(25), backoffMax: Duration? = nil,
         cancelsLosers: Bool = true, cancellationDelay: Duration = .zero
@@ -117,6 +118,14 @@ public struct Hedging: Hashable, Sendable {
         let maximum = backoffMax ?? backoffBase * 10
         guard maximum >= backoffBase else {
             throw Invalid(description: "the backoff maximum must not be below its base")
+        }
+        // The maximum is a span the run and its columns hold in nanoseconds, whether given or
+        // implied by the base (300000h gives 3,000,000 h, past 2^63 ns).
+        guard maximum.nanoseconds <= BackoffPolicy.longestTotalWaitNanoseconds else {
+            throw Invalid(
+                description: backoffMax == nil
+                    ? "the backoff maximum, 10 x the base when not given, must not pass 2^62 ns (about 146 years)"
+                    : "the backoff maximum must not pass 2^62 ns (about 146 years)")
         }
         do {
             retryBackoff = try BackoffPolicy(

@@ -19,8 +19,9 @@ final class HedgedCalls {
         var id: Int32
         /// Copies sent, and those still in flight (queued or in service).
         var sent: Int32, inFlight: Int32
-        /// The workers' busy time for its copies so far, in nanoseconds.
-        var work: Int64
+        /// The workers' busy time for its copies so far, in nanoseconds (up to 64 copies of up to
+        /// virtual time's horizon each: past 64 bits).
+        var work: WideSum
         var isAnswered: Bool, isPermanent: Bool, isRetry: Bool
         /// With a per-try timeout (Envoy's): whether the timer is the backoff before the next copy
         /// (its newest copy is then hedged already), not the newest copy's timeout.
@@ -72,7 +73,9 @@ final class HedgedCalls {
         var pendingStart = 0
         // The tally.
         var requests = 0, copiesSent = 0, withdrawn = 0, refused = 0
-        var work: Int64 = 0
+        /// The workers' busy time, nanoseconds: every copy's, which outgrows 64 bits (400 clients
+        /// of 10,000 h services).
+        var work = WideSum()
         /// Σ (a call's work in seconds)² and Σ (a call's copies)², over the calls released.
         var workSquares = 0.0, copySquares = 0.0
         var responses: [Double] = []
@@ -148,7 +151,8 @@ final class HedgedCalls {
         advanceID()
         let call = Call(
             client: Int32(client), clientAttempt: attempt, start: now, timerDue: -1, id: nextID, sent: 0,
-            inFlight: 0, work: 0, isAnswered: false, isPermanent: isPermanent, isRetry: isRetry, awaitsBackoff: false,
+            inFlight: 0, work: WideSum(), isAnswered: false, isPermanent: isPermanent, isRetry: isRetry,
+            awaitsBackoff: false,
             backoff: hedging.retryBackoff.map(BackoffState.init(policy:)))
         if let slot = freeCalls.popLast() {
             calls[Int(slot)] = call
@@ -367,8 +371,9 @@ final class HedgedCalls {
     private func end(_ copy: Int, now: Int64) {
         let c = Int(copies[copy].call)
         if copies[copy].serviceStart >= 0 {
-            state.pointee.work += now - copies[copy].serviceStart
-            calls[c].work += now - copies[copy].serviceStart
+            let busy = UInt64(now - copies[copy].serviceStart)
+            state.pointee.work.add(low: busy)
+            calls[c].work.add(low: busy)
         }
         copies[copy].isLive = false
         freeCopies.append(Int32(copy))
@@ -377,7 +382,7 @@ final class HedgedCalls {
 
     private func releaseIfDone(_ c: Int) {
         if calls[c].isAnswered && calls[c].inFlight == 0 && calls[c].id != 0 {
-            let seconds = Double(calls[c].work) / 1e9
+            let seconds = calls[c].work.value / 1e9
             state.pointee.workSquares += seconds * seconds
             state.pointee.copySquares += Double(calls[c].sent) * Double(calls[c].sent)
             calls[c].id = 0  // no timer or pending send matches a released call
@@ -401,7 +406,7 @@ final class HedgedCalls {
         let state = state.pointee
         return HedgeTally(
             requests: state.requests, copies: state.copiesSent, withdrawn: state.withdrawn, refused: state.refused,
-            work: Double(state.work) / 1e9, workSquares: state.workSquares, copySquares: state.copySquares,
+            work: state.work.value / 1e9, workSquares: state.workSquares, copySquares: state.copySquares,
             responseTimes: state.responses)
     }
 }

@@ -35,6 +35,9 @@ import EventSimulation
 ///   name a copy's slot, and an event of a copy withdrawn since is dropped here (its replica let
 ///   the work go already).
 struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
+    /// A hedge's copies are server attempts of their client's.
+    static var makesAttemptsOfItsOwn: Bool { true }
+
     private let store: ReplicaStore<Replica>
     private let calls: HedgedCalls
     private var replicas: UnsafeMutablePointer<Replica> { store.replicas }
@@ -112,6 +115,11 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
     ) {
         let state = calls.calls[Int(call)]
         let hedging = calls.hedging
+        // Every path that sends (the timer, a failure's next copy, a backoff) ends here: a call
+        // never sends more than its copies, and a copy sent disarms the timer armed for it (a
+        // timer due at the same instant for an earlier copy would otherwise send one too many).
+        guard Int(state.sent) < hedging.copies else { return }
+        calls.setTimer(call, due: -1)
         guard
             state.sent == 0 || granted
                 || (calls.admitsNextCopy(now: link.now.nanoseconds)

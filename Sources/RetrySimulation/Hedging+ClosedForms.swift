@@ -30,8 +30,8 @@ import Foundation
 /// of the draws, start schedule by start schedule (``startSchedules``; none past
 /// ``maximumStartSchedules`` of them: 2 copies have 25 under Envoy's defaults, 3 have 1,250).
 ///
-/// A percentile hedge's delay is what the run sees, and has none (calling them for one is a
-/// programming error).
+/// A percentile hedge's delay is what the run sees: it has no closed form, and every form here is
+/// `nan` for one.
 ///
 /// In a ``Scenario`` the hedge is run by `HedgedReplicas` against a capacity server's replicas.
 /// Under load, copies queue and these forms no longer hold: the simulation says by how much
@@ -42,9 +42,10 @@ extension Hedging {
 
     /// The copies' start times, nanoseconds after the first's, with their probabilities: one
     /// schedule, k·delay, for a fixed delay; for a per-try timeout, one for each combination of
-    /// the backoff's draws, or `nil` past ``maximumStartSchedules`` of them.
+    /// the backoff's draws; `nil` past ``maximumStartSchedules`` of them, and for a percentile
+    /// hedge, whose delay is what the run sees.
     public func startSchedules() -> [(starts: [Double], probability: Double)]? {
-        precondition(percentile == nil, "a percentile hedge has no closed form")
+        guard percentile == nil else { return nil }
         guard let timeout = perTryTimeout, let backoff = retryBackoff else {
             return [((0..<copies).map { Double($0) * delay.nanoseconds }, 1)]
         }

@@ -9,8 +9,9 @@ extension Scenario {
     /// Under load, copies queue and the simulation departs from them: by how much is the point.
     public var hedgeClosedForm: (copies: Double, meanResponse: Double, work: Double)? {
         guard runsReplicaSet, case .capacity(let model) = server, model.degradation == nil,
-            model.capacityProfile == nil, hedging?.percentile == nil
+            model.capacityProfile == nil
         else { return nil }
+        // The hedge in force, the start's or a layer's (`hedging` is the start's alone).
         let hedge = activeHedge ?? .single
         guard hedge.startSchedules() != nil else { return nil }
         let service = model.serviceTime
