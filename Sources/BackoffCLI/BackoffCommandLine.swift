@@ -14,11 +14,21 @@ public enum BackoffCommandLine {
         _ arguments: [String], standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream,
         standardErrorIsTerminal: Bool = false
     ) -> Int32 {
-        do {
-            return try dispatch(
-                arguments, standardOutput: &standardOutput, standardError: &standardError,
-                terminal: standardErrorIsTerminal)
-        } catch {
+        // The run's own set of input files, which no output may replace.
+        let outcome: Result<Int32, CommandLineError> = InputFiles.$current.withValue(InputFiles()) {
+            do throws(CommandLineError) {
+                return .success(
+                    try dispatch(
+                        arguments, standardOutput: &standardOutput, standardError: &standardError,
+                        terminal: standardErrorIsTerminal))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let status):
+            return status
+        case .failure(let error):
             switch error {
             case .help(let text):
                 standardOutput.write(text)

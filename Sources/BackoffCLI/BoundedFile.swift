@@ -8,10 +8,12 @@ enum BoundedFile {
         case tooLarge(limit: Int)
     }
 
-    /// The file's bytes, read in chunks up to `limit`.
+    /// The file's bytes, read in chunks up to `limit`. The file is recorded as an input of the run
+    /// (``InputFiles``), so that no output replaces it.
     static func read(_ path: String, limit: Int) throws(Failure) -> Data {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable }
         defer { try? handle.close() }
+        InputFiles.record(descriptor: handle.fileDescriptor)
         var data = Data()
         while true {
             let chunk: Data?

@@ -6,10 +6,13 @@
     import Darwin
 #endif
 
-/// Removes the temporary files of unfinished outputs when the process is interrupted (SIGINT,
-/// SIGTERM, SIGHUP), then lets the signal end the process as it would have. Without this an
-/// interrupted run would leave `.name.tmp-PID` files beside its outputs (never a half file under
-/// the final name: that is what the temporary file is for).
+/// Removes the temporary files of unfinished outputs when a signal ends the process (every signal
+/// whose default action ends it and that a handler may catch: SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+/// SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ), then lets the signal
+/// end the process as it would have. Without this an interrupted run would leave `.name.tmp-PID`
+/// files beside its outputs (never a half file under the final name: that is what the temporary
+/// file is for). A crash's signals stay with the Swift runtime's backtracer, and SIGKILL reaches
+/// no handler: the next writer of the same output removes what those left (``AtomicFileWriter``).
 ///
 /// The handler may only call async-signal-safe functions, so the paths live in a fixed table of C
 /// strings allocated up front; registration happens on the thread that creates the writers.
@@ -37,11 +40,16 @@ enum InterruptCleanup {
         free(path)
     }
 
+    /// The signals that end the process by default and that a handler may catch (not a crash's).
+    static let endingSignals: [Int32] = [
+        SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+    ]
+
     private static func installHandlers() {
         guard !handlersInstalled else { return }
         handlersInstalled = true
         _ = slots
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+        for signalNumber in endingSignals {
             signal(signalNumber) { received in
                 for slot in 0..<InterruptCleanup.capacity {
                     if let path = InterruptCleanup.slots[slot] { unlink(path) }

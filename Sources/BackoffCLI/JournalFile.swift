@@ -18,7 +18,8 @@ final class JournalFile {
     /// which also drops a row torn by a hard kill), then opens it for appending.
     init(path: String, header: String, lines: [String]) throws(CommandLineError) {
         self.path = path
-        let start = try AtomicFileWriter(path: path)
+        // A resume read this journal: it starts again from what was read.
+        let start = try AtomicFileWriter(path: path, replacesInput: true)
         start.write(header + "\n")
         for line in lines { start.write(line + "\n") }
         try start.commit()

@@ -57,7 +57,8 @@ extension SweepCommand {
         }
 
         if let outputPath, let journal {
-            let table = try AtomicFileWriter(path: outputPath)
+            // A resume read this very table and carries its rows into the new one.
+            let table = try AtomicFileWriter(path: outputPath, replacesInput: resume)
             table.write(headerLine + "\n")
             for index in points {
                 table.write((existing[index] ?? fresh[index]!) + "\n")
