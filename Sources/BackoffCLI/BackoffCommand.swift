@@ -41,6 +41,10 @@ protocol BackoffCommand: RunnableCommand, Sendable {
     /// What the run will allocate, from its parameters, checked against ``MemoryLimit`` before it runs.
     var memoryEstimate: MemoryEstimate { get }
 
+    /// The scenarios the run simulates, whose work ``WorkLimit`` bounds before it runs (none for
+    /// a command that simulates no clients).
+    var simulatedScenarios: [Scenario] { get }
+
     /// Computes the table. Auxiliary files are written atomically and only when the run succeeds.
     func run() throws(CommandLineError) -> CSVTable
 
@@ -63,6 +67,11 @@ extension BackoffCommand {
         let options = try ParsedOptions(command: name, specs: specs, tokens: tokens)
         let command = try Self(options)
         try MemoryLimit(options).check(command.memoryEstimate, command: name)
+        if specs.contains(WorkLimit.option.spec),
+            let note = try WorkLimit(options).check(command.simulatedScenarios, command: name)
+        {
+            standardError.write("backoff: note: \(note)\n")
+        }
         for warning in command.warnings { standardError.write("backoff: warning: \(warning)\n") }
         let output = try command.outputPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         let table = try command.run()
@@ -78,6 +87,7 @@ extension BackoffCommand {
     var header: [String] { Self.columns.map(\.name) }
     var warnings: [String] { [] }
     var memoryEstimate: MemoryEstimate { MemoryEstimate() }
+    var simulatedScenarios: [Scenario] { [] }
 }
 
 enum Commands {

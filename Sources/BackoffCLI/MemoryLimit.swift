@@ -9,6 +9,8 @@ struct MemoryLimit {
     let bytes: Double
     /// Where the limit comes from, for messages.
     let origin: String
+    /// The options, to say which of the estimate's parameters the user did not give.
+    private let options: ParsedOptions
 
     static let option = Option<Double?>.optional(
         "max-memory", "size",
@@ -17,6 +19,7 @@ struct MemoryLimit {
         parse: Parsers.form(MemoryLimit.size))
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
+        self.options = options
         if let given = try options(Self.option) {
             bytes = given
             origin = "--max-memory \(options.givenText(Self.option.name) ?? "")"
@@ -31,8 +34,17 @@ struct MemoryLimit {
         guard estimate.bytes > bytes, let largest = estimate.largest else { return }
         throw .usage(
             "'\(command)' would need about \(Self.text(estimate.bytes)) of memory, more than the limit of \(Self.text(bytes)) "
-                + "(\(origin)); most of it for \(largest.parameter): \(largest.what)",
+                + "(\(origin)); most of it for \(annotated(largest.parameter)): \(largest.what)",
             command: command)
+    }
+
+    /// An estimate's parameter (`--bucket 10ms`), saying where its value came from when the user
+    /// did not give it (`--bucket 10ms (the default)`): a message never blames a value silently.
+    private func annotated(_ parameter: String) -> String {
+        guard parameter.hasPrefix("--"), let name = parameter.dropFirst(2).split(separator: " ").first,
+            let spec = options.specs.first(where: { $0.name == name }), let origin = options.origin(of: spec)
+        else { return parameter }
+        return "\(parameter) (\(origin))"
     }
 
     /// A size with a unit: decimal (KB = 1000 B) or binary (KiB = 1024 B); `nil` otherwise.

@@ -44,7 +44,7 @@ struct SimulateCommand: BackoffCommand {
     static let specs =
         PolicyOptions.specs(defaultJitter: defaultJitter) + [ScenarioOptions.clients.spec] + ScenarioOptions.specs
         + [ScenarioOptions.bucket.spec, timeline.spec, requests.spec] + LayerOptions.specs + RunOptions.seedSpecs + [
-            RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec,
+            RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec, WorkLimit.option.spec,
         ]
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }
     static let example = "backoff simulate --clients 10000 --server outage:2s --max-attempts 8 --timeline load.csv"
@@ -58,6 +58,9 @@ struct SimulateCommand: BackoffCommand {
     let requestsPath: String?
     let outputPath: String?
     let warnings: [String]
+    /// Where the bucket's width came from when the user did not give it (`the default`), for a
+    /// message that blames it.
+    let bucketOrigin: String?
 
     func reseeded(_ seed: UInt64) -> Self? {
         var command = self
@@ -77,6 +80,7 @@ struct SimulateCommand: BackoffCommand {
         layerReportPath = try options(LayerOptions.report)
         requestsPath = try options(Self.requests)
         outputPath = try options(TableOptions.output)
+        bucketOrigin = options.origin(of: ScenarioOptions.bucket.spec)
         let sideFiles = [
             (Self.timeline.name, timelinePath), (LayerOptions.report.name, layerReportPath),
             (Self.requests.name, requestsPath),
@@ -93,6 +97,8 @@ struct SimulateCommand: BackoffCommand {
     }
 
     /// The largest scenario's run, times the modes run at once (`--jobs`), and the `--timeline` text.
+    var simulatedScenarios: [Scenario] { scenarios }
+
     var memoryEstimate: MemoryEstimate {
         let runs = scenarios.map(\.memoryEstimate)
         let largest = runs.max { $0.bytes < $1.bytes } ?? MemoryEstimate()
@@ -146,8 +152,10 @@ struct SimulateCommand: BackoffCommand {
             switch error {
             case .tooManyBuckets:
                 let width = scenarios.first?.bucketWidth.unitText ?? ""
+                let origin = bucketOrigin.map { " (\($0))" } ?? ""
                 throw .usage(
-                    "Invalid value '\(width)' for '\(ScenarioOptions.bucket.spec.usage)': \(error)", command: Self.name)
+                    "Invalid value '\(width)'\(origin) for '\(ScenarioOptions.bucket.spec.usage)': \(error)",
+                    command: Self.name)
             case .beyondHorizon, .tooManyClients, .tooManyCalls:
                 throw .usage("\(error)", command: Self.name)
             default:

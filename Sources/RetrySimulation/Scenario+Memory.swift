@@ -43,9 +43,18 @@ extension Scenario {
             let attempt = layer.timeout?.nanoseconds ?? below
             return layer.policy.totalWaitRange.upperBound * 1e9 + Double(layer.policy.maxAttempts) * attempt
         }
+        // Without a timeout, a capacity server's attempt lasts its wait in the FIFO queue and its
+        // service: up to (queue + workers) / workers services, the queue holding at most its places
+        // or every client's attempt (40,000 clients before one worker of 1,000 s services keep the
+        // timeline growing for 4 x 10^7 s).
+        let sojourn: Double =
+            if case .capacity(let model) = server {
+                (min(Double(model.queueLimit), sessions * Double(activeHedge?.copies ?? 1)) + Double(model.workers))
+                    / Double(model.workers) * model.serviceTime.mean.nanoseconds
+            } else { 0 }
         let perRequest =
             policy.totalWaitRange.upperBound * 1e9 + thinkTime.nanoseconds
-            + Double(policy.maxAttempts) * (attemptTimeout?.nanoseconds ?? layerRequest)
+            + Double(policy.maxAttempts) * (attemptTimeout?.nanoseconds ?? max(layerRequest, sojourn))
         let horizon = arrivalSpan + Double(requestsPerClient) * perRequest + Double(triggerEnd?.nanoseconds ?? 0)
         let buckets = min(Double(Self.maximumBuckets), horizon / bucketWidth.nanoseconds + 1)
         let bucketBytes = Double(MemoryLayout<LoadTimeline.Bucket>.stride)

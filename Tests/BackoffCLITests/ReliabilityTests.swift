@@ -49,12 +49,19 @@ import Testing
         (
             "a Retry-After of 100000 h",
             ["simulate", "--clients", "100", "--server-retry-after", "100000h", "--retry-after", "honor"],
-            "Invalid value '10ms' for '--bucket <duration>': the load timeline would need 36000000001 buckets (limit 50000000)"
+            "Invalid value '10ms' (the default) for '--bucket <duration>': the load timeline would need 36000000001 buckets (limit 50000000)"
         ),
         (
             "a service time of 100000 h",
-            ["simulate", "--clients", "100", "--server", "capacity", "--service", "fixed:100000h"],
-            "the run's clock passed virtual time's horizon (2^62 ns, about 146 years)"
+            [
+                "simulate", "--clients", "100", "--server", "capacity", "--service", "fixed:100000h", "--max-memory",
+                "8GiB",
+            ],
+            // Refused before it runs: the queue's 100 attempts of 100,000 h keep the timeline growing
+            // to its limit of buckets (the estimate counts a capacity server's queueing), and the
+            // message says the bucket is the default.
+            "'simulate' would need about 17.9 GiB of memory, more than the limit of 8.0 GiB (--max-memory 8GiB); "
+                + "most of it for --bucket 10ms (the default): 50,000,000 load buckets"
         ),
         (
             "a degraded capacity of 1e-300",
@@ -106,7 +113,7 @@ import Testing
         #expect(result.status == 64 && result.stdout.isEmpty)
         #expect(
             result.stderr.hasPrefix(
-                "backoff: 'tune' would need about 389.9 MiB of memory, more than the limit of 100.0 MiB"),
+                "backoff: 'tune' would need about 390.3 MiB of memory, more than the limit of 100.0 MiB"),
             "\(result.stderr)")
         #expect(result.stderr.contains("8 candidates at once (--jobs)"), "\(result.stderr)")
         let rows = Invocation([
