@@ -7,6 +7,7 @@
 #include <gsl/gsl_statistics_double.h>
 #include <gsl/gsl_rstat.h>
 #include <gsl/gsl_multimin.h>
+#include <gsl/gsl_cdf.h>
 
 /* Swift 6 rejects reading GSL's mutable generator-type globals directly; these accessors return them. */
 static inline const gsl_rng_type *cgsl_rng_mt19937(void) { return gsl_rng_mt19937; }

@@ -54,7 +54,7 @@ struct CapacityServer: WithdrawableServer {
     mutating func receive<Decisions: ServerDecisions>(
         client index: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions
     ) {
-        decisions.counted(isRetry: isRetry, answeredAtOnce: nil)
+        decisions.counted(index, isRetry: isRetry, answeredAtOnce: nil)
         if busyWorkers < model.workers {
             startService(client: Int32(index), attempt: attempt, &decisions)
         } else if queue.count - withdrawnQueued < model.queueLimit {

@@ -48,7 +48,7 @@ struct ContentionServer: ModelledServer {
         let success = lastSuccess <= readArrivals[index]
         if success { lastSuccess = decisions.now.nanoseconds }
         // The write is the attempt, answered as it arrives.
-        decisions.counted(isRetry: decisions.isRetrying(index), answeredAtOnce: success ? .success : .failure)
+        decisions.counted(index, isRetry: decisions.isRetrying(index), answeredAtOnce: success ? .success : .failure)
         // The client learns the outcome one hop later and acts then; its next attempt's read
         // leaves at once.
         let replied = decisions.now + hop(index, &decisions)

@@ -13,6 +13,9 @@ struct HedgeDecisions<Outer: ServerDecisions>: NestedDecisions {
 
     private func client(of copy: Int) -> Int { Int(calls.call(of: copy).client) }
 
+    /// The client whose call the copy in slot `client` belongs to.
+    func outerClient(of client: Int) -> Int { self.client(of: client) }
+
     func random(for client: Int) -> ClientRandom { driver { $0.random(for: self.client(of: client)) } }
 
     func exponential(for client: Int, mean: Double) -> Double {

@@ -30,7 +30,7 @@ struct InstantServer: ModelledServer {
         var random = decisions.random(for: client)
         let (answer, outcome) = self.answer(
             isPermanent: decisions.isPermanent(client), at: decisions.now, using: &random)
-        decisions.counted(isRetry: isRetry, answeredAtOnce: outcome)
+        decisions.counted(client, isRetry: isRetry, answeredAtOnce: outcome)
         decisions.answer(client, answer, recording: nil)
     }
 

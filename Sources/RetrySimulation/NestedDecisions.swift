@@ -9,6 +9,9 @@ import EventSimulation
 protocol NestedDecisions: ServerDecisions {
     associatedtype Outer: ServerDecisions
     var outer: UnsafeMutablePointer<Outer> { get }
+    /// The outer server's client on whose behalf this server's `client` attempts (a copy's call's
+    /// client, a call's session).
+    func outerClient(of client: Int) -> Int
 }
 
 extension NestedDecisions {
@@ -19,8 +22,8 @@ extension NestedDecisions {
 
     var now: VirtualTime { driver { $0.now } }
 
-    mutating func counted(isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
-        outer.pointee.counted(isRetry: isRetry, answeredAtOnce: outcome)
+    mutating func counted(_ client: Int, isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
+        outer.pointee.counted(outerClient(of: client), isRetry: isRetry, answeredAtOnce: outcome)
     }
 
     mutating func recordAnswer(_ outcome: AttemptOutcome) { outer.pointee.recordAnswer(outcome) }

@@ -47,7 +47,7 @@ struct RateLimitServer: ModelledServer {
             if accepted { tokens -= 1 }
         }
         let outcome: AttemptOutcome = accepted ? .success : .failure
-        decisions.counted(isRetry: isRetry, answeredAtOnce: outcome)
+        decisions.counted(client, isRetry: isRetry, answeredAtOnce: outcome)
         if decisions.isPermanent(client) {
             decisions.answer(client, .permanentError, recording: nil)
         } else {

@@ -40,6 +40,12 @@ struct ScenarioCounters {
     var attemptSquares = WideSum()
     /// The waits before retries, and those equal to the policy's cap.
     var waits = WaitTally()
+    /// Each session's server attempts, kept when they are not its client's own (a stack's layers
+    /// retry, a hedge sends copies; ``attributesServerAttempts``): the standard error of
+    /// attempts per client is then theirs, as the mean is. Empty otherwise.
+    private var serverAttemptsBySession: [Int] = []
+    /// Whether the run attributes its server attempts to sessions (``serverAttempt(of:)``).
+    var attributesServerAttempts = false
 
     /// The total waits' quantiles a report holds.
     static let quantiles = [0.5, 0.99]
@@ -92,6 +98,16 @@ struct ScenarioCounters {
     mutating func retryWaits(_ wait: Int64, capWait: Int64) {
         waits.waits &+= 1  // counts of 64 bits: no overflow test
         waits.atCap &+= wait == capWait ? 1 : 0
+    }
+
+    /// A server attempt made on behalf of `session`.
+    @inline(__always)
+    mutating func serverAttempt(of session: Int) {
+        if session >= serverAttemptsBySession.count {
+            serverAttemptsBySession.append(
+                contentsOf: repeatElement(0, count: session + 1 - serverAttemptsBySession.count))
+        }
+        serverAttemptsBySession[session] &+= 1
     }
 
     /// A session ended after `attempts` attempts in all.
@@ -147,6 +163,11 @@ struct ScenarioCounters {
         }
         let n = Double(sessions)
         let mean = Double(attempts) / n
+        if attributesServerAttempts {
+            // The sessions' server attempts, the quantity whose mean attempts per client is.
+            attemptSquares = WideSum()
+            for count in serverAttemptsBySession { attemptSquares.addSquare(of: UInt64(count)) }
+        }
         let variance = (attemptSquares.value - n * mean * mean) / (n - 1)
         return ScenarioReport(
             clients: sessions, attempts: attempts,

@@ -32,8 +32,9 @@ extension ScenarioRun: ServerDecisions {
     func requestStart(of client: Int) -> VirtualTime { clients[client].requestStart }
 
     @inline(__always)
-    mutating func counted(isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
+    mutating func counted(_ client: Int, isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
         countAttempt(isRetry: isRetry, at: now, answeredAtOnce: outcome)
+        if Server.makesAttemptsOfItsOwn { counters.serverAttempt(of: client) }
     }
 
     @inline(__always)

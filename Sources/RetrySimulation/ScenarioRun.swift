@@ -60,6 +60,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         timeline = LoadRecorder(bucketWidth: scenario.bucketNanoseconds)
         counters = ScenarioCounters(
             sessions: sessions, requestsPerClient: scenario.requestsPerClient, exactQuantileLimit: exactQuantileLimit)
+        counters.attributesServerAttempts = Server.makesAttemptsOfItsOwn
     }
 
     var now: VirtualTime { simulation.now }

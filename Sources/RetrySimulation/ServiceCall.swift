@@ -16,6 +16,9 @@ struct ServiceCall {
     var attempt: UInt32 = 0
     /// The caller: a client's index (a top layer's call), or the parent call's slot.
     var caller: Int32
+    /// The client whose request the call serves, at whatever depth (its server attempts are that
+    /// session's; a parent's slot may be reused while an orphaned call goes on).
+    var session: Int32
     /// The layer serving it, from 0 at the top.
     var layer: Int16
     /// Whether the caller's attempt was already a retry somewhere above: then every attempt this

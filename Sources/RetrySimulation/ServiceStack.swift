@@ -23,6 +23,9 @@ import EventSimulation
 ///   then its calls, hedged under the bottom layer's hedge, each copy after the first a retry to
 ///   the bottom layer's limits.
 struct ServiceStack<Bottom: SimulatedServer>: SimulatedServer {
+    /// The layers retry: a session's server attempts are more than its client's.
+    static var makesAttemptsOfItsOwn: Bool { true }
+
     private var bottom: Bottom
     private let calls: StackCalls
 

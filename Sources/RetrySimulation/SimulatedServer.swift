@@ -25,6 +25,16 @@ protocol SimulatedServer {
     /// The run is over: the server adds what it counted itself to the run's counters, or throws
     /// when it could not hold the run.
     func finish(_ counters: inout ScenarioCounters) throws(SimulationError)
+
+    /// Whether the server makes attempts of its own for a client's (a stack's layers retry, a
+    /// hedge sends copies), so that a session's server attempts are not its client's attempts:
+    /// the driver then attributes each server attempt to its session (``ServerDecisions/counted(_:isRetry:answeredAtOnce:)``).
+    /// A constant of the type, so a plain server's run pays nothing for it.
+    static var makesAttemptsOfItsOwn: Bool { get }
+}
+
+extension SimulatedServer {
+    static var makesAttemptsOfItsOwn: Bool { false }
 }
 
 /// A server made from its ``ServerModel`` alone (every model but a stack of layers).
@@ -77,8 +87,8 @@ protocol ServerDecisions {
     /// When `client`'s current request started (its first attempt).
     func requestStart(of client: Int) -> VirtualTime
 
-    /// An attempt reached the server now: count it, answered at once with `outcome` or not.
-    mutating func counted(isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?)
+    /// An attempt of `client` reached the server now: count it, answered at once with `outcome` or not.
+    mutating func counted(_ client: Int, isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?)
     /// Answer `client` now with `answer`; `outcome` is the answer as the load timeline counts it,
     /// when the attempt was not answered at once.
     mutating func answer(_ client: Int, _ answer: ClientAnswer, recording outcome: AttemptOutcome?)

@@ -157,8 +157,9 @@ final class StackCalls {
         state.pointee.inFlight[layer] += 1
         let call = ServiceCall(
             retries: SimulatedClient(policy: policies[layer]), deadline: deadline, callerAttempt: callerAttempt,
-            id: newID(), caller: Int32(caller), layer: Int16(layer), callerRetrying: callerRetrying,
-            isPermanent: permanent)
+            id: newID(), caller: Int32(caller),
+            session: layer == 0 ? Int32(caller) : state.pointee.calls[caller].session,
+            layer: Int16(layer), callerRetrying: callerRetrying, isPermanent: permanent)
         let slot: Int
         if let reused = state.pointee.free.popLast() {
             slot = Int(reused)

@@ -13,6 +13,9 @@ struct StackDecisions<Outer: ServerDecisions>: NestedDecisions {
 
     private var serverStream: Int { calls.layers.count }
 
+    /// The session whose request the bottom layer's call in slot `client` serves.
+    func outerClient(of client: Int) -> Int { Int(calls[client].session) }
+
     func random(for client: Int) -> ClientRandom { calls.random(serverStream) }
 
     func exponential(for client: Int, mean: Double) -> Double { calls.streams.exponential(serverStream, mean: mean) }

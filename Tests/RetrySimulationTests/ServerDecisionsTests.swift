@@ -30,7 +30,7 @@ import Testing
         func isWithdrawn(_ client: Int, attempt: Int64) -> Bool { false }
         func requestStart(of client: Int) -> VirtualTime { .zero }
 
-        mutating func counted(isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
+        mutating func counted(_ client: Int, isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
             log.append("counted \(outcome.map { "\($0)" } ?? "-")")
         }
         mutating func answer(_ client: Int, _ answer: ClientAnswer, recording outcome: AttemptOutcome?) {

@@ -1,0 +1,115 @@
+import Stochastics
+import Testing
+
+@testable import BackoffCLI
+
+/// Every standard error a table writes is checked against the spread it claims to measure: the
+/// same command under 30 root seeds gives 30 estimates x_i with standard errors s_i, and
+///
+/// ```
+/// T = Σ (x_i − x̄)² / mean(s_i²)   ~   χ²(29)   when each s_i estimates the sd of x_i
+/// ```
+///
+/// (the x_i are means of hundreds of independent requests, so nearly normal). T is held between
+/// χ²(29)'s 0.0001 and 0.9999 quantiles (about 9.3 and 63): with the seeds fixed the test is
+/// deterministic, and a standard error that is 0, or off by a factor of 2.2 or more either way,
+/// fails it (T below 8.7 needs s about 1.8x the true sd; T above 66 needs it about 0.66x). Each
+/// model and each option that changes how a row is made has its case: layers, hedges, a
+/// granularity, an unjittered first retry, a time limit and each generator.
+///
+/// The standard errors are those of independent requests. Where clients compete for a server's
+/// capacity they are not independent, and the run-to-run spread departs from them (measured
+/// with these seeds: the rate limit server's at 0.34x its standard error of attempts per client,
+/// a hedge over 3 busy replicas' copies per request at 8.8x): the cases here give the servers
+/// workers to spare, and what the busy models need (standard errors from independent
+/// replications) is named in issue 43's note as not done.
+@Suite struct StandardErrorSpreadTests {
+    static let seeds = 1...30
+    static let bounds = (
+        low: ChiSquared.quantile(0.0001, degreesOfFreedom: 29), high: ChiSquared.quantile(0.9999, degreesOfFreedom: 29)
+    )
+
+    static let cases: [(id: String, arguments: [String], columns: [String])] = [
+        (
+            "two layers over bernoulli failures",
+            [
+                "simulate", "--clients", "400", "--server", "bernoulli:0.5", "--max-attempts", "3", "--layer",
+                "max-attempts=3", "--jitter", "full",
+            ],
+            ["attempts_per_client", "mean_total_wait_s", "successes"]
+        ),
+        (
+            "a hedge of three copies over replicas with workers to spare",
+            [
+                "simulate", "--clients", "400", "--server", "capacity", "--workers", "512", "--replicas", "3",
+                "--hedge",
+                "on:delay=5ms:max-attempts=3", "--jitter", "full",
+            ],
+            ["attempts_per_client", "copies_per_request", "mean_response_s", "work_per_request_s"]
+        ),
+        (
+            "a layer's hedge with workers to spare",
+            [
+                "simulate", "--clients", "400", "--server", "capacity", "--workers", "512", "--replicas", "2",
+                "--layer",
+                "max-attempts=2,hedge-delay=5ms", "--jitter", "full",
+            ],
+            ["attempts_per_client", "copies_per_request", "mean_response_s"]
+        ),
+        (
+            "waits with a granularity", ["waits", "--runs", "400", "--jitter", "full", "--granularity", "100ms"],
+            ["mean_total_wait_s"]
+        ),
+        (
+            "waits with an unjittered first retry",
+            ["waits", "--runs", "400", "--jitter", "full", "--first-retry", "unjittered"], ["mean_total_wait_s"]
+        ),
+        (
+            "waits with a time limit", ["waits", "--runs", "400", "--jitter", "full", "--max-elapsed", "2s"],
+            ["mean_total_wait_s"]
+        ),
+        (
+            "waits under taus2", ["waits", "--runs", "400", "--jitter", "equal", "--generator", "taus2"],
+            ["mean_total_wait_s"]
+        ),
+        (
+            "waits under mt19937", ["waits", "--runs", "400", "--jitter", "decorrelated", "--generator", "mt19937"],
+            ["mean_total_wait_s"]
+        ),
+        (
+            "a Bernoulli server under taus2",
+            ["simulate", "--clients", "400", "--server", "bernoulli:0.3", "--jitter", "full", "--generator", "taus2"],
+            ["attempts_per_client", "mean_total_wait_s", "successes"]
+        ),
+    ]
+
+    @Test(arguments: cases.indices)
+    func standardErrorsMatchTheSpreadOfReseededRuns(index: Int) throws {
+        let (id, arguments, columns) = Self.cases[index]
+        var estimates: [String: [(value: Double, standardError: Double)]] = [:]
+        for seed in Self.seeds {
+            let run = Invocation(arguments + ["--seed", String(seed)])
+            try #require(run.status == 0, "\(id), seed \(seed): \(run.stderr)")
+            for column in columns {
+                let value = try #require(run.field(column).flatMap(Double.init), "\(id): no \(column)")
+                let error = try #require(
+                    run.field("se_" + column).flatMap(Double.init), "\(id): no se_\(column)")
+                estimates[column, default: []].append((value, error))
+            }
+        }
+        for column in columns {
+            let sample = estimates[column]!
+            let mean = sample.reduce(0) { $0 + $1.value } / Double(sample.count)
+            let spread = sample.reduce(0) { $0 + ($1.value - mean) * ($1.value - mean) }
+            let claimed = sample.reduce(0) { $0 + $1.standardError * $1.standardError } / Double(sample.count)
+            let statistic = spread / claimed
+            #expect(
+                statistic >= Self.bounds.low && statistic <= Self.bounds.high,
+                """
+                \(id), \(column) (seeds \(Self.seeds)): T = \(statistic) outside [\(Self.bounds.low), \
+                \(Self.bounds.high)]; sd of the estimates \((spread / Double(sample.count - 1)).squareRoot()), \
+                rms standard error \(claimed.squareRoot())
+                """)
+        }
+    }
+}
