@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A priority queue of pending events, ordered by (time, priority, sequence).
 ///
 /// A binary min-heap stored in one contiguous array of plain structs (Williams 1964; CLRS ch. 6).
@@ -251,10 +259,14 @@ public struct EventQueue<Payload> {
         }
     }
 
-    /// Checks the heap invariant when compiled with `-D EVENT_QUEUE_CHECKS`; does nothing otherwise.
+    /// Checks the heap's and the lanes' invariants after every operation, in O(n): in a debug build
+    /// when the environment sets `EVENT_QUEUE_CHECKS=1` (scripts/test runs the engine's tests so,
+    /// on the build the other tests use), and always when compiled with `-D EVENT_QUEUE_CHECKS`.
+    /// A release build compiles the checks out.
     @inlinable
     func _checkInvariants() {
-        #if EVENT_QUEUE_CHECKS
+        #if DEBUG || EVENT_QUEUE_CHECKS
+            guard _EventQueueChecks.areOn else { return }
             for index in 1..<max(1, _storage.count) where !(_rootTaken && index <= 2) {
                 precondition(!_storage[index].precedes(_storage[(index - 1) / 2]), "heap invariant broken at \(index)")
             }
@@ -270,3 +282,18 @@ public struct EventQueue<Payload> {
         #endif
     }
 }
+
+#if DEBUG || EVENT_QUEUE_CHECKS
+    /// Whether ``EventQueue`` checks its invariants (see `_checkInvariants`), read once.
+    @usableFromInline
+    enum _EventQueueChecks {
+        @usableFromInline
+        static let areOn: Bool = {
+            #if EVENT_QUEUE_CHECKS
+                return true
+            #else
+                return getenv("EVENT_QUEUE_CHECKS").map { String(cString: $0) == "1" } ?? false
+            #endif
+        }()
+    }
+#endif

@@ -95,7 +95,7 @@ import Testing
 
 /// Every reference table that carries a mean with its formula and standard error passes `check`:
 /// the tables the toolkit itself writes must not fail its own regression check.
-@Suite struct ReferenceTablesPassCheckTests {
+@Suite(.slow) struct ReferenceTablesPassCheckTests {
     static let tables: [String] = {
         let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("notebooks-data")

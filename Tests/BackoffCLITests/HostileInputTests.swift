@@ -8,7 +8,7 @@ import Testing
 /// case must end in exit 0 with a table, or exit 64 with a message that names the option (or the
 /// limit the value runs into) and writes no data. A trap fails the whole test run, which is the point. (These run in process, on
 /// small runs: 20 clients, 50 requests.)
-@Suite struct HostileInputTests {
+@Suite(.slow) struct HostileInputTests {
     static let numbers = [
         "0", "1", "-1", "0.5", "9223372036854775807", "9223372036854775808", "18446744073709551616",
         "inf", "-inf", "nan", "1e300", "1e-300", "-1e300",

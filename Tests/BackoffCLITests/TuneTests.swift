@@ -5,7 +5,7 @@ import Testing
 
 /// `backoff tune`: a search that beats a hand sweep, whose answer holds on a new seed, and whose bad
 /// input is a usage error naming the option.
-@Suite struct TuneTests {
+@Suite(.slow) struct TuneTests {
     static let scenario = ["--clients", "2000", "--server", "outage:2s"]
     static let goal = [
         "--objective", "p99_total_wait_s", "--constraint", "peak_retry_load<=120", "--constraint", "give_ups<=0",

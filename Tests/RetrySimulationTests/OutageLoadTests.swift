@@ -6,7 +6,7 @@ import Testing
 
 /// The load formulas of a burst against an outage, against the deterministic schedule and against
 /// simulation.
-@Suite struct OutageLoadTests {
+@Suite(.slow) struct OutageLoadTests {
     static let seed: UInt64 = 31
 
     /// Without a cap, attempts = 1 + min(n - 1, ⌈log_m(1 + (m - 1) T / b)⌉).
