@@ -45,15 +45,17 @@ struct ScenarioCounters {
     /// attempts per client is then theirs, as the mean is. Empty otherwise.
     private var serverAttemptsBySession: [Int] = []
     /// Whether the run attributes its server attempts to sessions (``serverAttempt(of:)``).
-    var attributesServerAttempts = false
+    let attributesServerAttempts: Bool
 
     /// The total waits' quantiles a report holds.
     static let quantiles = [0.5, 0.99]
 
     /// Counters for `sessions` sessions of `requestsPerClient` requests each, keeping their total
     /// waits one by one up to `exactQuantileLimit` requests.
-    init(sessions: Int, requestsPerClient: Int, exactQuantileLimit: Int) {
+    init(sessions: Int, requestsPerClient: Int, exactQuantileLimit: Int, attributesServerAttempts: Bool = false) {
         self.sessions = sessions
+        self.attributesServerAttempts = attributesServerAttempts
+        if attributesServerAttempts { serverAttemptsBySession = [Int](repeating: 0, count: sessions) }
         let (requests, overflow) = sessions.multipliedReportingOverflow(by: requestsPerClient)
         keepsTotalWaits = !overflow && requests <= exactQuantileLimit
         if keepsTotalWaits { totalWaits = [Double](repeating: .nan, count: requests) }
@@ -103,10 +105,6 @@ struct ScenarioCounters {
     /// A server attempt made on behalf of `session`.
     @inline(__always)
     mutating func serverAttempt(of session: Int) {
-        if session >= serverAttemptsBySession.count {
-            serverAttemptsBySession.append(
-                contentsOf: repeatElement(0, count: session + 1 - serverAttemptsBySession.count))
-        }
         serverAttemptsBySession[session] &+= 1
     }
 

@@ -59,8 +59,8 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         capWait = scenario.policy.roundedCap ?? -1
         timeline = LoadRecorder(bucketWidth: scenario.bucketNanoseconds)
         counters = ScenarioCounters(
-            sessions: sessions, requestsPerClient: scenario.requestsPerClient, exactQuantileLimit: exactQuantileLimit)
-        counters.attributesServerAttempts = Server.makesAttemptsOfItsOwn
+            sessions: sessions, requestsPerClient: scenario.requestsPerClient, exactQuantileLimit: exactQuantileLimit,
+            attributesServerAttempts: Server.makesAttemptsOfItsOwn)
     }
 
     var now: VirtualTime { simulation.now }
