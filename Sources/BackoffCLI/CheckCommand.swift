@@ -19,7 +19,8 @@ struct CheckCommand: RunnableCommand {
         tables have it) and each mean with a standard error is compared: z = (new - old) / √(se_new² + se_old²); \
         --rel R also compares every other measured column: |new - old| <= R |old|. Columns are found by \
         name, so extra or reordered columns do not matter. Prints one line per failure and a summary; \
-        exits 1 on any failure or unmatched row, 0 otherwise.
+        exits 1 on any failure or unmatched row, and on a table in which nothing could be compared \
+        ("nothing to check"; --allow-empty accepts it), 0 otherwise.
         """
     static let baseline = Option<String?>.optional(
         "baseline", "file", form: "a CSV file written by backoff",
@@ -32,7 +33,12 @@ struct CheckCommand: RunnableCommand {
         "rel", "number", kind: .number, form: "a number >= 0, e.g. 0.01",
         help: "With --baseline: relative tolerance for columns without a standard error.",
         parse: Parsers.form(ValueParser.number, where: { $0 >= 0 }))
-    static let specs = [baseline.spec, z.spec, rel.spec]
+    static let allowEmpty = Option<Bool>.flag(
+        "allow-empty",
+        help:
+            "Exit 0 when nothing could be compared (no column with a formula or baseline and a standard error); "
+            + "without it such a check fails, since it proves nothing.")
+    static let specs = [baseline.spec, z.spec, rel.spec, allowEmpty.spec]
     static let columns = [
         ColumnDocumentation(name: "(report)", meaning: "not CSV: one line per failing comparison, then a summary line")
     ]
@@ -52,6 +58,8 @@ struct CheckCommand: RunnableCommand {
     let baselinePath: String?
     let limit: Double
     let relative: Double?
+    /// `--allow-empty`: a table in which nothing could be compared passes.
+    let allowsEmpty: Bool
 
     static func main<Output: TextOutputStream, Errors: TextOutputStream>(
         _ tokens: ArraySlice<ArgumentToken>, standardOutput: inout Output, standardError: inout Errors, terminal: Bool
@@ -73,6 +81,7 @@ struct CheckCommand: RunnableCommand {
         baselinePath = try options(Self.baseline)
         limit = try options(Self.z)
         relative = try options(Self.rel)
+        allowsEmpty = try options(Self.allowEmpty)
     }
 
     private static func read(_ path: String) throws(CommandLineError) -> CSVReader {
@@ -86,7 +95,7 @@ struct CheckCommand: RunnableCommand {
     /// Runs the check, printing the report. - Returns: 0 when everything passed, 1 otherwise.
     func run(standardOutput: inout some TextOutputStream) throws(CommandLineError) -> Int32 {
         let table = try Self.read(path)
-        var report = CheckReport()
+        var report = CheckReport(allowsEmpty: allowsEmpty)
         if let baselinePath {
             try compare(table, with: try Self.read(baselinePath), report: &report)
         } else {

@@ -15,8 +15,16 @@ struct CheckReport {
     var unmatched: [String] = []
     var unreadable: [String] = []
     var withoutStandardError: Set<String> = []
+    /// Whether a check that compared nothing passes (`--allow-empty`); otherwise it proves nothing
+    /// and fails.
+    var allowsEmpty = false
 
-    var passed: Bool { failures.isEmpty && unmatched.isEmpty && unreadable.isEmpty }
+    init(allowsEmpty: Bool = false) { self.allowsEmpty = allowsEmpty }
+
+    /// Whether a check compared nothing and that is not allowed.
+    var isEmptyCheck: Bool { compared == 0 && !allowsEmpty }
+
+    var passed: Bool { failures.isEmpty && unmatched.isEmpty && unreadable.isEmpty && !isEmptyCheck }
 
     mutating func add(_ check: MeanCheck, column: String, row: String, against: String) {
         compared += 1
@@ -38,6 +46,10 @@ struct CheckReport {
         if !withoutStandardError.isEmpty {
             text +=
                 "; not compared (no standard error; use --rel): \(withoutStandardError.sorted().joined(separator: ", "))"
+        }
+        if isEmptyCheck {
+            text +=
+                "; nothing to check: no column had a formula or baseline and a standard error (--allow-empty accepts this)"
         }
         let problems = unmatched + unreadable
         return (problems.isEmpty ? "" : problems.joined(separator: "\n") + "\n") + text + (passed ? ": PASS" : ": FAIL")

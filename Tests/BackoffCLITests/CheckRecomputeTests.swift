@@ -115,11 +115,28 @@ import Testing
 
     @Test func theReferenceTablesAreFound() { #expect(Self.tables.count >= 6, "\(Self.tables)") }
 
+    /// The tables of the models whose closed forms `check` does not recompute yet (hedges, layers,
+    /// the rate limit server, the capacity server under overload, a replayed trace): their rows have no formula, so
+    /// a check compares nothing. It says so and fails ("nothing to check"), where it said PASS
+    /// after 0 comparisons; `--allow-empty` accepts it. (Issue 43 names these forms as not done.)
+    static let modelsWithoutRecomputedForms = [
+        "hedging-", "incident-replay", "metastability-map", "overload-", "ratelimit-", "stack-",
+    ]
+
     /// The presets' tables failed before: rows with a shared budget have no formula, which their
     /// columns cannot tell, and a run where every request succeeded had a standard error of 0.
+    /// Every other table compares at least one mean, so a check that silently compares nothing fails.
     @Test(arguments: tables)
     func aReferenceTablePassesCheck(path: String) {
+        let name = URL(fileURLWithPath: path).lastPathComponent
         let result = Invocation(["check", path])
-        #expect(result.status == 0, "\(path): \(result.stdout)")
+        if Self.modelsWithoutRecomputedForms.contains(where: name.hasPrefix) {
+            #expect(result.status == 1 && result.stdout.contains(" 0 comparisons"), "\(name): \(result.stdout)")
+            #expect(result.stdout.contains("nothing to check"), "\(name): \(result.stdout)")
+            #expect(Invocation(["check", path, "--allow-empty"]).status == 0, "\(name)")
+        } else {
+            #expect(result.status == 0, "\(name): \(result.stdout)")
+            #expect(!result.stdout.contains(" 0 comparisons"), "\(name) compared nothing: \(result.stdout)")
+        }
     }
 }
