@@ -201,7 +201,12 @@ struct SweepCommand: RunnableCommand {
             do {
                 let options = try ParsedOptions(
                     command: Command.name, specs: Command.specs, given: grid.options(at: index))
-                return try Command(options)
+                let command = try Command(options)
+                // --work-limit holds for every point (its note on stderr is the single command's).
+                if Command.specs.contains(WorkLimit.option.spec) {
+                    _ = try WorkLimit(options).check(command.simulatedScenarios, command: Command.name)
+                }
+                return command
             } catch {
                 guard case .usage(let message, _) = error else { throw error }
                 throw .usage("\(message) (at sweep point \(grid.describe(index)))", command: name)

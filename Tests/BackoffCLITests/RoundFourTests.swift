@@ -85,6 +85,9 @@ import Testing
                 "backoff: 'simulate' could make up to 10,000,000,000,000 server attempts (1,000 clients x 10 attempts x "
                     + "10 at a layer"),
             "\(run.stderr)")
+        let swept = Invocation(["sweep", "simulate", "--clients", "10", "--work-limit", "25", "--max-attempts", "2,3"])
+        #expect(swept.status == 64 && swept.stdout.isEmpty, "a sweep holds every point to the limit")
+        #expect(swept.stderr.contains("more than --work-limit 25") && swept.stderr.contains("max-attempts=3"))
         let small = Invocation(["simulate", "--clients", "100", "--work-limit", "1e9", "--jobs", "1"])
         #expect(small.status == 0 && small.stderr.isEmpty, "\(small.stderr)")
     }
