@@ -47,7 +47,9 @@ extension CheckCommand {
                 else {
                     continue  // text or empty fields (e.g. a formula with no closed form) are not measurements
                 }
-                let errorColumn = Self.comparisons.first { $0.measured == column }?.standardError
+                let errorColumn = Self.comparisons.first {
+                    $0.measured == column && !$0.mean.holdsOnlyWithoutQueueing
+                }?.standardError
                 if let errorColumn, let newError = table.column(errorColumn).flatMap({ Double(record[$0]) }),
                     let oldError = baseline.column(errorColumn).flatMap({ Double(previous[$0]) })
                 {

@@ -11,10 +11,11 @@ struct CheckCommand: RunnableCommand {
     static let discussion = """
         Without --baseline, every row's closed forms are recomputed from its policy columns (jitter, base_s, \
         multiplier, cap_s, max_attempts, schedule, decorrelated_factor, max_elapsed_s, cap_mode; for simulate \
-        rows also server, clients and bucket_s): a formula column that disagrees with the recomputed value fails, \
+        rows also server, clients, bucket_s and, where present, arrivals, service, replicas, hedge and \
+        layer_attempts): a formula column that disagrees with the recomputed value fails, \
         and so does a row whose policy columns describe no valid policy, naming the column. Each simulated mean is \
         then compared with the recomputed formula: z = (mean - formula) / standard error, failing when \
-        |z| > --z (rows without a closed form are skipped and counted; rows whose columns cannot be recomputed, \
+        |z| > --z (a hedge's copies, response and work only where no copy waited: peak_queue and rejected 0; rows without a closed form are skipped and counted; rows whose columns cannot be recomputed, \
         a linear schedule's, are compared with their formula column). With --baseline OLD.csv, rows are matched by their parameters (point_id when both \
         tables have it) and each mean with a standard error is compared: z = (new - old) / √(se_new² + se_old²); \
         --rel R also compares every other measured column: |new - old| <= R |old|. Columns are found by \
@@ -52,6 +53,7 @@ struct CheckCommand: RunnableCommand {
     static let parameterColumns: Set<String> = [
         "jitter", "clients", "server", "base_s", "multiplier", "cap_s", "max_attempts", "runs", "seed", "bucket_s",
         "schedule", "decorrelated_factor", "max_elapsed_s", "generator", "quantiles", "point_id", "wait_budget_s",
+        "arrivals", "service", "layer_attempts", "hedge", "replicas", "layers",
     ]
 
     let path: String
@@ -164,7 +166,9 @@ struct CheckCommand: RunnableCommand {
                     }
                     formula = value
                 }
-                guard let expected = formula else {
+                guard let expected = formula,
+                    !comparison.mean.holdsOnlyWithoutQueueing || Self.noCopyWaited(record, table)
+                else {
                     report.withoutFormula += 1
                     continue
                 }
@@ -191,45 +195,10 @@ struct CheckCommand: RunnableCommand {
         }
     }
 
-    /// The row's closed forms recomputed from its policy (and, for simulate rows, scenario) columns,
-    /// by the mean they belong to (`nil` values: no closed form), or `nil` when the columns cannot say.
-    /// - Throws: a ``RowPolicy/Problem`` naming the column that describes no valid policy or scenario.
-    static func recompute(_ record: [String], in table: CSVReader) throws(RowPolicy.Problem) -> RecomputedForms? {
-        guard let policy = try RowPolicy.policy(record, in: table) else { return nil }
-        guard let serverColumn = table.column("server") else {
-            return RecomputedForms([.meanTotalWait: policy.totalWaitMoments?.mean])
-        }
-        // A simulate row: its closed forms are those of a burst of single requests (the only rows
-        // that have them), against the server in its column.
-        let serverText = record[serverColumn]
-        guard let server = ServerSpec.model(serverText) else {
-            throw RowPolicy.Problem(column: "server", value: serverText, reason: "which is not a server model")
-        }
-        guard let clientsColumn = table.column("clients"), let bucketColumn = table.column("bucket_s") else {
-            return nil
-        }
-        let clientsText = record[clientsColumn]
-        guard let clients = ValueParser.integer(clientsText), clients >= 1 else {
-            throw RowPolicy.Problem(column: "clients", value: clientsText, reason: "not a whole number >= 1")
-        }
-        let bucketText = record[bucketColumn]
-        guard let seconds = ValueParser.number(bucketText), seconds > 0, seconds < 9e9 else {
-            throw RowPolicy.Problem(column: "bucket_s", value: bucketText, reason: "not a positive number of seconds")
-        }
-        let scenario: Scenario
-        do {
-            scenario = try Scenario(
-                clients: clients, server: server, policy: policy,
-                bucketWidth: .nanoseconds(Int64((seconds * 1e9).rounded())))
-        } catch {
-            throw RowPolicy.Problem(
-                column: "server", value: serverText, reason: "which makes no valid scenario: \(error)")
-        }
-        let form = scenario.closedForm
-        return RecomputedForms([
-            .attemptsPerClient: form?.attemptsPerClient, .meanTotalWait: form?.meanTotalWait,
-            .successes: form.map { $0.successFraction * Double(clients) },
-        ])
+    /// True when the row's copies all started at once: no queue formed (`peak_queue` 0) and none was
+    /// turned away (`rejected` 0), where the hedge's closed forms hold.
+    static func noCopyWaited(_ record: [String], _ table: CSVReader) -> Bool {
+        ["peak_queue", "rejected"].allSatisfy { name in table.column(name).map { record[$0] == "0" } ?? false }
     }
 
     /// The standard error to judge a mean by. For successes, a binomial count, it is at least the

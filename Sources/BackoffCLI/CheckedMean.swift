@@ -5,6 +5,11 @@ enum CheckedMean: CaseIterable, Sendable {
     case meanTotalWait
     case attemptsPerClient
     case successes
+    /// The hedge's means, whose closed forms hold where no copy waits for a worker or is turned
+    /// away (``holdsOnlyWithoutQueueing``).
+    case copiesPerRequest
+    case meanResponse
+    case workPerRequest
 
     /// The measured column.
     var column: String {
@@ -12,6 +17,19 @@ enum CheckedMean: CaseIterable, Sendable {
         case .meanTotalWait: "mean_total_wait_s"
         case .attemptsPerClient: "attempts_per_client"
         case .successes: "successes"
+        case .copiesPerRequest: "copies_per_request"
+        case .meanResponse: "mean_response_s"
+        case .workPerRequest: "work_per_request_s"
+        }
+    }
+
+    /// True for the hedge's means: their closed forms assume that every copy starts at once, so a
+    /// row is compared with them only when its `peak_queue` and `rejected` are 0; and their standard
+    /// errors assume independent requests, which load breaks, so a baseline compares them by `--rel`.
+    var holdsOnlyWithoutQueueing: Bool {
+        switch self {
+        case .meanTotalWait, .attemptsPerClient, .successes: false
+        case .copiesPerRequest, .meanResponse, .workPerRequest: true
         }
     }
 

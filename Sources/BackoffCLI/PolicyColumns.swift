@@ -20,8 +20,9 @@ enum PolicyColumns {
             // A linear schedule's increment is in no column: its errors name the schedule.
             Column("schedule", "exponential, constant, linear or immediate") { policy($0).schedule.name }
                 .reporting(.increment),
-            Column("decorrelated_factor", "r of decorrelated jitter (empty for other modes)") {
-                if case .decorrelated(let r) = policy($0).jitter { CSVFormat.number(r) } else { "" }
+            Column("decorrelated_factor", "r of decorrelated and decorrelated-monotone jitter (empty for other modes)")
+            {
+                policy($0).jitter.decorrelatedFactor.map(CSVFormat.number) ?? ""
             }.reporting(.decorrelatedFactor),
             Column("max_elapsed_s", "total-time limit, seconds (inf: none)") {
                 CSVFormat.seconds(policy($0).maxElapsed)

@@ -241,6 +241,16 @@ extension SimulateCommand {
             "how p99_total_wait_s was found: exact, or sketch (above 16,777,216 requests, where memory stays constant: "
                 + "a log-bucketed histogram, within 0.1 % of the exact quantile)"
         ) { $0.report.totalWait.quantilesAreExact ? "exact" : "sketch" },
+        Column("arrivals", "when sessions start, as --arrivals takes it: burst, uniform:WINDOW or poisson:RATE") {
+            ScenarioText.arrivals($0.scenario.arrivals)
+        },
+        Column("service", "capacity: the service time, as --service takes it (empty for other servers)") {
+            guard case .capacity(let model) = $0.scenario.server else { return "" }
+            return ScenarioText.service(model.serviceTime)
+        },
+        Column("layer_attempts", "each --layer's attempts, top to bottom, x-separated, e.g. 3x2 (empty: no layer)") {
+            ScenarioText.layerAttempts($0.scenario.layers)
+        },
     ]
 
     /// One row of `--timeline FILE` per bucket: a mode's bucket and its expected load.

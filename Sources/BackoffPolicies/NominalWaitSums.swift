@@ -41,8 +41,8 @@ struct NominalWaitSums {
             s = n * b
             s2 = n * b * b
         case .exponential(let m):
-            s = b * (pow(m, n) - 1) / (m - 1)
-            s2 = b * b * (pow(m, 2 * n) - 1) / (m * m - 1)
+            s = Self.geometricSum(first: b, ratio: m, terms: n)
+            s2 = Self.geometricSum(first: b * b, ratio: m * m, terms: n)
         case .linear(let increment):
             let d = increment.nanoseconds
             s = n * b + d * n * (n - 1) / 2
@@ -52,6 +52,16 @@ struct NominalWaitSums {
         uncappedCount = u
         sum = capped > 0 ? s + capped * c : s
         sumOfSquares = capped > 0 ? s2 + capped * c * c : s2
+    }
+
+    /// a (r^n - 1) / (r - 1) for r > 1. When r^n overflows while the sum does not (a huge multiplier
+    /// and few waits under the cap, e.g. m = 1e155: m^2 is infinite, the one squared wait is not),
+    /// the same sum as a r^(n-1) (1 - r^-n) / (1 - r^-1), whose factors stay finite.
+    static func geometricSum(first a: Double, ratio r: Double, terms n: Double) -> Double {
+        let power = pow(r, n)
+        if power.isFinite { return a * (power - 1) / (r - 1) }
+        if n == 0 { return 0 }
+        return a * pow(r, n - 1) * (-expm1(-n * log(r))) / (-expm1(-log(r)))
     }
 
     /// The number of k in 1...retries with schedule_k < c (the schedule never decreases).
