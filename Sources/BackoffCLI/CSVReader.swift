@@ -12,6 +12,8 @@ struct CSVReader {
     /// Records whose field count differs from the header's, or, in a journal, a last record
     /// without its line end (a write cut short).
     let malformedRecords: Int
+    /// The first such record: its row (the header's being 1) and its field count.
+    let firstMalformed: (row: Int, fields: Int)?
 
     /// - Parameter journal: whether `text` is a journal that a run appends to (`--resume`), whose
     ///   last record without a line end is a write cut short and is dropped. In a file a person
@@ -82,17 +84,29 @@ struct CSVReader {
         var kept: [[String]] = []
         var keptLines: [String] = []
         var malformed = 0
+        var first: (row: Int, fields: Int)?
         for index in records.indices.dropFirst() {
             if records[index].count == header.count && (complete[index] || !journal) {
                 kept.append(records[index])
                 keptLines.append(lines[index])
             } else {
                 malformed += 1
+                if first == nil { first = (index + 1, records[index].count) }
             }
         }
         self.records = kept
         self.lines = keptLines
         malformedRecords = malformed
+        firstMalformed = first
+    }
+
+    /// What is wrong with the records of another width than the header, naming the first: "row 3
+    /// has 4 fields where the header has 3 (and 2 more rows of another width)"; `nil` when none is.
+    var malformedDescription: String? {
+        guard let first = firstMalformed else { return nil }
+        let more = malformedRecords - 1
+        return "row \(first.row) has \(first.fields) field\(first.fields == 1 ? "" : "s") where the header has "
+            + "\(header.count)" + (more > 0 ? " (and \(more) more row\(more == 1 ? "" : "s") of another width)" : "")
     }
 
     /// The largest table `check` and `--resume` read: an eighth of the physical memory (the parsed
@@ -131,6 +145,10 @@ struct CSVReader {
             throw refuse("is not UTF-8 text")
         }
         self.init(text: text, journal: journal)
+        // A table a person hands over is read whole or not at all: a row of another width is a
+        // mistake to name, not a row to drop (a journal's cut-short last row is dropped, and
+        // its point run again).
+        if !journal, let problem = malformedDescription { throw refuse(problem) }
     }
 
     /// The index of the column named `name`.

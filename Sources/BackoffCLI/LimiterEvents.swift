@@ -28,9 +28,7 @@ struct LimiterEvents: Sendable {
         for column in ["time_s", "event"] where table.column(column) == nil {
             throw InvalidValue("the events file lacks the column \(column): \(expected)")
         }
-        if table.malformedRecords > 0 {
-            throw InvalidValue("the events file has \(table.malformedRecords) rows of another width than its header")
-        }
+        if let problem = table.malformedDescription { throw InvalidValue("the events file: \(problem)") }
         let (timeColumn, eventColumn) = (table.column("time_s")!, table.column("event")!)
         var events: [Event] = []
         for (index, record) in table.records.enumerated() {

@@ -81,6 +81,12 @@ extension SweepCommand {
             let file = try CSVReader(
                 file: path, command: Self.name, expected: "a table written by this same sweep command",
                 journal: path == Self.journalPath(resumePath))
+            guard !file.header.joined().isEmpty else {
+                throw .usage(
+                    "'\(path)' is empty; expected a table written by this same sweep command (its header and the "
+                        + "rows done so far): remove the file, or leave out --resume, to start afresh",
+                    command: Self.name)
+            }
             guard file.header == header else {
                 throw .usage(
                     "'\(path)' has another header than this sweep (another command, or other varied options); "

@@ -104,9 +104,7 @@ enum TraceFile {
         for column in ["time_s"] + columns where table.column(column) == nil {
             throw InvalidValue("the trace lacks the column \(column): \(expected)")
         }
-        if table.malformedRecords > 0 {
-            throw InvalidValue("the trace has \(table.malformedRecords) rows of another width than its header")
-        }
+        if let problem = table.malformedDescription { throw InvalidValue("the trace: \(problem)") }
         return table
     }
 
@@ -125,7 +123,8 @@ enum TraceFile {
             }
             if index == 0 && seconds != 0 {
                 throw InvalidValue(
-                    "row \(row.number), column time_s: the trace must start at 0, not \(row.text(timeColumn))")
+                    "row \(row.number), column time_s: the trace must start at 0, not \(row.text(timeColumn).quotedInMessage)"
+                )
             }
             let start = VirtualTime(nanoseconds: nanoseconds)
             if let previous = steps.last, start < previous.start {
@@ -162,7 +161,8 @@ enum TraceFile {
         }
 
         func invalid(_ column: Int, _ problem: String, quoted: Bool = false) -> InvalidValue {
-            let value = quoted ? "'\(record[column])'" : record[column]
+            let text = record[column].quotedInMessage
+            let value = quoted ? "'\(text)'" : text
             return InvalidValue("row \(number), column \(header[column]): \(value) \(problem)")
         }
     }
