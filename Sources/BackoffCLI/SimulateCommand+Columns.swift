@@ -69,16 +69,21 @@ extension SimulateCommand {
             Column("generator", "GSL generator") { $0.generator.rawValue },
             Column(
                 CheckedMean.attemptsPerClient.standardErrorColumn,
-                "standard error of attempts_per_client (sd of per-client attempts / √N)"
+                "standard error of attempts_per_client: sd of per-client attempts / √N; where clients interact and "
+                    + "arrive over time, from 32 batches of them in arrival order"
             ) {
                 CSVFormat.number($0.report.attemptsStandardError)
             },
-            Column(CheckedMean.meanTotalWait.standardErrorColumn, "standard error of mean_total_wait_s, seconds") {
-                CSVFormat.number($0.report.totalWait.standardError)
+            Column(
+                CheckedMean.meanTotalWait.standardErrorColumn,
+                "standard error of mean_total_wait_s, seconds (batches of clients where they interact and arrive over time)"
+            ) {
+                CSVFormat.number($0.report.meanTotalWaitStandardError)
             },
             Column(
                 CheckedMean.successes.standardErrorColumn,
-                "binomial standard error of successes, √(n p (1 - p)), n requests, p = successes / n"
+                "standard error of successes: binomial, √(n p (1 - p)), n requests, p = successes / n; where clients "
+                    + "interact and arrive over time, from 32 batches of them in arrival order"
             ) {
                 CSVFormat.number($0.report.successesStandardError)
             },
@@ -218,14 +223,20 @@ extension SimulateCommand {
         Column("p999_response_s", "99.9th percentile of the response time (exact), seconds") {
             CSVFormat.number($0.report.hedge?.responses.quantile(0.999))
         },
-        Column("se_copies_per_request", "standard error of copies_per_request (sd of per-request copies / √n)") {
+        Column(
+            "se_copies_per_request",
+            "standard error of copies_per_request: sd of per-request copies / √n, or from batches of requests where clients arrive over time"
+        ) {
             CSVFormat.number($0.report.hedge?.copiesStandardError)
         },
         Column(
             "se_mean_response_s",
-            "standard error of mean_response_s as if responses were independent (sd / √n; under load they are not)"
-        ) { CSVFormat.number($0.report.hedge?.responses.standardError) },
-        Column("se_work_per_request_s", "standard error of work_per_request_s (sd of per-request work / √n)") {
+            "standard error of mean_response_s: sd / √n, or from batches of requests where clients arrive over time (under load, responses are not independent)"
+        ) { CSVFormat.number($0.report.hedge?.meanResponseStandardError) },
+        Column(
+            "se_work_per_request_s",
+            "standard error of work_per_request_s: sd of per-request work / √n, or from batches of requests where clients arrive over time"
+        ) {
             CSVFormat.number($0.report.hedge?.workStandardError)
         },
         Column("cancelled_copies", "copies whose work a cancellation stopped (queued, or in service)") {

@@ -24,11 +24,15 @@ public struct HedgeTally: Hashable, Sendable {
     private let sortedResponses: [Double]
     /// Σ w² over the requests, w a request's work in seconds, and Σ c², c its copies.
     private let workSquares: Double, copySquares: Double
+    /// The standard errors of copies, work and mean response from batches of requests, where the
+    /// clients arrive over time; `nil` otherwise, or below 64 requests.
+    private let batchErrors: HedgeBatches.Errors?
 
     init(
         requests: Int, copies: Int, withdrawn: Int, refused: Int, work: Double, workSquares: Double,
-        copySquares: Double, responseTimes: [Double]
+        copySquares: Double, responseTimes: [Double], batches: HedgeBatches? = nil
     ) {
+        batchErrors = batches?.standardErrors(responses: responseTimes)
         self.requests = requests
         self.copies = copies
         self.withdrawn = withdrawn
@@ -45,10 +49,24 @@ public struct HedgeTally: Hashable, Sendable {
     /// The workers' busy time per request, in seconds.
     public var workPerRequest: Double { requests > 0 ? work / Double(requests) : .nan }
 
-    /// The standard error of ``copiesPerRequest``: the sample sd of the requests' copies / √n.
-    public var copiesStandardError: Double { Self.standardError(sum: Double(copies), squares: copySquares, requests) }
+    /// Whether the standard errors come from batches of requests in the order they ended (the
+    /// method of batch means, `StreamingBatchRatio`): where clients arrive over time, their
+    /// copies queue behind each other's, and the requests' own spread understates the spread of
+    /// the mean (3 busy replicas: 8.8 times for the mean response). Otherwise, and below 32
+    /// requests, the requests' own spread / √n.
+    public var usesBatchMeans: Bool { batchErrors != nil }
+
+    /// The standard error of ``copiesPerRequest``: the sample sd of the requests' copies / √n, or
+    /// from batches (``usesBatchMeans``).
+    public var copiesStandardError: Double {
+        batchErrors?.copies ?? Self.standardError(sum: Double(copies), squares: copySquares, requests)
+    }
     /// The standard error of ``workPerRequest``, seconds.
-    public var workStandardError: Double { Self.standardError(sum: work, squares: workSquares, requests) }
+    public var workStandardError: Double {
+        batchErrors?.work ?? Self.standardError(sum: work, squares: workSquares, requests)
+    }
+    /// The standard error of the mean response time (``responses``), seconds.
+    public var meanResponseStandardError: Double { batchErrors?.response ?? responses.standardError }
 
     /// The share of answered requests answered within `seconds` (the empirical CDF of the response time).
     public func fractionAnswered(within seconds: Double) -> Double {

@@ -79,6 +79,9 @@ final class HedgedCalls {
         /// Σ (a call's work in seconds)² and Σ (a call's copies)², over the calls released.
         var workSquares = 0.0, copySquares = 0.0
         var responses: [Double] = []
+        /// Batches of calls in the order they end, for the standard errors of copies, work and
+        /// response time where the clients arrive over time (``HedgeTally/usesBatchMeans``).
+        var batches: HedgeBatches?
         /// Whether a call or copy found every slot taken (the run then fails).
         var overflowed = false
         /// Finagle's delay and budget, for a percentile hedge.
@@ -128,11 +131,16 @@ final class HedgedCalls {
         set { state.pointee.overflowed = newValue }
     }
 
-    init(hedging: Hedging, replicas: Int) {
+    /// Calls of `hedging` over `replicas` replicas; `batchesCalls`: the standard errors come from
+    /// batches of calls (the clients arrive over time, ``Scenario/usesBatchMeans``).
+    init(hedging: Hedging, replicas: Int, batchesCalls: Bool = false) {
         self.hedging = hedging
         self.replicas = replicas
         state = .allocate(capacity: 1)
-        state.initialize(to: State(backup: hedging.percentile.map(BackupRequestDelay.init(percentile:))))
+        state.initialize(
+            to: State(
+                batches: batchesCalls ? HedgeBatches() : nil,
+                backup: hedging.percentile.map(BackupRequestDelay.init(percentile:))))
     }
 
     deinit {
@@ -385,6 +393,7 @@ final class HedgedCalls {
             let seconds = calls[c].work.value / 1e9
             state.pointee.workSquares += seconds * seconds
             state.pointee.copySquares += Double(calls[c].sent) * Double(calls[c].sent)
+            state.pointee.batches?.callReleased(copies: Double(calls[c].sent), work: seconds)
             calls[c].id = 0  // no timer or pending send matches a released call
             freeCalls.append(Int32(c))
         }
@@ -407,6 +416,6 @@ final class HedgedCalls {
         return HedgeTally(
             requests: state.requests, copies: state.copiesSent, withdrawn: state.withdrawn, refused: state.refused,
             work: state.work.value / 1e9, workSquares: state.workSquares, copySquares: state.copySquares,
-            responseTimes: state.responses)
+            responseTimes: state.responses, batches: state.batches)
     }
 }

@@ -44,7 +44,9 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
 
     init(scenario: Scenario, seed: UInt64) {
         store = ReplicaStore(Replica(scenario.server), count: scenario.replicas)
-        calls = HedgedCalls(hedging: scenario.activeHedge ?? .single, replicas: scenario.replicas)
+        calls = HedgedCalls(
+            hedging: scenario.activeHedge ?? .single, replicas: scenario.replicas, batchesCalls: scenario.usesBatchMeans
+        )
     }
 
     mutating func receive<Decisions: ServerDecisions>(

@@ -158,6 +158,14 @@ public struct Scenario: Sendable {
     /// trace), with no shared limits and no layers.
     public var runsClientByClient: Bool { server.answersAtOnce && limits.isEmpty && layers.isEmpty }
 
+    /// Whether a run's standard errors come from batches of sessions in arrival order
+    /// (``ScenarioReport/usesBatchMeans``): the clients interact (not ``runsClientByClient``) and
+    /// arrive over time, so a stretch of the run is a batch.
+    public var usesBatchMeans: Bool {
+        if case .burst = arrivals { return false }
+        return !runsClientByClient
+    }
+
     /// The capacity server's replicas, 1 for any other server.
     public var replicas: Int {
         if case .capacity(let model) = server { return model.replicas }

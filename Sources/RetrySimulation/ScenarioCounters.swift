@@ -46,14 +46,21 @@ struct ScenarioCounters {
     private var serverAttemptsBySession: [Int] = []
     /// Whether the run attributes its server attempts to sessions (``serverAttempt(of:)``).
     let attributesServerAttempts: Bool
+    /// Batches of sessions for the standard errors, when the clients interact and arrive over
+    /// time (``Scenario/usesBatchMeans``); `nil` otherwise.
+    private var batches: SessionBatches?
 
     /// The total waits' quantiles a report holds.
     static let quantiles = [0.5, 0.99]
 
     /// Counters for `sessions` sessions of `requestsPerClient` requests each, keeping their total
     /// waits one by one up to `exactQuantileLimit` requests.
-    init(sessions: Int, requestsPerClient: Int, exactQuantileLimit: Int, attributesServerAttempts: Bool = false) {
+    init(
+        sessions: Int, requestsPerClient: Int, exactQuantileLimit: Int, attributesServerAttempts: Bool = false,
+        batchesSessions: Bool = false
+    ) {
         self.sessions = sessions
+        batches = batchesSessions ? SessionBatches(sessions: sessions) : nil
         self.attributesServerAttempts = attributesServerAttempts
         if attributesServerAttempts { serverAttemptsBySession = [Int](repeating: 0, count: sessions) }
         let (requests, overflow) = sessions.multipliedReportingOverflow(by: requestsPerClient)
@@ -95,6 +102,13 @@ struct ScenarioCounters {
         lastCompletion = max(lastCompletion, end)
     }
 
+    /// A request of `session` ended in the event-ordered run: counted in its batch, when the
+    /// standard errors come from batches (a test of an optional, off the client-by-client paths).
+    @inline(__always)
+    mutating func batchRequestEnded(session: Int, succeeded: Bool, totalWait: Int64) {
+        batches?.requestEnded(session: session, succeeded: succeeded, totalWait: totalWait)
+    }
+
     /// A client waits `wait` nanoseconds before its retry; `capWait` is the rounded cap (-1 for none).
     @inline(__always)
     mutating func retryWaits(_ wait: Int64, capWait: Int64) {
@@ -112,6 +126,13 @@ struct ScenarioCounters {
     @inline(__always)
     mutating func sessionEnded(attempts: Int) {
         attemptSquares.addSquare(of: UInt64(attempts))
+    }
+
+    /// `session` ended after `attempts` attempts in all, in the event-ordered run.
+    @inline(__always)
+    mutating func sessionEnded(_ session: Int, attempts: Int) {
+        sessionEnded(attempts: attempts)
+        if !attributesServerAttempts { batches?.sessionEnded(session, attempts: attempts) }
     }
 
     /// Adds the counts of `other`, a run of other clients of the same scenario that streams its
@@ -167,9 +188,20 @@ struct ScenarioCounters {
             for count in serverAttemptsBySession { attemptSquares.addSquare(of: UInt64(count)) }
         }
         let variance = (attemptSquares.value - n * mean * mean) / (n - 1)
+        var standardErrors = (
+            attempts: sessions > 1 ? (max(0, variance) / n).squareRoot() : .nan,
+            meanTotalWait: totalWait.standardError,
+            successes: Self.binomialStandardError(successes, of: uniqueRequests)
+        )
+        if var batches {
+            if attributesServerAttempts { batches.sessionsEnded(attempts: serverAttemptsBySession) }
+            standardErrors = batches.standardErrors()
+        }
         return ScenarioReport(
             clients: sessions, attempts: attempts,
-            attemptsStandardError: sessions > 1 ? (max(0, variance) / n).squareRoot() : .nan,
+            attemptsStandardError: standardErrors.attempts,
+            meanTotalWaitStandardError: standardErrors.meanTotalWait,
+            successesStandardError: standardErrors.successes, usesBatchMeans: batches != nil,
             uniqueRequests: uniqueRequests, successes: successes, giveUps: giveUps,
             permanentFailures: permanentFailures,
             requestsLost: requestsLost, deadSessions: deadSessions, rejected: rejected, timeouts: timeouts,
@@ -183,5 +215,11 @@ struct ScenarioCounters {
                 : requestDurations.value / Double(endedRequests) / 1e9,
             lastCompletion: Double(lastCompletion) / 1e9,
             waits: waits, timeline: timeline, hedge: hedge)
+    }
+
+    /// √(n p̂ (1 - p̂)), p̂ = successes / n: the binomial standard error of a count of successes.
+    static func binomialStandardError(_ successes: Int, of n: Int) -> Double {
+        let p = Double(successes) / Double(n)
+        return (Double(n) * p * (1 - p)).squareRoot()
     }
 }

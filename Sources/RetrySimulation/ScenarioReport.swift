@@ -8,8 +8,21 @@ public struct ScenarioReport: Hashable, Sendable {
     public let clients: Int
     /// Attempts made by all clients; for contention, writes (the calls the 2015 study counts).
     public let attempts: Int
-    /// The standard error of ``attemptsPerClient`` (sample sd of per-client attempts / √N).
+    /// The standard error of ``attemptsPerClient``: the sample sd of per-client attempts / √N, or
+    /// where the clients interact and arrive over time, from batches of them (``usesBatchMeans``).
     public let attemptsStandardError: Double
+    /// The standard error of the mean total wait (``totalWait``'s mean): the summary's own, or
+    /// from batches of sessions (``usesBatchMeans``).
+    public let meanTotalWaitStandardError: Double
+    /// The standard error of ``successes``: binomial, √(n p̂ (1 - p̂)) over the n requests that
+    /// ended, or from batches of sessions (``usesBatchMeans``).
+    public let successesStandardError: Double
+    /// Whether the standard errors come from 32 batches of sessions in arrival order (the method of
+    /// batch means, `BatchRatio`): clients that share a server, limits or layers and arrive over
+    /// time, whose outcomes cluster in time. Otherwise they are the independent sessions' spread,
+    /// true for clients that do not interact; for a burst of interacting clients they measure the
+    /// spread within the run, not the run's own variation from seed to seed.
+    public let usesBatchMeans: Bool
     /// Requests sent (first attempts), across all sessions.
     public let uniqueRequests: Int
     /// Requests that succeeded.
@@ -66,12 +79,6 @@ public struct ScenarioReport: Hashable, Sendable {
     public var retryFraction: Double { attempts > 0 ? Double(attempts - uniqueRequests) / Double(attempts) : 0 }
     /// Attempts per request sent.
     public var workAmplification: Double { Double(attempts) / Double(uniqueRequests) }
-    /// The standard error of ``successes`` as a binomial count, √(n p̂ (1 - p̂)), n = requests sent.
-    public var successesStandardError: Double {
-        let n = Double(uniqueRequests)
-        let p = Double(successes) / n
-        return (n * p * (1 - p)).squareRoot()
-    }
     /// Successful requests per second over the run (until the last request ended); 0 for an empty run.
     public var goodput: Double { lastCompletion > 0 ? Double(successes) / lastCompletion : 0 }
 }

@@ -60,7 +60,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         timeline = LoadRecorder(bucketWidth: scenario.bucketNanoseconds)
         counters = ScenarioCounters(
             sessions: sessions, requestsPerClient: scenario.requestsPerClient, exactQuantileLimit: exactQuantileLimit,
-            attributesServerAttempts: Server.makesAttemptsOfItsOwn)
+            attributesServerAttempts: Server.makesAttemptsOfItsOwn, batchesSessions: scenario.usesBatchMeans)
     }
 
     var now: VirtualTime { simulation.now }
@@ -290,12 +290,13 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             counters.requestEnded(
                 slot: index * scenario.requestsPerClient + request, totalWait: totalWait,
                 start: requestStart.nanoseconds, end: time.nanoseconds)
+            counters.batchRequestEnded(session: index, succeeded: outcome == .succeeded, totalWait: totalWait)
             if logsRequests {
                 log(
                     client: index, request: request, start: requestStart, end: time, attempts: client.backoff.attempts,
                     totalWait: totalWait, outcome: outcome)
             }
-            if next == nil { counters.sessionEnded(attempts: client.attempts) }
+            if next == nil { counters.sessionEnded(index, attempts: client.attempts) }
             return next
         }
     }

@@ -1,0 +1,31 @@
+import Stochastics
+
+/// The hedged requests in batches, for the standard errors of copies, work and response time per
+/// request where the clients arrive over time (`HedgeTally`): copies and work as the requests are
+/// released (their last copy ended), in a stream; response times from the tally's own list, in
+/// the order the requests were answered, once the run is over.
+struct HedgeBatches: Hashable, Sendable {
+    var copies = StreamingBatchRatio()
+    var work = StreamingBatchRatio()
+
+    /// A request's copies and work (seconds), once its last copy ended.
+    @inline(__always)
+    mutating func callReleased(copies count: Double, work seconds: Double) {
+        copies.add(numerator: count)
+        work.add(numerator: seconds)
+    }
+
+    /// Standard errors of copies, work (seconds) and the mean response (seconds) per request.
+    struct Errors: Hashable, Sendable {
+        let copies: Double, work: Double, response: Double
+    }
+
+    /// The three standard errors, given the response times in the order they were answered;
+    /// `nil` while any has too few batches to say (under 64 requests).
+    func standardErrors(responses: [Double]) -> Errors? {
+        let errors = Errors(
+            copies: copies.standardError, work: work.standardError,
+            response: BatchRatio.standardErrorOfMean(responses))
+        return errors.copies.isNaN || errors.work.isNaN || errors.response.isNaN ? nil : errors
+    }
+}
