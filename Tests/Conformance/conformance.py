@@ -614,6 +614,50 @@ def compare(report, name, library, ours, theirs, windows, cap, time_limited):
     return m1, m2
 
 
+def targeted_controls(report, compared):
+    """Each kind of check, shown able to fail on its own: our waits are changed in a way only that
+    check is built to see, and that check (named by its message) must be among the failures. A
+    control that passes when any check fails would not show this: the KS test alone could catch
+    every change."""
+    windowed = next(c for c in compared if c[4] and not c[6])
+    capped = next(c for c in compared if c[5] is not None
+                  and sum(1 for r in c[2] for w in r if abs(w - c[5]) <= 2e-9) >= 100)
+
+    def one_wait_outside(ours, windows):  # one wait of 20,000 past its window's top by 1 ms
+        k = min(windows)
+        changed = [list(r) for r in ours]
+        first = next(r for r in changed if len(r) >= k)
+        first[k - 1] = windows[k][1] + 1e-3
+        return changed
+
+    def short_of_the_ends(ours, windows):  # every wait of the first windowed retry kept off 5 % of each end
+        k = min(windows)
+        low, high = windows[k]
+        return [[low + (high - low) * (0.05 + 0.9 * (w - low) / (high - low)) if i == k - 1 else w
+                 for i, w in enumerate(r)] for r in ours]
+
+    def under_the_cap(ours, cap):  # the waits at the cap 1 µs short of it
+        return [[cap - 1e-6 if abs(w - cap) <= 2e-9 else w for w in r] for r in ours]
+
+    def one_retry_fewer(ours):  # a tenth of the requests stop one retry early
+        return [r[:-1] if i % 10 == 0 and r else r for i, r in enumerate(ours)]
+
+    controls = [
+        ("window", windowed, one_wait_outside(windowed[2], windowed[4]), "outside ["),
+        ("reach", windowed, short_of_the_ends(windowed[2], windowed[4]), "do not reach the ends"),
+        ("cap share", capped, under_the_cap(capped[2], capped[5]), "share of waits at the cap"),
+        ("retries per request", windowed, one_retry_fewer(windowed[2]), "retries per request"),
+    ]
+    for check, (label, library, _, theirs, windows, cap, time_limited), changed, phrase in controls:
+        control = Report()
+        compare(control, f"{label} [control: {check}]", library, changed, theirs, windows, cap, time_limited)
+        caught = [f for f in control.failures if phrase in f]
+        report.check(caught, f"negative control '{check}' on {label}: the {check} check did not fail "
+                             f"({len(control.failures)} others did)")
+        print(f"conformance: negative control {check!r} on {label}: its check fails "
+              f"({len(caught)} of its checks; {len(control.failures)} of {control.checks} fail in all)")
+
+
 def same_law(report, where, a, b, tolerance):
     """Two samples of one law: KS distance and means (within `tolerance` when both are exact)."""
     d = ks_statistic(a, b)
@@ -679,6 +723,7 @@ def main():
 
     report = Report()
     totals = []
+    compared = []  # what each case compared, for the targeted negative controls
     for preset, kind, library, theirs, granted in cases:
         row = rows[(preset, kind)]
         report.check(
@@ -691,6 +736,7 @@ def main():
         label = preset if kind == "transient" else f"{preset} ({kind})"
         time_limited = row["max_elapsed_s"] != "inf"
         mean_ours, mean_theirs = compare(report, label, library, ours, theirs, windows, cap, time_limited)
+        compared.append((label, library, ours, theirs, windows, cap, time_limited))
         if granted is not None:
             expected = quota_retries(row["budget"], kind)
             report.check(
@@ -719,6 +765,8 @@ def main():
         report.check(control.failures, f"negative control '{label}': no comparison told it from {library}")
         print(f"conformance: negative control {label!r}: {len(control.failures)} of {control.checks} checks fail, "
               f"as they must")
+
+    targeted_controls(report, compared)
 
     check_limiter(report, args.backoff, f"botocore {botocore.__version__}", botocore_limiter_states)
     go_states = functools.partial(go_limiter_states, args.go_limiter)
