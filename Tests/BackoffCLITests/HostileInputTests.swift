@@ -89,16 +89,62 @@ import Testing
         ("--server", "outage:V", .duration),
         ("--jitter", "proportional:V", .number), ("--jitter", "additive:V", .duration),
         ("--hedge", "on:delay=V", .duration), ("--hedge", "on:delay=1ms:max-attempts=V", .count),
+        // Round four: every key of --hedge, --layer and the rate limit server.
+        ("--hedge", "on:delay=1ms:cancel-delay=V", .duration), ("--hedge", "on:percentile=V", .number),
+        ("--hedge", "on:per-try-timeout=V", .duration), ("--hedge", "on:per-try-timeout=1ms:backoff-base=V", .duration),
+        ("--hedge", "on:per-try-timeout=1ms:backoff-max=V", .duration),
+        ("--hedge", "on:per-try-timeout=1ms:max-attempts=V", .count),
+        ("--layer", "max-attempts=V", .count), ("--layer", "base=V", .duration), ("--layer", "cap=V", .duration),
+        ("--layer", "multiplier=V", .number), ("--layer", "timeout=V", .duration), ("--layer", "concurrency=V", .count),
+        ("--layer", "budget=token:max=V", .number), ("--layer", "breaker=on:threshold=V", .number),
+        ("--layer", "hedge-delay=V", .duration), ("--layer", "hedge-percentile=V", .number),
+        ("--layer", "hedge-delay=1ms,hedge-max-attempts=V", .count),
+        ("--layer", "hedge-delay=1ms,hedge-cancel-delay=V", .duration),
+        ("--layer", "hedge-per-try-timeout=V", .duration),
+        ("--layer", "hedge-per-try-timeout=1ms,hedge-backoff-base=V", .duration),
+        ("--server", "ratelimit:V/s", .number), ("--server", "ratelimit:10/s:burst=V", .count),
+        ("--server", "ratelimit:10/s:share=V", .number),
     ]
 
     @Test func everySpecParameterTakesAHostileValueOrNamesIt() {
         for (option, template, kind) in Self.specs {
             for value in Self.values(for: kind) {
                 let text = template.replacingOccurrences(of: "V", with: value)
-                let server = ["--service", "--hedge"].contains(option) ? ["--server", "capacity"] : []
+                let server =
+                    ["--service", "--hedge"].contains(option) || template.hasPrefix("hedge-")
+                    ? ["--server", "capacity"] : []
                 let trigger = option == "--retry-trigger" ? ["--server", "outage:2s"] : []
                 Self.check(
                     ["simulate", "--clients", "20", "--jobs", "1"] + server + trigger + [option, text], names: option)
+            }
+        }
+    }
+
+    /// A gRPC service config's `hedgingPolicy` with hostile values in each field (JSON numbers and
+    /// protobuf durations as text): a table, or a usage error naming the config.
+    @Test func everyHedgingPolicyFieldTakesAHostileValueOrNamesIt() throws {
+        let directory = TemporaryDirectory()
+        let attempts = ["0", "1", "-1", "2.5", "1e300", "9223372036854775808", "\"3\"", "null"]
+        let delays = [
+            "\"0s\"", "\"-1s\"", "\"1e300s\"", "\"nans\"", "\"0.000000001s\"", "\"315576000001s\"", "5", "\"\"",
+        ]
+        var configs: [String] = []
+        for value in attempts {
+            configs.append(#"{"maxAttempts": \#(value), "hedgingDelay": "0.01s", "nonFatalStatusCodes": []}"#)
+        }
+        for value in delays {
+            configs.append(#"{"maxAttempts": 3, "hedgingDelay": \#(value), "nonFatalStatusCodes": ["UNAVAILABLE"]}"#)
+        }
+        configs.append(#"{"maxAttempts": 3, "hedgingDelay": "0.01s", "nonFatalStatusCodes": ["NOT_A_CODE"]}"#)
+        for (index, policy) in configs.enumerated() {
+            let path = try directory.write(
+                #"{"methodConfig": [{"name": [{"service": "x"}], "hedgingPolicy": \#(policy)}]}"#, to: "g\(index).json")
+            for replicas in ["1", "3"] {
+                Self.check(
+                    [
+                        "simulate", "--clients", "20", "--jobs", "1", "--server", "capacity", "--replicas", replicas,
+                        "--grpc-service-config", path,
+                    ], names: "--grpc-service-config")
             }
         }
     }
