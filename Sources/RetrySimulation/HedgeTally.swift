@@ -50,10 +50,10 @@ public struct HedgeTally: Hashable, Sendable {
     public var workPerRequest: Double { requests > 0 ? work / Double(requests) : .nan }
 
     /// Whether the standard errors come from batches of requests in the order they ended (the
-    /// method of batch means, `StreamingBatchRatio`): where clients arrive over time, their
-    /// copies queue behind each other's, and the requests' own spread understates the spread of
-    /// the mean (3 busy replicas: 8.8 times for the mean response). Otherwise, and below 32
-    /// requests, the requests' own spread / √n.
+    /// method of batch means, `StreamingBatchRatio` and `BatchRatio`): where clients arrive over
+    /// time, their copies queue behind each other's, and the requests' own spread understates the
+    /// spread of the mean (3 busy replicas: 5 times for the mean response, 2.4 for the copies).
+    /// Otherwise, and below 64 requests, the requests' own spread / √n.
     public var usesBatchMeans: Bool { batchErrors != nil }
 
     /// The standard error of ``copiesPerRequest``: the sample sd of the requests' copies / √n, or

@@ -102,8 +102,8 @@ struct ScenarioCounters {
         lastCompletion = max(lastCompletion, end)
     }
 
-    /// A request of `session` ended in the event-ordered run: counted in its batch, when the
-    /// standard errors come from batches (a test of an optional, off the client-by-client paths).
+    /// A request of `session` ended in the event-ordered run: counted in its batch when the
+    /// standard errors come from batches (the client-by-client paths never call this).
     @inline(__always)
     mutating func batchRequestEnded(session: Int, succeeded: Bool, totalWait: Int64) {
         batches?.requestEnded(session: session, succeeded: succeeded, totalWait: totalWait)

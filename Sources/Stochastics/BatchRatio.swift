@@ -2,9 +2,10 @@
 /// one run: the method of batch means for a run whose units are not independent.
 ///
 /// Where units interact (requests that share a rate limit's bucket or a server's queue), the
-/// spread of the units' own values misstates the spread of their mean: a throttle makes the next
-/// throttle likelier, so outcomes cluster in time, and the independent-sample standard error is
-/// too small. Units in time order, cut into k contiguous batches each long beside the run's
+/// spread of the units' own values misstates the spread of their mean: a long queue stays long,
+/// so outcomes cluster in time and the independent-sample standard error is too small; a success
+/// empties a one-token bucket for the next arrival, so outcomes alternate and it is too large.
+/// Units in time order, cut into k contiguous batches each long beside the run's
 /// correlation time, give batch totals that are nearly independent. Their residuals about the
 /// ratio, d_b = y_b − R x_b, estimate its variance (the ratio estimator's delta method):
 ///
