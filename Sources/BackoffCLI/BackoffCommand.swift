@@ -48,6 +48,10 @@ protocol BackoffCommand: RunnableCommand, Sendable {
     /// Computes the table. Auxiliary files are written atomically and only when the run succeeds.
     func run() throws(CommandLineError) -> CSVTable
 
+    /// ``run()``, counting the sessions of its simulations in `progress` as they end (the table
+    /// is the same); a command that simulates nothing ignores it.
+    func run(progress: RunProgress) throws(CommandLineError) -> CSVTable
+
     /// The same command with root seed `seed`, as `--seed seed` instead of the one given would have
     /// read it; `nil` for a command without `--seed`. A seed is checked for its form alone, so a
     /// sweep validates a point once for all its seeds.
@@ -56,6 +60,7 @@ protocol BackoffCommand: RunnableCommand, Sendable {
 
 extension BackoffCommand {
     func reseeded(_ seed: UInt64) -> Self? { nil }
+    func run(progress: RunProgress) throws(CommandLineError) -> CSVTable { try run() }
 }
 
 extension BackoffCommand {
@@ -74,7 +79,14 @@ extension BackoffCommand {
         }
         for warning in command.warnings { standardError.write("backoff: warning: \(warning)\n") }
         let output = try command.outputPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
-        let table = try command.run()
+        let table: CSVTable
+        var explicit = false
+        if specs.contains(ProgressLine.option.spec) { explicit = try options(ProgressLine.option) }
+        if !command.simulatedScenarios.isEmpty && (terminal || explicit) {
+            table = try command.run(reportingTo: &standardError, rewritesLine: terminal, always: explicit)
+        } else {
+            table = try command.run()
+        }
         if let output {
             output.write(table.text)
             try output.commit()

@@ -45,6 +45,7 @@ struct SimulateCommand: BackoffCommand {
         PolicyOptions.specs(defaultJitter: defaultJitter) + [ScenarioOptions.clients.spec] + ScenarioOptions.specs
         + [ScenarioOptions.bucket.spec, timeline.spec, requests.spec] + LayerOptions.specs + RunOptions.seedSpecs + [
             RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec, WorkLimit.option.spec,
+            ProgressLine.option.spec,
         ]
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }
     static let example = "backoff simulate --clients 10000 --server outage:2s --max-attempts 8 --timeline load.csv"
@@ -119,7 +120,11 @@ struct SimulateCommand: BackoffCommand {
         return estimate
     }
 
-    func run() throws(CommandLineError) -> CSVTable {
+    func run() throws(CommandLineError) -> CSVTable { try run(progress: nil) }
+
+    func run(progress: RunProgress) throws(CommandLineError) -> CSVTable { try run(progress: Optional(progress)) }
+
+    private func run(progress: RunProgress?) throws(CommandLineError) -> CSVTable {
         let timelineFile = try timelinePath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         let layerFile = try layerReportPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         let requestsFile = try requestsPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
@@ -142,7 +147,8 @@ struct SimulateCommand: BackoffCommand {
                     try RequestRows(jitter: scenario.policy.jitter.name, path: path)
                 }
                 let report = try scenario.run(
-                    seed: seed, arrivalSeed: arrivalSeed, algorithm: generator, requestLog: rows, jobs: jobsPerMode)
+                    seed: seed, arrivalSeed: arrivalSeed, algorithm: generator, requestLog: rows, jobs: jobsPerMode,
+                    progress: progress)
                 return (report, try rows?.finish())
             }
             reports = results.map(\.0)

@@ -27,7 +27,10 @@ extension SweepCommand {
         }
         if journal == nil { stream(headerLine + "\n") }
         var fresh: [Int: String] = [:]
-        var progress = progress ? SweepProgress(total: pending.count, rewritesLine: rewriteProgressLine) : nil
+        var progress =
+            progress
+            ? ProgressLine(label: "sweep", unit: "points", total: pending.count, rewritesLine: rewriteProgressLine)
+            : nil
 
         let batch = max(1, jobs * 4)
         var start = 0
@@ -52,8 +55,8 @@ extension SweepCommand {
                 }
             }
             try journal?.flush()
-            progress?.advance(by: indices.count, reportingTo: &standardError)
             start += batch
+            progress?.update(done: min(start, pending.count), to: &standardError)
         }
 
         if let outputPath, let journal {

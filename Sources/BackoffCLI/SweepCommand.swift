@@ -22,7 +22,7 @@ struct SweepCommand: RunnableCommand {
     /// Options of the swept command that a sweep does not pass on.
     static let unsweepable: Set<String> = [
         TableOptions.output.name, WaitsCommand.samples.name, SimulateCommand.timeline.name,
-        SimulateCommand.requests.name, RunOptions.jobsSpec.name, MemoryLimit.option.name,
+        SimulateCommand.requests.name, RunOptions.jobsSpec.name, MemoryLimit.option.name, ProgressLine.option.name,
     ]
 
     static let jobs = RunOptions.jobsOption.withHelp("Points run at the same time. Default: the number of cores.")
@@ -47,8 +47,7 @@ struct SweepCommand: RunnableCommand {
         "resume", "file", form: "the --output file of an earlier run of the same sweep",
         help: "Complete the table in this file (and FILE.partial): run only the points it lacks, write it whole.",
         parse: Parsers.text)
-    static let progressFlag = Option<Bool>.flag(
-        "progress", help: "Report progress on stderr even when stderr is not a terminal.")
+    static let progressFlag = ProgressLine.option
     static let dryRunFlag = Option<Bool>.flag("dry-run", help: "List the points and their seeds without running them.")
     static let force = Option<Bool>.flag("force", help: "Allow a grid of more than 10,000,000 points.")
     static let output = TableOptions.output.withHelp(
@@ -162,7 +161,11 @@ struct SweepCommand: RunnableCommand {
                         + "over 'backoff simulate' in the shell", command: name)
             }
             if case .option(let option, _) = token.kind, unsweepable.contains(option),
-                ![TableOptions.output.name, RunOptions.jobsSpec.name, MemoryLimit.option.name].contains(option)
+                ![
+                    TableOptions.output.name, RunOptions.jobsSpec.name, MemoryLimit.option.name,
+                    ProgressLine.option.name,
+                ]
+                .contains(option)
             {
                 throw .usage(
                     "'--\(option)' is not available in a sweep: a sweep writes one table (use --output)", command: name)

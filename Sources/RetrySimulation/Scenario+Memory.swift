@@ -8,11 +8,20 @@ extension Scenario {
     /// The sessions the arrivals bring: the clients, or for a Poisson process its mean plus six
     /// standard deviations (a bound the count exceeds with probability below 1e-9).
     public var expectedSessions: Double {
+        meanSessions + (isPoisson ? 6 * meanSessions.squareRoot() + 1 : 0)
+    }
+
+    /// The sessions the arrivals bring on average: the clients, or a Poisson process's rate times
+    /// its duration.
+    public var meanSessions: Double {
         switch arrivals {
         case .burst, .uniform: Double(clients)
-        case .poisson(let rate, let duration):
-            rate * duration.nanoseconds / 1e9 + 6 * (rate * duration.nanoseconds / 1e9).squareRoot() + 1
+        case .poisson(let rate, let duration): rate * duration.nanoseconds / 1e9
         }
+    }
+
+    private var isPoisson: Bool {
+        if case .poisson = arrivals { true } else { false }
     }
 
     /// The memory one run of this scenario needs, from its parameters: the clients, a slot per

@@ -12,16 +12,17 @@ extension Scenario {
     /// With `requestLog`, each request goes to it as it ends (see ``RequestLog``); the report is the
     /// same with or without one. A run of clients that do not interact (see ``runsClientByClient``)
     /// whose requests outnumber ``exactQuantileLimit`` and go to no log spreads its clients over
-    /// `jobs` threads; the report is the same for any number.
+    /// `jobs` threads; the report is the same for any number. With `progress`, the run counts its
+    /// sessions there as they end (see ``RunProgress``); the report is the same without it.
     /// - Throws: ``SimulationError/tooManyBuckets(needed:limit:)`` when the run outlasts the load
     ///   timeline's limit; a GSL allocation failure.
     public func run(
         seed: UInt64, arrivalSeed: UInt64? = nil, algorithm: GeneratorAlgorithm = .standard,
-        requestLog: (any RequestLog)? = nil, jobs: Int = 1
+        requestLog: (any RequestLog)? = nil, jobs: Int = 1, progress: RunProgress? = nil
     ) throws -> ScenarioReport {
         try run(
             seed: seed, arrivalSeed: arrivalSeed, algorithm: algorithm, path: ScenarioPath.applicable(to: self).last!,
-            requestLog: requestLog, jobs: jobs)
+            requestLog: requestLog, jobs: jobs, progress: progress)
     }
 
     /// Runs along `path`, one of ``ScenarioPath/applicable(to:)`` (tests compare them). A
@@ -30,7 +31,7 @@ extension Scenario {
     func run(
         seed: UInt64, arrivalSeed: UInt64?, algorithm: GeneratorAlgorithm, path: ScenarioPath,
         requestLog: (any RequestLog)? = nil, jobs: Int = 1, exactQuantileLimit: Int = Scenario.exactQuantileLimit,
-        clientChunk: Int = Scenario.clientChunk
+        clientChunk: Int = Scenario.clientChunk, progress: RunProgress? = nil
     ) throws -> ScenarioReport {
         precondition(
             ScenarioPath.applicable(to: self).contains(path), "the path \(path) does not apply to this scenario")
@@ -38,42 +39,47 @@ extension Scenario {
             if case .burst = arrivals {
                 return try runClientByClient(
                     BurstStarts(count: clients), plainHerd: path == .plainHerd, seed: seed, requestLog: requestLog,
-                    jobs: jobs, exactQuantileLimit: exactQuantileLimit, clientChunk: clientChunk)
+                    jobs: jobs, exactQuantileLimit: exactQuantileLimit, clientChunk: clientChunk, progress: progress)
             }
             return try runClientByClient(
                 DrawnStarts(times: try arrivalTimes(seed: arrivalSeed ?? seed, algorithm: algorithm)),
                 plainHerd: path == .plainHerd, seed: seed, requestLog: requestLog, jobs: jobs,
-                exactQuantileLimit: exactQuantileLimit, clientChunk: clientChunk)
+                exactQuantileLimit: exactQuantileLimit, clientChunk: clientChunk, progress: progress)
         }
         let starts = try arrivalTimes(seed: arrivalSeed ?? seed, algorithm: algorithm)
         guard starts.count < ScenarioEvent.maximumClients else { throw SimulationError.tooManyClients(starts.count) }
         switch server {
         case .alwaysFail, .bernoulli, .outage, .trace:
-            return try runEventOrdered(InstantServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit)
+            return try runEventOrdered(
+                InstantServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit, progress)
         case .contention:
             return try runEventOrdered(
-                ContentionServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit)
+                ContentionServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit, progress)
         case .capacity where runsReplicaSet && !layers.isEmpty:
             return try runEventOrdered(
-                starts: starts, seed: seed, requestLog, exactQuantileLimit,
+                starts: starts, seed: seed, requestLog, exactQuantileLimit, progress,
                 ServiceStack<HedgedReplicas<CapacityServer>>.self)
         case .capacity where runsReplicaSet:
             return try runEventOrdered(
-                starts: starts, seed: seed, requestLog, exactQuantileLimit, HedgedReplicas<CapacityServer>.self)
+                starts: starts, seed: seed, requestLog, exactQuantileLimit, progress,
+                HedgedReplicas<CapacityServer>.self)
         case .capacity:
-            return try runEventOrdered(CapacityServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit)
+            return try runEventOrdered(
+                CapacityServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit, progress)
         case .rateLimit:
-            return try runEventOrdered(RateLimitServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit)
+            return try runEventOrdered(
+                RateLimitServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit, progress)
         }
     }
 
     /// The clients one after the other (``ScenarioPath/clientByClient``, or its plain herd): in one
     /// run, or when the total waits are streamed and logged nowhere, in chunks of
     /// `clientChunk` spread over `jobs` threads, whose counts merge into the same report to the
-    /// bit (every count is an integer, and the streamed waits' sums are exact).
+    /// bit (every count is an integer, and the streamed waits' sums are exact). One thread runs
+    /// the chunks in order on one run, which is the whole run's report, chunk by chunk.
     private func runClientByClient<Starts: SessionStarts>(
         _ starts: Starts, plainHerd: Bool, seed: UInt64, requestLog: (any RequestLog)?, jobs: Int,
-        exactQuantileLimit: Int, clientChunk: Int
+        exactQuantileLimit: Int, clientChunk: Int, progress: RunProgress?
     ) throws -> ScenarioReport {
         let scenario = self
         @Sendable func newRun(_ requestLog: (any RequestLog)? = nil) -> ScenarioRun<InstantServer, NoLimits> {
@@ -99,6 +105,7 @@ extension Scenario {
                     for chunk in stride(from: worker, to: chunks, by: workers) {
                         let first = chunk * clientChunk
                         try run(first..<min(first + clientChunk, starts.count), in: &part)
+                        progress?.add(min(clientChunk, starts.count - first))
                     }
                     return (part.counters, part.timeline.timeline, part.timeline.overflowed)
                 }
@@ -107,7 +114,10 @@ extension Scenario {
                     whole.timeline.add(timeline, overflowed: overflowed)
                 }
             } else {
-                try run(0..<starts.count, in: &whole)
+                for first in stride(from: 0, to: starts.count, by: clientChunk) {
+                    try run(first..<min(first + clientChunk, starts.count), in: &whole)
+                    progress?.add(min(clientChunk, starts.count - first))
+                }
             }
         } catch {
             // Freed as finish() frees it: a caller that catches the error loses no memory.
@@ -122,27 +132,29 @@ extension Scenario {
 
     /// An event-ordered run with `Server`, compiled apart with and without shared limits.
     private func runEventOrdered<Server: ModelledServer>(
-        _: Server.Type, starts: [Int64], seed: UInt64, _ requestLog: (any RequestLog)?, _ exactQuantileLimit: Int
+        _: Server.Type, starts: [Int64], seed: UInt64, _ requestLog: (any RequestLog)?, _ exactQuantileLimit: Int,
+        _ progress: RunProgress?
     ) throws -> ScenarioReport {
         if !layers.isEmpty {
             return try runEventOrdered(
-                starts: starts, seed: seed, requestLog, exactQuantileLimit, ServiceStack<Server>.self)
+                starts: starts, seed: seed, requestLog, exactQuantileLimit, progress, ServiceStack<Server>.self)
         }
-        return try runEventOrdered(starts: starts, seed: seed, requestLog, exactQuantileLimit, Server.self)
+        return try runEventOrdered(starts: starts, seed: seed, requestLog, exactQuantileLimit, progress, Server.self)
     }
 
     private func runEventOrdered<Server: SimulatedServer>(
-        starts: [Int64], seed: UInt64, _ requestLog: (any RequestLog)?, _ exactQuantileLimit: Int, _: Server.Type
+        starts: [Int64], seed: UInt64, _ requestLog: (any RequestLog)?, _ exactQuantileLimit: Int,
+        _ progress: RunProgress?, _: Server.Type
     ) throws -> ScenarioReport {
         if limits.isEmpty {
             var run = ScenarioRun<Server, NoLimits>(
                 scenario: self, sessions: starts.count, seed: seed, eventOrdered: true, requestLog: requestLog,
-                exactQuantileLimit: exactQuantileLimit)
+                exactQuantileLimit: exactQuantileLimit, progress: progress)
             return try run.runEventOrdered(starts)
         }
         var run = ScenarioRun<Server, LimitsInForce>(
             scenario: self, sessions: starts.count, seed: seed, eventOrdered: true, requestLog: requestLog,
-            exactQuantileLimit: exactQuantileLimit)
+            exactQuantileLimit: exactQuantileLimit, progress: progress)
         return try run.runEventOrdered(starts)
     }
 

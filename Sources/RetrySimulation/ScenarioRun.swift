@@ -41,16 +41,21 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
     let requestLog: (any RequestLog)?
     /// With a request log and a hedge, each client's copies for its current request (empty otherwise).
     var requestCopies = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+    /// Where the sessions that end are counted, in steps of ``RunProgress/step``, or nowhere.
+    let progress: RunProgress?
+    /// The sessions ended so far (of an event-ordered run: a client-by-client run does not count).
+    var sessionsEnded = 0
 
     /// A run of `scenario` for `sessions` sessions, with client streams under `seed` (allocated only
     /// for an event-ordered run: a client-by-client run seeds each client's in turn), keeping the
     /// requests' total waits one by one up to `exactQuantileLimit` requests.
     init(
         scenario: Scenario, sessions: Int, seed: UInt64, eventOrdered: Bool, requestLog: (any RequestLog)? = nil,
-        exactQuantileLimit: Int = Scenario.exactQuantileLimit
+        exactQuantileLimit: Int = Scenario.exactQuantileLimit, progress: RunProgress? = nil
     ) {
         self.scenario = scenario
         self.requestLog = requestLog
+        self.progress = progress
         policy = scenario.clientPolicy
         behaviour = scenario.behaviour
         self.seed = seed
@@ -116,6 +121,8 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             case .server(let number): server.handle(event, number: number, &self)
             }
         }
+        // Every session has ended: what the steps did not report.
+        progress?.add(starts.count - sessionsEnded / RunProgress.step * RunProgress.step)
         try server.finish(&counters)
     }
 
@@ -296,9 +303,18 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
                     client: index, request: request, start: requestStart, end: time, attempts: client.backoff.attempts,
                     totalWait: totalWait, outcome: outcome)
             }
-            if next == nil { counters.sessionEnded(index, attempts: client.attempts) }
+            if next == nil { sessionEnded(index, attempts: client.attempts) }
             return next
         }
+    }
+
+    /// The session of client `index` ended: counted, and reported to `progress` every
+    /// ``RunProgress/step`` sessions.
+    @inline(__always)
+    mutating func sessionEnded(_ index: Int, attempts: Int) {
+        counters.sessionEnded(index, attempts: attempts)
+        sessionsEnded += 1
+        if sessionsEnded % RunProgress.step == 0 { progress?.add(RunProgress.step) }
     }
 
     /// Whether requests go to a log: tested on the hot path without touching the log itself (no

@@ -8,10 +8,12 @@ struct Invocation {
     let stdout: String
     let stderr: String
 
-    init(_ arguments: [String]) {
+    /// `terminal`: run as if stderr were a terminal.
+    init(_ arguments: [String], terminal: Bool = false) {
         var out = ""
         var err = ""
-        status = BackoffCommandLine.run(arguments, standardOutput: &out, standardError: &err)
+        status = BackoffCommandLine.run(
+            arguments, standardOutput: &out, standardError: &err, standardErrorIsTerminal: terminal)
         stdout = out
         stderr = err
     }
