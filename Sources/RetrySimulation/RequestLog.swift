@@ -6,7 +6,7 @@ import EventSimulation
 ///
 /// Records come in the order the run ends its requests: completion order for a run through the
 /// event queue, client by client (each client's requests in turn) for servers that answer at once
-/// (see ``Scenario/run(seed:arrivalSeed:algorithm:requestLog:jobs:)``). The same scenario and seed
+/// (see ``Scenario/run(seed:arrivalSeed:algorithm:requestLog:jobs:progress:)``). The same scenario and seed
 /// give the same records in the same order.
 public protocol RequestLog: AnyObject {
     func requestEnded(_ request: RequestRecord)

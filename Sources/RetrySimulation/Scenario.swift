@@ -2,7 +2,7 @@ import BackoffPolicies
 import EventSimulation
 
 /// A retry scenario: clients that follow one policy against a modelled server. Validated on
-/// construction; run it with ``run(seed:arrivalSeed:algorithm:requestLog:jobs:)``.
+/// construction; run it with ``run(seed:arrivalSeed:algorithm:requestLog:jobs:progress:)``.
 ///
 /// Each client runs a session of `requestsPerClient` requests in sequence, `thinkTime` apart. A
 /// request's attempts follow the policy; a fraction `permanentFraction` of requests meet a permanent
