@@ -159,7 +159,9 @@ import Testing
     }
 
     /// A burst of clients that do not interact may outnumber an event-ordered run's limit, up to
-    /// 2^40; any other run may not.
+    /// 2^40; any other run may not. The estimate is constant in the clients here; that the run's
+    /// memory is too, `scripts/bench --memory-check` measures (a burst of 2^26 clients, its peak
+    /// resident memory against this estimate).
     @Test func onlyIndependentBurstsGoPastTheClientLimit() throws {
         let policy = try EngineAgreementTests.policy(.full)
         let outage = ServerModel.outage(until: EngineAgreementTests.end)
