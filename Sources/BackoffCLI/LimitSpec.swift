@@ -363,12 +363,15 @@ enum LimitSpec {
         let cancel =
             "cancel=\(hedge.cancelsLosers ? "yes" : "no")"
             + (hedge.cancellationDelay > .zero ? ":cancel-delay=\(hedge.cancellationDelay.unitText)" : "")
-        if let percentile = hedge.percentile { return "on:percentile=\(CSVFormat.number(percentile)):\(cancel)" }
-        if let timeout = hedge.perTryTimeout, let backoff = hedge.retryBackoff {
+        switch hedge.rule {
+        case .fixedDelay(let delay):
+            return "on:delay=\(delay.unitText):max-attempts=\(hedge.copies):\(cancel)"
+        case .percentile(let percentile):
+            return "on:percentile=\(CSVFormat.number(percentile)):\(cancel)"
+        case .perTryTimeout(let timeout, let backoff):
             return "on:per-try-timeout=\(timeout.unitText):max-attempts=\(hedge.copies):backoff-base="
                 + "\(backoff.base.unitText):backoff-max=\(backoff.cap!.unitText):\(cancel)"
         }
-        return "on:delay=\(hedge.delay.unitText):max-attempts=\(hedge.copies):\(cancel)"
     }
 
     /// A throttle as `--throttle` takes it.

@@ -82,7 +82,7 @@ struct ScenarioOptions {
                 hedging = nil
             }
         }
-        if let hedge = hedging, hedge.percentile != nil {
+        if let hedge = hedging, case .percentile = hedge.rule {
             // Finagle's start (no backup for 3 s, then after 1 ms until the first flushed interval
             // is read at 12 s) is all a shorter run shows.
             let arrivalsEnd: Duration =

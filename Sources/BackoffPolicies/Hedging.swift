@@ -1,8 +1,8 @@
 /// Hedged requests ("The Tail at Scale", Dean & Barroso, 2013; gRPC's A6 `hedgingPolicy`): copy k
-/// of a request is sent (k − 1)·`delay` after the first unless an answer came, up to `copies` in
-/// all, and the first success wins.
+/// of a request is sent (k − 1)·delay after the first unless an answer came, up to `copies` in
+/// all, and the first success wins (``Rule/fixedDelay(_:)``).
 ///
-/// Two other rules set when the next copy goes: Finagle's percentile of recent latencies
+/// Two other rules (``Rule``) set when the next copy goes: Finagle's percentile of recent latencies
 /// (``init(percentile:cancelsLosers:cancellationDelay:)``), and Envoy's per-try timeout followed by
 /// a retry backoff (``init(perTryTimeout:copies:backoffBase:backoffMax:cancelsLosers:cancellationDelay:)``).
 ///
@@ -12,19 +12,23 @@
 /// a non-fatal failure sends the next copy at once, a fatal one ends the request and cancels every
 /// copy, and the first success answers it.
 public struct Hedging: Hashable, Sendable {
-    /// The delay between copies; zero, and unused, with a ``percentile`` delay or a ``perTryTimeout``.
-    public let delay: Duration
-    /// Finagle's `BackupRequestFilter` instead of a fixed delay: one backup, sent after the
-    /// `percentile` (1 − `maxExtraLoad`) of the latencies seen lately, within a budget of
-    /// `maxExtraLoad` backups per request (see ``init(percentile:cancelsLosers:cancellationDelay:)``); `nil` for a
-    /// fixed delay.
-    public let percentile: Double?
-    /// Envoy's `hedge_on_per_try_timeout`: a copy that has not answered within this timeout makes
-    /// the next one go after a ``retryBackoff`` draw; `nil` for the other rules.
-    public let perTryTimeout: Duration?
-    /// Envoy's retry backoff, drawn before each copy after the first with a ``perTryTimeout``
-    /// (whole milliseconds below a window that doubles from its base to its maximum); `nil` otherwise.
-    public let retryBackoff: BackoffPolicy?
+    /// When a request's next copy goes: one rule of three, each with what it needs and nothing else.
+    public enum Rule: Hashable, Sendable {
+        /// gRPC A6 and "The Tail at Scale": copy k goes (k − 1)·delay after the first (every copy
+        /// at once with zero).
+        case fixedDelay(Duration)
+        /// Finagle's `BackupRequestFilter`: one backup, sent after this percentile (1 −
+        /// `maxExtraLoad`) of the latencies seen lately, within a budget of `maxExtraLoad` backups
+        /// per request (see ``init(percentile:cancelsLosers:cancellationDelay:)``).
+        case percentile(Double)
+        /// Envoy's `hedge_on_per_try_timeout`: a copy that has not answered within the timeout
+        /// makes the next one go after a draw of `backoff`, Envoy's retry backoff (whole
+        /// milliseconds below a window that doubles from its base to its maximum).
+        case perTryTimeout(Duration, backoff: BackoffPolicy)
+    }
+
+    /// When the next copy goes.
+    public let rule: Rule
     /// Copies in all, the first included (as gRPC's `maxAttempts` counts them).
     public let copies: Int
     /// Whether the first success cancels the other copies, so the server stops their work (a
@@ -56,13 +60,10 @@ public struct Hedging: Hashable, Sendable {
         guard (1...Self.maximumCopies).contains(copies) else {
             throw Invalid(description: "a hedge sends 1 to \(Self.maximumCopies) copies, got \(copies)")
         }
-        self.delay = delay
+        rule = .fixedDelay(delay)
         self.copies = copies
         self.cancelsLosers = cancelsLosers
         self.cancellationDelay = cancellationDelay
-        percentile = nil
-        perTryTimeout = nil
-        retryBackoff = nil
     }
 
     /// Finagle's backup requests (`BackupRequestFilter`, `maxExtraLoad` = 1 − `percentile`): the
@@ -81,13 +82,10 @@ public struct Hedging: Hashable, Sendable {
         guard cancellationDelay >= .zero else {
             throw Invalid(description: "the cancellation delay must not be negative")
         }
-        delay = .zero
+        rule = .percentile(percentile)
         copies = 2
         self.cancelsLosers = cancelsLosers
         self.cancellationDelay = cancellationDelay
-        self.percentile = percentile
-        perTryTimeout = nil
-        retryBackoff = nil
     }
 
     /// Envoy's `hedge_on_per_try_timeout` (router.cc, `onSoftPerTryTimeout`): a copy that has not
@@ -128,22 +126,23 @@ public struct Hedging: Hashable, Sendable {
                     : "the backoff maximum must not pass 2^62 ns (about 146 years)")
         }
         do {
-            retryBackoff = try BackoffPolicy(
+            let backoff = try BackoffPolicy(
                 base: backoffBase, schedule: .exponential(multiplier: 2), cap: maximum, jitter: .full,
                 capMode: .nominal, budget: .maxAttempts(copies), granularity: .milliseconds(1))
+            rule = .perTryTimeout(perTryTimeout, backoff: backoff)
         } catch {
             throw Invalid(description: "the backoff: \(error)")
         }
-        self.perTryTimeout = perTryTimeout
         self.copies = copies
         self.cancelsLosers = cancelsLosers
         self.cancellationDelay = cancellationDelay
-        delay = .zero
-        percentile = nil
     }
 
-    /// Finagle's `maxExtraLoad`, 1 − ``percentile``; `nil` for a fixed delay.
-    public var maxExtraLoad: Double? { percentile.map { 1 - $0 } }
+    /// Finagle's `maxExtraLoad`, 1 − the percentile of a ``Rule/percentile(_:)`` rule; `nil` for
+    /// the other rules.
+    public var maxExtraLoad: Double? {
+        if case .percentile(let percentile) = rule { 1 - percentile } else { nil }
+    }
 
     /// One copy, no hedge (in a simulation: a request through the replicas' balancer).
     public static let single = try! Hedging(delay: .zero, copies: 1)

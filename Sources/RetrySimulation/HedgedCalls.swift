@@ -53,6 +53,12 @@ final class HedgedCalls {
     }
 
     let hedging: Hedging
+    /// The retry backoff of Envoy's per-try timeout rule (``Hedging/Rule/perTryTimeout(_:backoff:)``),
+    /// taken from the rule once, so that no call copies it out of the enum; `nil` for the other rules.
+    let perTryBackoff: BackoffPolicy?
+    /// The fixed delay or the per-try timeout between copies, in nanoseconds; `nil` for Finagle's
+    /// percentile, whose delay the run measures (taken from the rule once, as `perTryBackoff`).
+    let copySpacing: Int64?
     let replicas: Int
     /// The server's own events (after the replica's, which number theirs below 6; before a
     /// stack's, from 9): a call's timer, and a cancellation reaching a loser's replica (with a
@@ -135,12 +141,18 @@ final class HedgedCalls {
     /// batches of calls (the clients arrive over time, ``Scenario/usesBatchMeans``).
     init(hedging: Hedging, replicas: Int, batchesCalls: Bool = false) {
         self.hedging = hedging
+        switch hedging.rule {
+        case .fixedDelay(let delay): (perTryBackoff, copySpacing) = (nil, delay.wholeNanoseconds)
+        case .percentile: (perTryBackoff, copySpacing) = (nil, nil)
+        case .perTryTimeout(let timeout, let backoff):
+            (perTryBackoff, copySpacing) = (backoff, timeout.wholeNanoseconds)
+        }
         self.replicas = replicas
         state = .allocate(capacity: 1)
         state.initialize(
             to: State(
                 batches: batchesCalls ? HedgeBatches() : nil,
-                backup: hedging.percentile.map(BackupRequestDelay.init(percentile:))))
+                backup: hedging.rule.percentile.map(BackupRequestDelay.init(percentile:))))
     }
 
     deinit {
@@ -161,7 +173,7 @@ final class HedgedCalls {
             client: Int32(client), clientAttempt: attempt, start: now, timerDue: -1, id: nextID, sent: 0,
             inFlight: 0, work: WideSum(), isAnswered: false, isPermanent: isPermanent, isRetry: isRetry,
             awaitsBackoff: false,
-            backoff: hedging.retryBackoff.map(BackoffState.init(policy:)))
+            backoff: perTryBackoff.map(BackoffState.init(policy:)))
         if let slot = freeCalls.popLast() {
             calls[Int(slot)] = call
             return slot
@@ -228,7 +240,7 @@ final class HedgedCalls {
     /// Draws the call's retry backoff before its next copy, in nanoseconds (`nil` once the copies
     /// are spent).
     func drawBackoff<Random: UniformSource>(_ call: Int32, using random: inout Random) -> Int64? {
-        guard let policy = hedging.retryBackoff, var backoff = calls[Int(call)].backoff else { return nil }
+        guard let policy = perTryBackoff, var backoff = calls[Int(call)].backoff else { return nil }
         defer { calls[Int(call)].backoff = backoff }
         return policy.nextWait(after: &backoff, elapsed: 0, using: &random)
     }
@@ -238,9 +250,7 @@ final class HedgedCalls {
     /// backoff); or, for a percentile hedge, Finagle's delay as the call starts (asked once per
     /// call, as its first copy goes: the call's request is deposited in the budget).
     func nextCopyDelay(now: Int64) -> Int64? {
-        if let timeout = hedging.perTryTimeout { return timeout.wholeNanoseconds }
-        guard state.pointee.backup != nil else { return hedging.delay.wholeNanoseconds }
-        return state.pointee.backup!.callStarted(at: now)
+        copySpacing ?? state.pointee.backup!.callStarted(at: now)
     }
 
     /// Whether a copy after the first may go now: always for a fixed delay; for a percentile
@@ -300,7 +310,7 @@ final class HedgedCalls {
             }
             settle(c, now: now)
             return answer
-        case .failure where hedging.perTryTimeout != nil:
+        case .failure where perTryBackoff != nil:
             // Envoy: a failure of the newest copy, not hedged yet, is retried after a backoff; that
             // of a copy hedged already is dropped while another copy is in flight or due.
             let isNewest = callCopies[c * hedging.copies + Int(calls[c].sent) - 1] == Int32(copy)
@@ -417,5 +427,12 @@ final class HedgedCalls {
             requests: state.requests, copies: state.copiesSent, withdrawn: state.withdrawn, refused: state.refused,
             work: state.work.value / 1e9, workSquares: state.workSquares, copySquares: state.copySquares,
             responseTimes: state.responses, batches: state.batches)
+    }
+}
+
+extension Hedging.Rule {
+    /// The percentile of Finagle's rule, `nil` for the others.
+    var percentile: Double? {
+        if case .percentile(let percentile) = self { percentile } else { nil }
     }
 }

@@ -75,7 +75,7 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
             } else if number == HedgedCalls.timerEvent {
                 let call = calls.calls[event.client]
                 guard call.id == event.value, !call.isAnswered, call.timerDue == link.now.nanoseconds else { return }
-                if calls.hedging.perTryTimeout == nil {
+                if calls.perTryBackoff == nil {
                     sendIfAwaited(Int32(event.client), &link)
                 } else if call.awaitsBackoff {
                     calls.setAwaitsBackoff(Int32(event.client), false)

@@ -45,9 +45,11 @@ extension Hedging {
     /// the backoff's draws; `nil` past ``maximumStartSchedules`` of them, and for a percentile
     /// hedge, whose delay is what the run sees.
     public func startSchedules() -> [(starts: [Double], probability: Double)]? {
-        guard percentile == nil else { return nil }
-        guard let timeout = perTryTimeout, let backoff = retryBackoff else {
-            return [((0..<copies).map { Double($0) * delay.nanoseconds }, 1)]
+        let (timeout, backoff): (Duration, BackoffPolicy)
+        switch rule {
+        case .percentile: return nil
+        case .fixedDelay(let delay): return [((0..<copies).map { Double($0) * delay.nanoseconds }, 1)]
+        case .perTryTimeout(let perTry, let policy): (timeout, backoff) = (perTry, policy)
         }
         // Draw k (before copy k + 1) is g·floor(U·w_k / g), w_k its window: value i·g with
         // probability (min((i + 1)g, w_k) − i·g) / w_k.
@@ -181,7 +183,7 @@ extension Hedging {
         return total
     }
 
-    private static let rule = GaussLegendre(points: 20)
+    private static let quadrature = GaussLegendre(points: 20)
 
     /// ∫_a^b f, f smooth and non-increasing on [a, b] (every integrand here is, between breaks):
     /// 16 panels when [a, b] spans a few `scale`s; otherwise panels that double in width from
@@ -206,7 +208,7 @@ extension Hedging {
         var sum = 0.0
         for piece in 0..<pieces {
             let (left, half) = (a + Double(piece) * h, h / 2)
-            for (x, w) in zip(rule.nodes, rule.weights) { sum += w * half * f(left + half * (x + 1)) }
+            for (x, w) in zip(quadrature.nodes, quadrature.weights) { sum += w * half * f(left + half * (x + 1)) }
         }
         return sum
     }

@@ -3,7 +3,7 @@ import BackoffPolicies
 extension Retrier {
     /// Runs copies of `operation` as gRPC's A6 `hedgingPolicy` does, and returns the first success.
     ///
-    /// - Copy k starts `hedging.delay` after copy k − 1, on the retrier's clock, unless the call
+    /// - Copy k starts the rule's delay after copy k − 1, on the retrier's clock, unless the call
     ///   was answered; with a delay of zero every copy starts at once. `operation` is given the copy's
     ///   number, from 1.
     /// - A non-fatal failure (any classification but `.permanent`) starts the next copy at once,
@@ -25,9 +25,9 @@ extension Retrier {
     /// `@Sendable`. Cancelling the calling task cancels every copy and throws `CancellationError`.
     /// The retrier's policy (its backoff) is not used: a hedge waits its delay, never a backoff.
     ///
-    /// - Precondition: `hedging` has a fixed delay. A percentile delay (Finagle's) and a per-try
-    ///   timeout (Envoy's, a proxy's rule) are simulated only: the first needs the latency window
-    ///   of all of a client's calls.
+    /// - Precondition: `hedging`'s rule is a fixed delay (`Hedging.Rule.fixedDelay`). A
+    ///   percentile delay (Finagle's) and a per-try timeout (Envoy's, a proxy's rule) are simulated
+    ///   only: the first needs the latency window of all of a client's calls.
     public func hedge<Value: Sendable, Random: UniformSource>(
         isolation: isolated (any Actor)? = #isolation,
         _ hedging: Hedging,
@@ -35,14 +35,14 @@ extension Retrier {
         classify: (any Error) -> RetryClassification = { _ in .transient },
         operation: @escaping @Sendable (_ copy: Int) async throws -> Value
     ) async throws -> Value {
-        precondition(
-            hedging.percentile == nil && hedging.perTryTimeout == nil,
-            "Retrier.hedge takes a fixed delay; a percentile delay or a per-try timeout is simulated only")
+        guard case .fixedDelay(let delay) = hedging.rule else {
+            preconditionFailure(
+                "Retrier.hedge takes a fixed delay; a percentile delay or a per-try timeout is simulated only")
+        }
         budget?.requestStarted()
         var calls = HedgedCall<Value>()
         defer { budget?.requestEnded(retried: calls.retried) }
         let clock = self.clock
-        let delay = hedging.delay
         return try await withThrowingTaskGroup(of: HedgedCall<Value>.Event.self, isolation: isolation) { group in
             /// Starts the next copy if the limits let it go (else says why not), and arms the timer
             /// of the one after.
