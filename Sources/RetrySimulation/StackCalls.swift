@@ -12,7 +12,6 @@ import Stochastics
 final class StackCalls {
     let layers: [ServiceLayer]
     private let timeouts: [Int64]
-    private let concurrency: [Int]
     private let behaviour: ClientBehaviour
     /// The requests' deadline, nanoseconds after their start, and whether the calls carry it.
     let deadline: Int64?
@@ -33,7 +32,8 @@ final class StackCalls {
         var calls = UnsafeMutablePointer<ServiceCall>.allocate(capacity: 64)
         var count = 0, capacity = 64
         var free: [Int32] = []
-        var inFlight: [Int]
+        /// Each layer's cap on its calls in flight (``ConcurrencyCap``).
+        var caps: [ConcurrencyCap]
         var gates: [LimitsInForce?]
         var nextID: UInt32 = 0
         var tallies: [LayerTally]
@@ -72,7 +72,6 @@ final class StackCalls {
     init(scenario: Scenario, seed: UInt64) {
         layers = scenario.layers
         timeouts = layers.map(\.timeoutNanoseconds)
-        concurrency = layers.map { $0.concurrency ?? .max }
         behaviour = ClientBehaviour(retryAfter: scenario.retryAfter)
         deadline = scenario.deadline?.wholeNanoseconds
         propagatesDeadline = scenario.propagatesDeadline
@@ -85,7 +84,7 @@ final class StackCalls {
         state = .allocate(capacity: 1)
         state.initialize(
             to: State(
-                inFlight: [Int](repeating: 0, count: layers.count),
+                caps: layers.map { ConcurrencyCap(limit: $0.concurrency) },
                 gates: layers.map { layer in
                     layer.limits.isEmpty
                         ? nil : LimitsInForce(limits: layer.limits, clients: 0, failureKind: scenario.failureKind)
@@ -139,22 +138,21 @@ final class StackCalls {
     // MARK: Opening a call
 
     /// Layer `layer` takes a request from `caller` (its attempt `callerAttempt`) at `now`: the
-    /// slot of its new call, or `nil` when the layer holds `concurrency` calls already (the
-    /// request is refused, and the caller answered, at once).
+    /// slot of its new call, or `nil` when its ``ConcurrencyCap`` is full (the request is refused,
+    /// and the caller answered, at once).
     func open<Outer: ServerDecisions>(
         layer: Int, caller: Int, callerAttempt: Int64, callerRetrying: Bool, deadline: Int64, permanent: Bool,
         _ outer: inout Outer
     ) -> Int? {
         state.pointee.tallies[layer].requests += 1
-        guard state.pointee.inFlight[layer] < concurrency[layer],
-            !state.pointee.free.isEmpty || state.pointee.count < Self.maximumCalls
-        else {
-            state.pointee.overflowed = state.pointee.overflowed || state.pointee.inFlight[layer] < concurrency[layer]
+        let admitted = state.pointee.caps[layer].admits
+        guard admitted, !state.pointee.free.isEmpty || state.pointee.count < Self.maximumCalls else {
+            state.pointee.overflowed = state.pointee.overflowed || admitted
             state.pointee.tallies[layer].rejections += 1
             answerCaller(layer: layer, caller: caller, attempt: callerAttempt, .failure(serverDelay: nil), &outer)
             return nil
         }
-        state.pointee.inFlight[layer] += 1
+        state.pointee.caps[layer].opened()
         let call = ServiceCall(
             retries: SimulatedClient(policy: policies[layer]), deadline: deadline, callerAttempt: callerAttempt,
             id: newID(), caller: Int32(caller),
@@ -325,11 +323,11 @@ final class StackCalls {
         }
     }
 
-    /// The call in `slot` is over: its layer holds one call fewer, and the slot is state.pointee.free.
+    /// The call in `slot` is over: its layer holds one call fewer, and the slot is free.
     private func end(_ slot: Int) {
         let layer = Int(state.pointee.calls[slot].layer)
         if gated[layer] { state.pointee.gates[layer]!.requestEnded(client: slot) }
-        state.pointee.inFlight[layer] -= 1
+        state.pointee.caps[layer].closed()
         state.pointee.calls[slot].isLive = false
         state.pointee.calls[slot].isAwaiting = false
         state.pointee.free.append(Int32(slot))
