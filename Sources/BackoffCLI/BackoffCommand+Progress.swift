@@ -13,7 +13,7 @@ extension BackoffCommand {
     ) throws(CommandLineError) -> CSVTable {
         let progress = RunProgress()
         // Poisson arrivals draw their number: the mean stands for it until the run passes it.
-        let expected = simulatedScenarios.reduce(0.0) { $0 + $1.meanSessions }
+        let expected = simulatedScenarios.reduce(0.0) { $0 + $1.meanSessions * Double($1.replications) }
         var line = ProgressLine(
             label: Self.name, unit: "clients", total: Int(min(expected, 1e18)), rewritesLine: rewritesLine,
             silentFor: always ? .zero : .seconds(1))

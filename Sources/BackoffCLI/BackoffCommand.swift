@@ -87,6 +87,7 @@ extension BackoffCommand {
         } else {
             table = try command.run()
         }
+        for note in table.notes { standardError.write("backoff: warning: \(note)\n") }
         if let output {
             output.write(table.text)
             try output.commit()

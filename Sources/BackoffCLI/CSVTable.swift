@@ -2,6 +2,9 @@
 struct CSVTable: Equatable {
     let header: [String]
     private(set) var rows: [[String]] = []
+    /// What the reader of the table should know of how it was made, for stderr after the run
+    /// (`backoff: warning: ...`); not part of the CSV.
+    var notes: [String] = []
 
     init(header: [String]) {
         self.header = header

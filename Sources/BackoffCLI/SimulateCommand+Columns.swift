@@ -70,22 +70,25 @@ extension SimulateCommand {
             Column(
                 CheckedMean.attemptsPerClient.standardErrorColumn,
                 "standard error of attempts_per_client: sd of per-client attempts / √N; where clients interact and "
-                    + "arrive over time, from 32 batches of them in arrival order"
+                    + "arrive over time, from 32 batches of them in arrival order; with --replications R, the sd of "
+                    + "attempts_per_client over R runs; empty for a burst of interacting clients run once"
             ) {
-                CSVFormat.number($0.report.attemptsStandardError)
+                CSVFormat.number($0.standardError($0.report.attemptsStandardError))
             },
             Column(
                 CheckedMean.meanTotalWait.standardErrorColumn,
-                "standard error of mean_total_wait_s, seconds (batches of clients where they interact and arrive over time)"
+                "standard error of mean_total_wait_s, seconds (batches of clients where they interact and arrive over time; "
+                    + "the sd over R runs with --replications R; empty for a burst of interacting clients run once)"
             ) {
-                CSVFormat.number($0.report.meanTotalWaitStandardError)
+                CSVFormat.number($0.standardError($0.report.meanTotalWaitStandardError))
             },
             Column(
                 CheckedMean.successes.standardErrorColumn,
                 "standard error of successes: binomial, √(n p (1 - p)), n requests, p = successes / n; where clients "
-                    + "interact and arrive over time, from 32 batches of them in arrival order"
+                    + "interact and arrive over time, from 32 batches of them in arrival order; with --replications R, "
+                    + "the sd of successes over R runs; empty for a burst of interacting clients run once"
             ) {
-                CSVFormat.number($0.report.successesStandardError)
+                CSVFormat.number($0.standardError($0.report.successesStandardError))
             },
             Column("unique_requests", "requests sent (first attempts)") { String($0.report.uniqueRequests) },
             Column("work_amplification", "attempts per request sent") { CSVFormat.number($0.report.workAmplification) },
@@ -225,19 +228,23 @@ extension SimulateCommand {
         },
         Column(
             "se_copies_per_request",
-            "standard error of copies_per_request: sd of per-request copies / √n, or from batches of requests where clients arrive over time"
+            "standard error of copies_per_request: sd of per-request copies / √n, or from batches of requests where clients "
+                + "arrive over time, or the sd over R runs with --replications R (empty for a burst run once)"
         ) {
-            CSVFormat.number($0.report.hedge?.copiesStandardError)
+            CSVFormat.number($0.standardError($0.report.hedge?.copiesStandardError))
         },
         Column(
             "se_mean_response_s",
-            "standard error of mean_response_s: sd / √n, or from batches of requests where clients arrive over time (under load, responses are not independent)"
-        ) { CSVFormat.number($0.report.hedge?.meanResponseStandardError) },
+            "standard error of mean_response_s: sd / √n, or from batches of requests where clients arrive over time (under "
+                + "load, responses are not independent), or the sd over R runs with --replications R (empty for a burst "
+                + "run once)"
+        ) { CSVFormat.number($0.standardError($0.report.hedge?.meanResponseStandardError)) },
         Column(
             "se_work_per_request_s",
-            "standard error of work_per_request_s: sd of per-request work / √n, or from batches of requests where clients arrive over time"
+            "standard error of work_per_request_s: sd of per-request work / √n, or from batches of requests where clients "
+                + "arrive over time, or the sd over R runs with --replications R (empty for a burst run once)"
         ) {
-            CSVFormat.number($0.report.hedge?.workStandardError)
+            CSVFormat.number($0.standardError($0.report.hedge?.workStandardError))
         },
         Column("cancelled_copies", "copies whose work a cancellation stopped (queued, or in service)") {
             $0.report.hedge.map { String($0.withdrawn) } ?? ""

@@ -41,10 +41,22 @@ struct SimulateCommand: BackoffCommand {
             "Also write one row per request to this file (jitter,client,request,start_s,completion_s,attempts,copies,"
             + "outcome,total_wait_s), for CDF plots; written as the requests end, in bounded memory.",
         parse: Parsers.text)
+    /// No default value: absent, it is 1 and adds nothing to a sweep point's seed or identity, so
+    /// sweeps written before it keep their seeds.
+    static let replications = Option<Int?>.optional(
+        "replications", "count", kind: .count, form: Parsers.countForm(1...Scenario.maximumReplications, example: 10),
+        help:
+            "Run each mode this many times (default 1): the row stays the first run's (under --seed), and the se_ "
+            + "columns become the sd of its means over all the runs, their spread from seed to seed. A burst of "
+            + "clients that interact (a capacity, contention or ratelimit server, shared limits, a layer's budget, "
+            + "breaker or cap) needs 2 or more for any se_ value: one run is one draw of what they share.",
+        parse: Parsers.count(in: 1...Scenario.maximumReplications)
+    ).setting(.replications, formStatesRange: true)
     static let specs =
         PolicyOptions.specs(defaultJitter: defaultJitter) + [ScenarioOptions.clients.spec] + ScenarioOptions.specs
         + [ScenarioOptions.bucket.spec, timeline.spec, requests.spec] + LayerOptions.specs + RunOptions.seedSpecs + [
-            RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec, WorkLimit.option.spec,
+            replications.spec, RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec,
+            WorkLimit.option.spec,
             ProgressLine.option.spec,
         ]
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }
@@ -74,7 +86,14 @@ struct SimulateCommand: BackoffCommand {
         randomness = try RunOptions(options)
         let stack = try LayerOptions(options, jitters: policy.policies.map(\.jitter))
         let scenario = try ScenarioOptions(options, policies: policy.policies, stack: stack)
-        scenarios = scenario.scenarios
+        let replications = try options(Self.replications) ?? 1
+        do {
+            scenarios = try scenario.scenarios.map { scenario throws(SimulationError) in
+                try scenario.replicated(replications)
+            }
+        } catch {
+            throw .usage("Invalid value '\(replications)' for '--replications': \(error)", command: Self.name)
+        }
         serverText = scenario.serverText
         warnings = policy.warnings + stack.warnings + scenario.warnings
         timelinePath = try options(Self.timeline)
@@ -185,6 +204,13 @@ struct SimulateCommand: BackoffCommand {
                 generator: generator)
         }
         for row in rows { table.append(Self.table.row(row)) }
+        let unmeasured = rows.filter { $0.report.errorMethod == .unmeasured }.map(\.scenario.policy.jitter.name)
+        if !unmeasured.isEmpty {
+            table.notes.append(
+                "the se_ columns are empty (jitter \(unmeasured.joined(separator: ", "))): the clients started "
+                    + "together and met at the server or its limits, so one run is one draw of what they share and "
+                    + "cannot measure how its means vary; --replications 10 measures it")
+        }
 
         if let timelineFile {
             timelineFile.write(Self.timelineColumns.header().joined(separator: ",") + "\n")

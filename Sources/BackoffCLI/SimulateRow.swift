@@ -37,6 +37,12 @@ final class SimulateRow {
 
     var clients: Double { Double(report.clients) }
 
+    /// A standard error of the report, or `nil` (an empty cell) where none was measured: a burst
+    /// of interacting clients run once (``StandardErrorMethod/unmeasured``).
+    func standardError(_ value: Double?) -> Double? {
+        report.errorMethod == .unmeasured ? nil : value
+    }
+
     /// One of the hedge's closed forms (``Scenario/hedgeClosedForm``), or `nil`.
     func formula(_ value: KeyPath<(copies: Double, meanResponse: Double, work: Double), Double>) -> Double? {
         hedgeFormula.map { $0[keyPath: value] }

@@ -37,9 +37,10 @@ struct SweepGrid: Sendable {
     /// `--seed` and `--jobs`, by their declarations: a point runs with its own seed and one thread.
     static let (seed, jobs) = (RunOptions.seedOption.name, RunOptions.jobsOption.name)
     /// The options a point's seed leaves out: its jitter mode (each mode has its own stream), the
-    /// root seed itself, and the thread count (which changes nothing); its identity leaves out the
-    /// thread count only.
-    static let outsideSeed: Set<String> = [PolicyOptions.jitterName, seed, jobs]
+    /// root seed itself, the thread count (which changes nothing) and `simulate`'s replications
+    /// (which change the standard errors alone: the row stays the run under the point's seed); its
+    /// identity leaves out the thread count only.
+    static let outsideSeed: Set<String> = [PolicyOptions.jitterName, seed, jobs, SimulateCommand.replications.name]
     /// Whether the command takes `--jobs` (a point runs with `--jobs 1`).
     private let hasJobs: Bool
 

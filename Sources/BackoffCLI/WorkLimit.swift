@@ -49,6 +49,7 @@ struct WorkLimit {
         factors.append("\(scenario.policy.maxAttempts) attempts")
         factors += scenario.layers.map { "\($0.policy.maxAttempts) at a layer" }
         if let copies = scenario.activeHedge?.copies, copies > 1 { factors.append("\(copies) copies") }
+        if scenario.replications > 1 { factors.append("\(scenario.replications) replications") }
         return factors.joined(separator: " x ") + " per jitter mode"
     }
 

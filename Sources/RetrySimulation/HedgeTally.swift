@@ -25,14 +25,16 @@ public struct HedgeTally: Hashable, Sendable {
     /// Σ w² over the requests, w a request's work in seconds, and Σ c², c its copies.
     private let workSquares: Double, copySquares: Double
     /// The standard errors of copies, work and mean response from batches of requests, where the
-    /// clients arrive over time; `nil` otherwise, or below 64 requests.
-    private let batchErrors: HedgeBatches.Errors?
+    /// clients arrive over time, or from replications (``ScenarioReport/errorMethod``); `nil`
+    /// otherwise, or below 64 requests.
+    private var measuredErrors: HedgeBatches.Errors?
 
     init(
         requests: Int, copies: Int, withdrawn: Int, refused: Int, work: Double, workSquares: Double,
         copySquares: Double, responseTimes: [Double], batches: HedgeBatches? = nil
     ) {
-        batchErrors = batches?.standardErrors(responses: responseTimes)
+        measuredErrors = batches?.standardErrors(responses: responseTimes)
+        usesBatchMeans = measuredErrors != nil
         self.requests = requests
         self.copies = copies
         self.withdrawn = withdrawn
@@ -54,19 +56,26 @@ public struct HedgeTally: Hashable, Sendable {
     /// time, their copies queue behind each other's, and the requests' own spread understates the
     /// spread of the mean (3 busy replicas: 5 times for the mean response, 2.4 for the copies).
     /// Otherwise, and below 64 requests, the requests' own spread / √n.
-    public var usesBatchMeans: Bool { batchErrors != nil }
+    public private(set) var usesBatchMeans: Bool
 
     /// The standard error of ``copiesPerRequest``: the sample sd of the requests' copies / √n, or
     /// from batches (``usesBatchMeans``).
     public var copiesStandardError: Double {
-        batchErrors?.copies ?? Self.standardError(sum: Double(copies), squares: copySquares, requests)
+        measuredErrors?.copies ?? Self.standardError(sum: Double(copies), squares: copySquares, requests)
     }
     /// The standard error of ``workPerRequest``, seconds.
     public var workStandardError: Double {
-        batchErrors?.work ?? Self.standardError(sum: work, squares: workSquares, requests)
+        measuredErrors?.work ?? Self.standardError(sum: work, squares: workSquares, requests)
     }
     /// The standard error of the mean response time (``responses``), seconds.
-    public var meanResponseStandardError: Double { batchErrors?.response ?? responses.standardError }
+    public var meanResponseStandardError: Double { measuredErrors?.response ?? responses.standardError }
+
+    /// The standard errors measured apart from this run (``StandardErrorMethod/replications(_:)``),
+    /// or NaN ones (``StandardErrorMethod/unmeasured``), in place of its own.
+    mutating func replaceStandardErrors(with errors: HedgeBatches.Errors) {
+        measuredErrors = errors
+        usesBatchMeans = false
+    }
 
     /// The share of answered requests answered within `seconds` (the empirical CDF of the response time).
     public func fractionAnswered(within seconds: Double) -> Double {

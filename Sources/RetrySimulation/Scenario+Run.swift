@@ -13,16 +13,22 @@ extension Scenario {
     /// same with or without one. A run of clients that do not interact (see ``runsClientByClient``)
     /// whose requests outnumber ``exactQuantileLimit`` and go to no log spreads its clients over
     /// `jobs` threads; the report is the same for any number. With `progress`, the run counts its
-    /// sessions there as they end (see ``RunProgress``); the report is the same without it.
+    /// sessions there as they end (see ``RunProgress``); the report is the same without it. With
+    /// ``replications`` above 1, further runs measure the report's standard errors (see
+    /// ``StandardErrorMethod``); a burst of interacting clients run once has none (NaN).
     /// - Throws: ``SimulationError/tooManyBuckets(needed:limit:)`` when the run outlasts the load
     ///   timeline's limit; a GSL allocation failure.
     public func run(
         seed: UInt64, arrivalSeed: UInt64? = nil, algorithm: GeneratorAlgorithm = .standard,
         requestLog: (any RequestLog)? = nil, jobs: Int = 1, progress: RunProgress? = nil
     ) throws -> ScenarioReport {
-        try run(
-            seed: seed, arrivalSeed: arrivalSeed, algorithm: algorithm, path: ScenarioPath.applicable(to: self).last!,
-            requestLog: requestLog, jobs: jobs, progress: progress)
+        let path = ScenarioPath.applicable(to: self).last!
+        let report = try run(
+            seed: seed, arrivalSeed: arrivalSeed, algorithm: algorithm, path: path, requestLog: requestLog, jobs: jobs,
+            progress: progress)
+        return try measuringStandardErrors(
+            of: report, seed: seed, arrivalSeed: arrivalSeed, algorithm: algorithm, path: path, jobs: jobs,
+            progress: progress)
     }
 
     /// Runs along `path`, one of ``ScenarioPath/applicable(to:)`` (tests compare them). A

@@ -45,6 +45,10 @@ public struct Scenario: Sendable {
     /// The clients' hedge: copies of each attempt sent `delay` apart to distinct replicas of a
     /// capacity server, the first success winning (see `Hedging` (BackoffPolicies)). `nil`: one copy.
     public let hedging: Hedging?
+    /// How many times a run runs the scenario: the report is the first run's (under the seed
+    /// given), and with 2 or more its standard errors are the spread of its means over every run
+    /// (``StandardErrorMethod/replications(_:)``). Set with ``replicated(_:)``; 1 by default.
+    public internal(set) var replications = 1
     /// The bucket width and the timeout in whole nanoseconds, as the run reads them.
     let bucketNanoseconds: Nanoseconds
     let timeoutNanoseconds: Nanoseconds?
@@ -159,7 +163,7 @@ public struct Scenario: Sendable {
     public var runsClientByClient: Bool { server.answersAtOnce && limits.isEmpty && layers.isEmpty }
 
     /// Whether a run's standard errors come from batches of sessions in arrival order
-    /// (``ScenarioReport/usesBatchMeans``): the clients interact (not ``runsClientByClient``) and
+    /// (``StandardErrorMethod/batchMeans``): the clients interact (not ``runsClientByClient``) and
     /// arrive over time, so a stretch of the run is a batch.
     public var usesBatchMeans: Bool {
         if case .burst = arrivals { return false }

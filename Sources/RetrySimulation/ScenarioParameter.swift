@@ -3,7 +3,7 @@
 public enum ScenarioParameter: Hashable, Sendable, CaseIterable {
     case server, serverRetryAfter, networkDelay, workers, queue, serviceTime, rejectionRetryAfter, degradationEnd
     case degradedCapacity, capacityProfile, clients, arrivals, arrivalDuration, retryTrigger, permanentFraction
-    case requestsPerClient, thinkTime, timeout, bucket, layers, deadline, replicas, hedge
+    case requestsPerClient, thinkTime, timeout, bucket, layers, deadline, replicas, hedge, replications
 }
 
 extension SimulationError {
@@ -37,6 +37,7 @@ extension SimulationError {
             .tooManyCalls, .hedgeAboveBottomLayer, .layerHedgeNeedsCapacity:
             .layers
         case .nonPositiveDeadline, .deadlineWithoutLayers, .propagationWithoutDeadline: .deadline
+        case .replicationsOutOfRange: .replications
         }
     }
 

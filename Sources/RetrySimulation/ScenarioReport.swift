@@ -9,20 +9,18 @@ public struct ScenarioReport: Hashable, Sendable {
     /// Attempts made by all clients; for contention, writes (the calls the 2015 study counts).
     public let attempts: Int
     /// The standard error of ``attemptsPerClient``: the sample sd of per-client attempts / √N, or
-    /// where the clients interact and arrive over time, from batches of them (``usesBatchMeans``).
-    public let attemptsStandardError: Double
-    /// The standard error of the mean total wait (``totalWait``'s mean): the summary's own, or
-    /// from batches of sessions (``usesBatchMeans``).
-    public let meanTotalWaitStandardError: Double
+    /// as ``errorMethod`` says.
+    public internal(set) var attemptsStandardError: Double
+    /// The standard error of the mean total wait (``totalWait``'s mean): the summary's own, or as
+    /// ``errorMethod`` says.
+    public internal(set) var meanTotalWaitStandardError: Double
     /// The standard error of ``successes``: binomial, √(n p̂ (1 - p̂)) over the n requests that
-    /// ended, or from batches of sessions (``usesBatchMeans``).
-    public let successesStandardError: Double
-    /// Whether the standard errors come from 32 batches of sessions in arrival order (the method of
-    /// batch means, `BatchRatio`): clients that share a server, limits or layers and arrive over
-    /// time, whose outcomes cluster in time. Otherwise they are the independent sessions' spread,
-    /// true for clients that do not interact; for a burst of interacting clients they measure the
-    /// spread within the run, not the run's own variation from seed to seed.
-    public let usesBatchMeans: Bool
+    /// ended, or as ``errorMethod`` says.
+    public internal(set) var successesStandardError: Double
+    /// How the standard errors (these three and the hedge's) were measured: the independent
+    /// sessions' spread, batches in arrival order, replications, or not at all (NaN) for a burst of
+    /// interacting clients run once.
+    public internal(set) var errorMethod: StandardErrorMethod
     /// Requests sent (first attempts), across all sessions.
     public let uniqueRequests: Int
     /// Requests that succeeded.
@@ -71,7 +69,7 @@ public struct ScenarioReport: Hashable, Sendable {
     public let waits: WaitTally
     public let timeline: LoadTimeline
     /// What the hedged requests did, when the run went through replicas (``Scenario/runsReplicaSet``).
-    public let hedge: HedgeTally?
+    public internal(set) var hedge: HedgeTally?
 
     /// Attempts per client.
     public var attemptsPerClient: Double { Double(attempts) / Double(clients) }

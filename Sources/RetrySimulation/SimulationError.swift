@@ -48,6 +48,8 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case nonPositiveLayerTimeout(String)
     case noLayerConcurrency(String, Int)
     case tooManyLayers(Int)
+    /// Replications outside 1 ... ``Scenario/maximumReplications``.
+    case replicationsOutOfRange(Int)
     case nonPositiveDeadline
     case deadlineWithoutLayers
     case propagationWithoutDeadline
@@ -119,6 +121,8 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .nonPositiveLayerTimeout(let name): "layer '\(name)': the per-try timeout must be greater than 0"
         case .noLayerConcurrency(let name, let n): "layer '\(name)': the concurrency must be at least 1, got \(n)"
         case .tooManyLayers(let n): "at most \(Scenario.maximumLayers) layers fit in one stack, got \(n)"
+        case .replicationsOutOfRange(let n):
+            "replications must be a whole number from 1 to \(Scenario.maximumReplications), got \(n)"
         case .nonPositiveDeadline: "the deadline must be greater than 0"
         case .deadlineWithoutLayers:
             "a deadline needs a stack of layers (--layer); for one tier, --max-elapsed stops the retries and --timeout an attempt"
