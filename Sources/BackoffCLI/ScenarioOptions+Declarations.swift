@@ -64,6 +64,13 @@ extension ScenarioOptions {
         help: "capacity: attempts that may wait for a worker; more are rejected at once.",
         parse: Parsers.count(in: 0...1_000_000_000)
     ).setting(.queue, formStatesRange: true)
+    static let dropExpired = Option<Bool>.flag(
+        "drop-expired",
+        help:
+            "capacity: a worker drops a queued attempt whose caller has stopped waiting (its --timeout, a layer's "
+            + "timeout, a hedge's answered request) instead of serving it: the deadline-checking server gRPC "
+            + "recommends (M/M/c+D). Counted in expired_drops; without it that work is served and counted in "
+            + "wasted_work.")
     static let rejectRetryAfter = Option(
         "reject-retry-after", "duration", kind: .duration, default: "none",
         form: "a duration with a unit (e.g. 1s), or none",
@@ -177,7 +184,7 @@ extension ScenarioOptions {
     /// The scenario options in help order (after the policy's, `--clients` first and `--bucket` last).
     static let specs: [OptionSpec] = [
         server.spec, serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, replicas.spec, service.spec,
-        queue.spec, rejectRetryAfter.spec,
+        queue.spec, dropExpired.spec, rejectRetryAfter.spec,
         degradeFrom.spec, degradeUntil.spec, degradeTo.spec, capacityTrace.spec, timeout.spec, arrivals.spec,
         duration.spec, permanent.spec,
         retryAfter.spec, retryTrigger.spec, requestsPerClient.spec, think.spec, budget.spec, breaker.spec,
@@ -188,7 +195,8 @@ extension ScenarioOptions {
     /// The options that describe one server model only.
     static let serverOnly: [OptionSpec] = [
         serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, replicas.spec, service.spec, queue.spec,
-        rejectRetryAfter.spec, degradeFrom.spec, degradeUntil.spec, degradeTo.spec, capacityTrace.spec, timeout.spec,
+        dropExpired.spec, rejectRetryAfter.spec, degradeFrom.spec, degradeUntil.spec, degradeTo.spec,
+        capacityTrace.spec, timeout.spec,
     ]
 
     /// `--arrivals` as written: the duration of Poisson arrivals comes from `--duration`.

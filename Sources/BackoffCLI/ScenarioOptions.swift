@@ -126,6 +126,13 @@ struct ScenarioOptions {
                 throw Self.usageError(error, options: options)
             }
         }
+        if case .capacity(let model) = server, model.dropsExpired, timeout == nil, hedging == nil,
+            !(stack?.layers.joined().contains { $0.timeout != nil } ?? false)
+        {
+            warnings.append(
+                "'--drop-expired' has no effect: every caller waits for its attempt (no --timeout, layer timeout or "
+                    + "hedge)")
+        }
         self.scenarios = scenarios
         serverText = ServerSpec.text(server)
         self.warnings = warnings
@@ -152,7 +159,7 @@ struct ScenarioOptions {
         case .capacity:
             let names =
                 [workers, queue].map(\.name) + [
-                    replicas.name,
+                    replicas.name, dropExpired.name,
                     service.name, rejectRetryAfter.name, degradeFrom.name, degradeUntil.name, degradeTo.name,
                     capacityTrace.name, timeout.name,
                 ]
@@ -176,7 +183,8 @@ struct ScenarioOptions {
         return CapacityModel(
             workers: try options(workers), serviceTime: try options(service), queueLimit: try options(queue),
             rejectionRetryAfter: try options(rejectRetryAfter), degradation: degradation,
-            capacityProfile: try options(capacityTrace), replicas: try options(replicas) ?? 1)
+            capacityProfile: try options(capacityTrace), replicas: try options(replicas) ?? 1,
+            dropsExpired: try options(dropExpired))
     }
 
     /// The scenario's error, reported against the option that sets the parameter it concerns (found

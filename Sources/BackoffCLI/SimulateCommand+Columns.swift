@@ -100,6 +100,11 @@ extension SimulateCommand {
                 "wasted_work",
                 "attempts served after their client had timed out, or after another copy of their hedged request answered"
             ) { String($0.report.wastedWork) },
+            Column(
+                "expired_drops",
+                "queued attempts the capacity server dropped unserved because their caller had stopped waiting "
+                    + "(--drop-expired; 0 without it)"
+            ) { String($0.report.expiredDrops) },
             Column("permanent_failures", "requests ended by a permanent error at their first attempt") {
                 String($0.report.permanentFailures)
             },

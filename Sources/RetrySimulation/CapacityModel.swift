@@ -5,7 +5,9 @@ import EventSimulation
 /// An attempt that finds a free worker is served at once; one that finds every worker busy waits
 /// in the queue; one that finds the queue full is rejected at once (a throttle, optionally with a
 /// Retry-After). A served attempt whose client has already timed out is still served: that is
-/// wasted work. During the optional degradation window, a service that starts in [start, end)
+/// wasted work, unless the server `dropsExpired`: it then checks, when a worker would start a queued
+/// attempt, whether its caller still waits (the deadline the request carries, gRPC's guidance),
+/// and drops the work unserved if not (the M/M/c+D queue, deterministic patience). During the optional degradation window, a service that starts in [start, end)
 /// takes its time divided by `fraction` (capacity drops to that fraction), the trigger of an overload.
 /// A capacity profile (an incident's trace) generalises the window to a step function: a service
 /// takes its time divided by the factor in force when it starts.
@@ -21,6 +23,9 @@ public struct CapacityModel: Hashable, Sendable {
     public let serviceTime: ServiceTime
     /// The most attempts that may wait for a worker (at each replica).
     public let queueLimit: Int
+    /// Whether a worker drops a queued attempt whose caller has stopped waiting (its timeout, a
+    /// layer's per-try timeout, or a hedge's answered request) instead of serving it.
+    public let dropsExpired: Bool
     /// The delay sent with a rejection, if any.
     public let rejectionRetryAfter: Duration?
     public let degradation: Degradation?
@@ -29,9 +34,11 @@ public struct CapacityModel: Hashable, Sendable {
 
     public init(
         workers: Int, serviceTime: ServiceTime, queueLimit: Int, rejectionRetryAfter: Duration? = nil,
-        degradation: Degradation? = nil, capacityProfile: StepFunction<Double>? = nil, replicas: Int = 1
+        degradation: Degradation? = nil, capacityProfile: StepFunction<Double>? = nil, replicas: Int = 1,
+        dropsExpired: Bool = false
     ) {
         self.workers = workers
+        self.dropsExpired = dropsExpired
         self.replicas = replicas
         self.serviceTime = serviceTime
         self.queueLimit = queueLimit

@@ -7,7 +7,9 @@ import Foundation
 /// times come from the client's stream; they are divided by the capacity left when they start (the
 /// degradation window's fraction, or the capacity profile's factor). A client that stops waiting
 /// (its timeout, handled by the driver) does not take the work back: the worker still does it
-/// (wasted work). A hedge's cancelled copy is taken back (``withdraw(client:attempt:inService:_:)``).
+/// (wasted work), unless the model ``CapacityModel/dropsExpired``: a worker then drops a queued
+/// attempt its caller no longer waits for. A hedge's cancelled copy is taken back
+/// (``withdraw(client:attempt:inService:_:)``).
 struct CapacityServer: WithdrawableServer {
     /// The server's events.
     enum Event: UInt32 {
@@ -104,6 +106,11 @@ struct CapacityServer: WithdrawableServer {
             decisions.queued(length: queue.count - withdrawnQueued)
             // Work its caller cancelled (deadline propagation) leaves the queue unserved.
             guard !decisions.isCancelled(Int(next.client), attempt: next.attempt) else { continue }
+            // A server that checks the deadline drops work nobody waits for any more.
+            if model.dropsExpired && !decisions.isAwaiting(Int(next.client), attempt: next.attempt) {
+                decisions.dropped(Int(next.client), attempt: next.attempt)
+                continue
+            }
             startService(client: next.client, attempt: next.attempt, &decisions)
             break
         }

@@ -81,4 +81,12 @@ struct HedgeDecisions<Outer: ServerDecisions>: NestedDecisions {
         outer.pointee.wasted(Int(call.client), attempt: call.clientAttempt)
         copyEnded(client, nil)
     }
+
+    /// The copy ends unserved: counted by the driver, and its call hears of it as of a copy whose
+    /// answer nobody waited for.
+    mutating func dropped(_ client: Int, attempt: Int64) {
+        let call = calls.call(of: client)
+        outer.pointee.dropped(Int(call.client), attempt: call.clientAttempt)
+        copyEnded(client, nil)
+    }
 }

@@ -7,7 +7,7 @@ struct ScenarioCounters {
     var attempts = 0, uniqueRequests = 0, successes = 0, giveUps = 0, permanentFailures = 0
     var requestsLost = 0, deadSessions = 0, budgetDenials = 0, localRejections = 0
     /// Capacity servers: attempts rejected by a full queue, timed out, served for nobody; the longest queue.
-    var rejected = 0, timeouts = 0, wastedWork = 0, peakQueue = 0
+    var rejected = 0, timeouts = 0, wastedWork = 0, expiredDrops = 0, peakQueue = 0
     /// Attempts that waited for a token of the client-side rate limiter, and their waits in all (ns).
     var tokenWaits = 0, tokenWaitTotal: Int64 = 0
     /// Requests whose deadline passed while an attempt was in flight (`--deadline`).
@@ -152,6 +152,7 @@ struct ScenarioCounters {
         rejected += other.rejected
         timeouts += other.timeouts
         wastedWork += other.wastedWork
+        expiredDrops += other.expiredDrops
         peakQueue = max(peakQueue, other.peakQueue)
         tokenWaits += other.tokenWaits
         tokenWaitTotal += other.tokenWaitTotal
@@ -206,7 +207,7 @@ struct ScenarioCounters {
             uniqueRequests: uniqueRequests, successes: successes, giveUps: giveUps,
             permanentFailures: permanentFailures,
             requestsLost: requestsLost, deadSessions: deadSessions, rejected: rejected, timeouts: timeouts,
-            wastedWork: wastedWork, peakQueue: peakQueue, budgetDenials: budgetDenials,
+            wastedWork: wastedWork, expiredDrops: expiredDrops, peakQueue: peakQueue, budgetDenials: budgetDenials,
             localRejections: localRejections, tokenWaits: tokenWaits, tokenWaitTotal: Double(tokenWaitTotal) / 1e9,
             deadlineExceeded: deadlineExceeded, clientAttempts: clientAttempts < 0 ? attempts : clientAttempts,
             orphanedAttempts: orphanedAttempts, layers: layers,

@@ -39,6 +39,9 @@ public struct ScenarioReport: Hashable, Sendable {
     public let timeouts: Int
     /// Attempts the server served after their client had timed out.
     public let wastedWork: Int
+    /// Queued attempts the server dropped unserved because their caller had stopped waiting
+    /// (``CapacityModel/dropsExpired``); 0 otherwise.
+    public let expiredDrops: Int
     /// The most attempts waiting in a capacity server's queue at once.
     public let peakQueue: Int
     /// Retries the retry budget refused (each ended its request).

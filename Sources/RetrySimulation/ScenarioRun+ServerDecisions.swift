@@ -66,6 +66,8 @@ extension ScenarioRun: ServerDecisions {
 
     mutating func wasted(_ client: Int, attempt: Int64) { counters.wastedWork += 1 }
 
+    mutating func dropped(_ client: Int, attempt: Int64) { counters.expiredDrops += 1 }
+
     /// Counted per request only for a request log (the hedge's own tally counts every copy).
     mutating func copySent(for client: Int) {
         if !requestCopies.isEmpty { requestCopies[client] &+= 1 }

@@ -104,6 +104,9 @@ protocol ServerDecisions {
     mutating func serviceStarted(_ client: Int, attempt: Int64)
     /// Work was done for `client`'s attempt `attempt`, but its client had stopped waiting.
     mutating func wasted(_ client: Int, attempt: Int64)
+    /// The server dropped `client`'s queued attempt `attempt` unserved: its caller had stopped
+    /// waiting (``CapacityModel/dropsExpired``).
+    mutating func dropped(_ client: Int, attempt: Int64)
     /// `client`'s hedge sent a copy of its attempt now (for the request's row in a request log).
     mutating func copySent(for client: Int)
     /// `client`'s hedge asks to send a copy after the first: the shared retry budget grants it as a

@@ -69,4 +69,7 @@ struct StackDecisions<Outer: ServerDecisions>: NestedDecisions {
         outer.pointee.wasted(client, attempt: attempt)
         calls.orphanedAttempts += 1
     }
+
+    /// Counted by the driver; the call had stopped waiting already, so nothing else follows.
+    mutating func dropped(_ client: Int, attempt: Int64) { outer.pointee.dropped(client, attempt: attempt) }
 }

@@ -42,6 +42,7 @@ import Testing
         mutating func queued(length: Int) { log.append("queued \(length)") }
         mutating func serviceStarted(_ client: Int, attempt: Int64) {}
         mutating func wasted(_ client: Int, attempt: Int64) { log.append("wasted") }
+        mutating func dropped(_ client: Int, attempt: Int64) { log.append("dropped \(client)") }
         mutating func copySent(for client: Int) { log.append("copy \(client)") }
         mutating func grantsHedge(for client: Int) -> Bool {
             log.append("hedge \(client)")
@@ -83,6 +84,24 @@ import Testing
         server.handle(ScenarioEvent(kind: .server(0), client: 0, value: 1), number: 0, &decisions)
         server.handle(ScenarioEvent(kind: .server(0), client: 1, value: 1), number: 0, &decisions)
         #expect(decisions.log == ["wasted", "queued 0", "schedule 0 1 after 5000", "answer 1 success"])
+    }
+
+    /// A server that drops expired work: of two queued attempts, the one whose client stopped
+    /// waiting is dropped when a worker frees, and the next one still waited for starts at once.
+    @Test func aServerThatDropsExpiredWorkSkipsItInTheQueue() {
+        var server = CapacityServer(
+            .capacity(
+                CapacityModel(
+                    workers: 1, serviceTime: .deterministic(.microseconds(5)), queueLimit: 2, dropsExpired: true)))
+        var decisions = Recorder()
+        for client in 0..<3 { server.receive(client: client, attempt: 1, isRetry: false, &decisions) }
+        decisions.log = []
+        decisions.awaiting = [0, 2]
+        server.handle(ScenarioEvent(kind: .server(0), client: 0, value: 1), number: 0, &decisions)
+        #expect(
+            decisions.log == [
+                "answer 0 success", "queued 1", "dropped 1", "queued 0", "schedule 0 2 after 5000",
+            ])
     }
 
     /// An outage answers at once, and counts the attempt answered.
