@@ -72,25 +72,24 @@ import Testing
     /// and the drops are counted at the driver.
     @Test func hedgesAndLayersEndEveryRequestWithTheCheck() throws {
         let policy = try BackoffPolicy(base: .milliseconds(5), jitter: .full, budget: .maxAttempts(3))
-        let model = CapacityModel(
-            workers: 1, serviceTime: .exponential(mean: .milliseconds(10)), queueLimit: 1_000, replicas: 2,
-            dropsExpired: true)
-        let hedged = try Scenario(
-            clients: 400, server: .capacity(model), policy: policy, bucketWidth: .milliseconds(100),
-            attemptTimeout: .milliseconds(40),
-            hedging: Hedging(delay: .milliseconds(5), copies: 2, cancelsLosers: false))
-        let report = try hedged.run(seed: 9)
-        #expect(report.expiredDrops > 0 && report.successes + report.giveUps == report.uniqueRequests, "seed 9")
-        let layer = try ServiceLayer(name: "api", policy: policy, timeout: .milliseconds(30))
-        let layered = try Scenario(
-            clients: 400,
-            server: .capacity(
+        func server(replicas: Int) -> ServerModel {
+            .capacity(
                 CapacityModel(
                     workers: 1, serviceTime: .exponential(mean: .milliseconds(10)), queueLimit: 1_000,
-                    dropsExpired: true)),
-            policy: policy, bucketWidth: .milliseconds(100), layers: [layer])
-        let stacked = try layered.run(seed: 9)
-        #expect(stacked.expiredDrops > 0 && stacked.successes + stacked.giveUps == stacked.uniqueRequests, "seed 9")
+                    replicas: replicas, dropsExpired: true))
+        }
+        let hedged = try Scenario(
+            clients: 400, server: server(replicas: 2), policy: policy, bucketWidth: .milliseconds(100),
+            attemptTimeout: .milliseconds(40),
+            hedging: Hedging(delay: .milliseconds(5), copies: 2, cancelsLosers: false))
+        let layered = try Scenario(
+            clients: 400, server: server(replicas: 1), policy: policy, bucketWidth: .milliseconds(100),
+            layers: [try ServiceLayer(name: "api", policy: policy, timeout: .milliseconds(30))])
+        for (name, scenario) in [("hedged", hedged), ("layered", layered)] {
+            let report = try scenario.run(seed: 9)
+            #expect(report.expiredDrops > 0, "\(name), seed 9")
+            #expect(report.successes + report.giveUps == report.uniqueRequests, "\(name), seed 9")
+        }
     }
 
     /// The closed form at its edges: λ = μ (the integral's limit), no patience (every arrival that
