@@ -30,7 +30,7 @@ struct HedgeDecisions<Outer: ServerDecisions>: NestedDecisions {
     func isAwaiting(_ client: Int, attempt: Int64) -> Bool {
         guard calls.isLive(client, tag: attempt) else { return false }
         let call = calls.call(of: client)
-        return !call.isAnswered && driver { $0.isAwaiting(Int(call.client), attempt: call.clientAttempt) }
+        return !call.machine.isAnswered && driver { $0.isAwaiting(Int(call.client), attempt: call.clientAttempt) }
     }
 
     func isPermanent(_ client: Int) -> Bool { calls.call(of: client).isPermanent }
@@ -68,7 +68,7 @@ struct HedgeDecisions<Outer: ServerDecisions>: NestedDecisions {
         }
         if let settled, awaits {
             outer.pointee.answer(client, settled, recording: nil)
-        } else if case .failure = answer, settled == nil, !call.isAnswered {
+        } else if case .failure = answer, settled == nil, !call.machine.isAnswered {
             outer.pointee.copyFailed(for: client)
         }
     }

@@ -14,18 +14,15 @@ final class HedgedCalls {
     struct Call {
         var client: Int32
         var clientAttempt: Int64
-        /// When it reached the replicas, and when its next copy is due (its timer's instant).
+        /// When it reached the replicas, and when its timer is due (-1: not armed).
         var start: Int64, timerDue: Int64
         var id: Int32
-        /// Copies sent, and those still in flight (queued or in service).
-        var sent: Int32, inFlight: Int32
+        var isPermanent: Bool, isRetry: Bool
+        /// What the call decides as its copies go and end (gRPC A6, Finagle's or Envoy's rule).
+        var machine: HedgedCallMachine
         /// The workers' busy time for its copies so far, in nanoseconds (up to 64 copies of up to
         /// virtual time's horizon each: past 64 bits).
         var work: WideSum
-        var isAnswered: Bool, isPermanent: Bool, isRetry: Bool
-        /// With a per-try timeout (Envoy's): whether the timer is the backoff before the next copy
-        /// (its newest copy is then hedged already), not the newest copy's timeout.
-        var awaitsBackoff: Bool
         /// With a per-try timeout: the retry backoff's state (its draws so far).
         var backoff: BackoffState?
     }
@@ -33,6 +30,8 @@ final class HedgedCalls {
     /// One copy of a call at one replica.
     struct Copy {
         var call: Int32, replica: Int32, tag: Int32
+        /// Its number among its call's copies, from 1.
+        var number: Int32
         /// When it was sent.
         var sent: Int64
         /// When its service started, -1 while it waits in a queue.
@@ -42,13 +41,14 @@ final class HedgedCalls {
 
     /// What the server carries out once the replica it called returns.
     enum Pending {
-        /// The call (by slot and id) sends its next copy; `granted` when the shared limits have
-        /// granted it already.
-        case send(call: Int32, id: Int32, granted: Bool)
+        /// The call (by slot and id), granted its next copy, sends it if it still wants one.
+        case send(call: Int32, id: Int32)
+        /// The call's timer fires now (a delay of zero before its next copy).
+        case fire(call: Int32, id: Int32)
         /// The copy (by slot and tag) is withdrawn from its replica.
         case withdraw(copy: Int32, tag: Int32)
-        /// The call (by slot and id), granted a next copy already, draws its retry backoff and
-        /// sends the copy after it (a per-try timeout's hedge, or a retry after a failure).
+        /// The call, granted its next copy, draws its retry backoff and sends the copy after it
+        /// (Envoy's rule after a failure).
         case backoff(call: Int32, id: Int32)
     }
 
@@ -60,6 +60,10 @@ final class HedgedCalls {
     /// percentile, whose delay the run measures (taken from the rule once, as `perTryBackoff`).
     let copySpacing: Int64?
     let replicas: Int
+    /// A new call's decisions, made once from the rule.
+    private let freshMachine: HedgedCallMachine
+    /// Where each call's decisions are traced, when a test asks (``HedgeTraceLog/current``).
+    let trace = HedgeTraceLog.current
     /// The server's own events (after the replica's, which number theirs below 6; before a
     /// stack's, from 9): a call's timer, and a cancellation reaching a loser's replica (with a
     /// cancellation delay).
@@ -96,11 +100,12 @@ final class HedgedCalls {
 
     private let state: UnsafeMutablePointer<State>
 
-    private(set) var calls: [Call] {
+    // Read and written by the endings (HedgedCalls+Endings.swift) too.
+    var calls: [Call] {
         _read { yield state.pointee.calls }
         _modify { yield &state.pointee.calls }
     }
-    private(set) var copies: [Copy] {
+    var copies: [Copy] {
         _read { yield state.pointee.copies }
         _modify { yield &state.pointee.copies }
     }
@@ -108,11 +113,11 @@ final class HedgedCalls {
         _read { yield state.pointee.freeCalls }
         _modify { yield &state.pointee.freeCalls }
     }
-    private var freeCopies: [Int32] {
+    var freeCopies: [Int32] {
         _read { yield state.pointee.freeCopies }
         _modify { yield &state.pointee.freeCopies }
     }
-    private var callCopies: [Int32] {
+    var callCopies: [Int32] {
         _read { yield state.pointee.callCopies }
         _modify { yield &state.pointee.callCopies }
     }
@@ -128,7 +133,7 @@ final class HedgedCalls {
         get { state.pointee.pendingStart }
         set { state.pointee.pendingStart = newValue }
     }
-    private var responses: [Double] {
+    var responses: [Double] {
         _read { yield state.pointee.responses }
         _modify { yield &state.pointee.responses }
     }
@@ -148,6 +153,7 @@ final class HedgedCalls {
             (perTryBackoff, copySpacing) = (backoff, timeout.wholeNanoseconds)
         }
         self.replicas = replicas
+        freshMachine = HedgedCallMachine(hedging)
         state = .allocate(capacity: 1)
         state.initialize(
             to: State(
@@ -170,9 +176,8 @@ final class HedgedCalls {
         state.pointee.requests += 1
         advanceID()
         let call = Call(
-            client: Int32(client), clientAttempt: attempt, start: now, timerDue: -1, id: nextID, sent: 0,
-            inFlight: 0, work: WideSum(), isAnswered: false, isPermanent: isPermanent, isRetry: isRetry,
-            awaitsBackoff: false,
+            client: Int32(client), clientAttempt: attempt, start: now, timerDue: -1, id: nextID,
+            isPermanent: isPermanent, isRetry: isRetry, machine: freshMachine, work: WideSum(),
             backoff: perTryBackoff.map(BackoffState.init(policy:)))
         if let slot = freeCalls.popLast() {
             calls[Int(slot)] = call
@@ -188,10 +193,13 @@ final class HedgedCalls {
     }
 
     /// The call sends its next copy to a replica that none of its copies used (any, once as many
-    /// copies as replicas went), drawn with `uniform`; returns the copy's slot, tag and replica.
-    func addCopy(to call: Int32, now: Int64, uniform: () -> Double) -> (slot: Int32, tag: Int32, replica: Int) {
+    /// copies as replicas went), drawn with `uniform`; returns the copy's slot, tag and replica,
+    /// and whether another copy may follow it (its timer is then armed).
+    func addCopy(
+        to call: Int32, now: Int64, uniform: () -> Double
+    ) -> (slot: Int32, tag: Int32, replica: Int, isFollowed: Bool) {
         let c = Int(call)
-        let sent = Int(calls[c].sent)
+        let sent = calls[c].machine.sent
         let base = c * hedging.copies
         var replica = 0
         if replicas > 1 {
@@ -204,7 +212,9 @@ final class HedgedCalls {
             } while avoids && (0..<sent).contains { Int(copies[Int(callCopies[base + $0])].replica) == replica }
         }
         advanceID()
-        let copy = Copy(call: call, replica: Int32(replica), tag: nextID, sent: now, serviceStart: -1, isLive: true)
+        let copy = Copy(
+            call: call, replica: Int32(replica), tag: nextID, number: Int32(sent + 1), sent: now, serviceStart: -1,
+            isLive: true)
         let slot: Int32
         if let free = freeCopies.popLast() {
             slot = free
@@ -215,10 +225,11 @@ final class HedgedCalls {
             slot = Int32(truncatingIfNeeded: copies.count - 1)
         }
         callCopies[base + sent] = slot
-        calls[c].sent += 1
-        calls[c].inFlight += 1
+        calls[c].timerDue = -1
+        let isFollowed = calls[c].machine.copySent()
         state.pointee.copiesSent += 1
-        return (slot, nextID, replica)
+        trace?.record(calls[c], .copySent(copy: sent + 1), now: now)
+        return (slot, nextID, replica, isFollowed)
     }
 
     /// The next id or tag: run-unique while 2^32 calls and copies fit, never 0 (a released call's).
@@ -232,10 +243,34 @@ final class HedgedCalls {
 
     func call(of copy: Int) -> Call { calls[Int(copies[copy].call)] }
 
-    func setTimer(_ call: Int32, due: Int64) { calls[Int(call)].timerDue = due }
+    /// The call's timer is armed to fire `delay` nanoseconds from `now`.
+    func armTimer(_ call: Int32, now: Int64, delay: Int64) {
+        calls[Int(call)].timerDue = now + delay
+        trace?.record(calls[Int(call)], .timerArmed(delay: .nanoseconds(delay)), now: now)
+    }
 
-    /// The call's timer now counts down the backoff before its next copy (`true`), or it fired.
-    func setAwaitsBackoff(_ call: Int32, _ awaits: Bool) { calls[Int(call)].awaitsBackoff = awaits }
+    /// Whether the call's timer event due `now` (of call `id`) is its live timer; it is then spent.
+    func takeTimer(_ call: Int32, id: Int32, now: Int64) -> Bool {
+        let c = Int(call)
+        guard calls[c].id == id, calls[c].timerDue == now, calls[c].machine.timer != .idle else { return false }
+        calls[c].timerDue = -1
+        return true
+    }
+
+    /// What the call's machine decides as its timer fires (a delay of zero: at once).
+    func timerFired(_ call: Int32, clientAwaits: Bool) -> HedgedCallMachine.Action {
+        defer { releaseIfDone(Int(call)) }
+        return calls[Int(call)].machine.timerFired(clientAwaits: clientAwaits)
+    }
+
+    /// What the call's machine decides as the limits answer; a refusal is counted.
+    func limitsAnswered(_ call: Int32, granted: Bool, now: Int64) -> HedgedCallMachine.Action {
+        if !granted {
+            state.pointee.refused += 1
+            trace?.record(calls[Int(call)], .copyRefused(copy: calls[Int(call)].machine.sent + 1), now: now)
+        }
+        return calls[Int(call)].machine.limitsAnswered(granted: granted)
+    }
 
     /// Draws the call's retry backoff before its next copy, in nanoseconds (`nil` once the copies
     /// are spent).
@@ -260,153 +295,30 @@ final class HedgedCalls {
         return state.pointee.backup!.admitsBackup(at: now)
     }
 
-    /// A budget refused the call's next copy: it is not sent.
-    func copyRefused() { state.pointee.refused += 1 }
-
     /// A percentile hedge records the latency of a copy that succeeded or was superseded.
-    private func recordLatency(of copy: Int, now: Int64) {
+    func recordLatency(of copy: Int, now: Int64) {
         guard state.pointee.backup != nil else { return }
         state.pointee.backup!.record(start: copies[copy].sent, now: now)
     }
 
     func serviceStarted(_ copy: Int, now: Int64) { copies[copy].serviceStart = now }
 
-    // MARK: Copies ending
+    func countWithdrawal() { state.pointee.withdrawn += 1 }
 
-    /// The copy's work ended now (its service done, or a rejection before it began), with `answer`
-    /// when its call still waits for it; returns the call's answer to its client when this settles
-    /// it, and queues what the call does next (its next copy, the losers' withdrawal). A failure
-    /// sends the next copy only if `mayHedge` (the shared limits) grants it; otherwise the call
-    /// waits for its copies in flight, or answers with the failure when none is left.
-    func copyEnded(
-        _ copy: Int, answer: ClientAnswer?, now: Int64, clientAwaits: Bool, mayHedge: () -> Bool
-    ) -> ClientAnswer? {
-        let c = Int(copies[copy].call)
-        // A success; or a loser served to its end (its answer, a success, goes nowhere).
-        let served = copies[copy].serviceStart >= 0
-        if answer == .success || (answer == nil && served && !calls[c].isPermanent) {
-            recordLatency(of: copy, now: now)
-        }
-        end(copy, now: now)
-        guard let answer, !calls[c].isAnswered else {
-            // A loser's end, or the last copy of a call whose client stopped waiting.
-            if calls[c].inFlight == 0 { calls[c].isAnswered = true }
-            releaseIfDone(c)
-            return nil
-        }
-        switch answer {
-        case .failure where state.pointee.backup != nil, .permanentError where state.pointee.backup != nil:
-            // Finagle: the first copy to end answers the call, unless it failed with the backup
-            // out; then the backup's answer is the call's. A failure sends no backup.
-            guard calls[c].inFlight == 0 else { return nil }
-            settle(c, now: now)
-            return answer
-        case .success, .permanentError:
-            // The first success wins; a fatal error ends the call. Either way the others stop.
-            if case .permanentError = answer {
-                withdrawAll(of: c, now: now)
-            } else if hedging.cancelsLosers {
-                withdrawAll(of: c, now: now)
-            }
-            settle(c, now: now)
-            return answer
-        case .failure where perTryBackoff != nil:
-            // Envoy: a failure of the newest copy, not hedged yet, is retried after a backoff; that
-            // of a copy hedged already is dropped while another copy is in flight or due.
-            let isNewest = callCopies[c * hedging.copies + Int(calls[c].sent) - 1] == Int32(copy)
-            if isNewest && !calls[c].awaitsBackoff {
-                calls[c].timerDue = -1  // its per-try timeout no longer fires
-                if Int(calls[c].sent) < hedging.copies && clientAwaits {
-                    if mayHedge() {
-                        pending.append(.backoff(call: Int32(c), id: calls[c].id))
-                        calls[c].awaitsBackoff = true
-                        return nil
-                    }
-                    copyRefused()
-                }
-            }
-            guard calls[c].inFlight == 0 && !calls[c].awaitsBackoff else { return nil }
-            settle(c, now: now)
-            return answer
-        case .failure:
-            // A non-fatal failure sends the next copy at once; the last one answers the call.
-            if Int(calls[c].sent) < hedging.copies && clientAwaits {
-                if mayHedge() {
-                    pending.append(.send(call: Int32(c), id: calls[c].id, granted: true))
-                    return nil
-                }
-                copyRefused()
-            }
-            guard calls[c].inFlight == 0 else { return nil }
-            settle(c, now: now)
-            return answer
-        case .timeout, .rejectedLocally, .deadlineExceeded:
-            preconditionFailure("a replica answers with a success, a failure or a permanent error")
-        }
-    }
+    /// A copy's busy time, in nanoseconds, joins the workers' total.
+    func addWork(_ busy: UInt64) { state.pointee.work.add(low: busy) }
 
-    /// The call is answered now: its response time is recorded, and its slot freed once no copy
-    /// is left in flight.
-    private func settle(_ c: Int, now: Int64) {
-        calls[c].isAnswered = true
-        responses.append(Double(now - calls[c].start) / 1e9)
-        releaseIfDone(c)
-    }
-
-    /// The copy in `slot` is withdrawn now, if it is still the live copy `tag`: returns its
-    /// replica and whether it was in service, for the replica to let it go.
-    func withdraw(_ slot: Int, tag: Int32, now: Int64) -> (replica: Int, inService: Bool)? {
-        guard copies[slot].isLive, copies[slot].tag == tag else { return nil }
-        let inService = copies[slot].serviceStart >= 0
-        state.pointee.withdrawn += 1
-        let replica = Int(copies[slot].replica)
-        let c = Int(copies[slot].call)
-        end(slot, now: now)
-        releaseIfDone(c)
-        return (replica, inService)
-    }
-
-    /// The call's client stopped waiting before any answer: it sends no more copies, and ends
-    /// once its copies do.
-    func abandon(_ call: Int32) {
-        guard calls[Int(call)].inFlight == 0 else { return }
-        calls[Int(call)].isAnswered = true
-        releaseIfDone(Int(call))
-    }
-
-    /// Cancels the call's live copies now. A percentile hedge records each as superseded at once, as
-    /// Finagle's client does when it interrupts it (only a winner's success withdraws with one).
-    private func withdrawAll(of c: Int, now: Int64) {
-        for k in 0..<Int(calls[c].sent) {
-            let slot = callCopies[c * hedging.copies + k]
-            guard copies[Int(slot)].isLive else { continue }
-            recordLatency(of: Int(slot), now: now)
-            pending.append(.withdraw(copy: slot, tag: copies[Int(slot)].tag))
-        }
-    }
-
-    /// The copy's work ends now: its busy time is counted and its slot freed.
-    private func end(_ copy: Int, now: Int64) {
-        let c = Int(copies[copy].call)
-        if copies[copy].serviceStart >= 0 {
-            let busy = UInt64(now - copies[copy].serviceStart)
-            state.pointee.work.add(low: busy)
-            calls[c].work.add(low: busy)
-        }
-        copies[copy].isLive = false
-        freeCopies.append(Int32(copy))
-        calls[c].inFlight -= 1
-    }
-
-    private func releaseIfDone(_ c: Int) {
-        if calls[c].isAnswered && calls[c].inFlight == 0 && calls[c].id != 0 {
-            let seconds = calls[c].work.value / 1e9
-            state.pointee.workSquares += seconds * seconds
-            state.pointee.copySquares += Double(calls[c].sent) * Double(calls[c].sent)
-            state.pointee.batches?.callReleased(copies: Double(calls[c].sent), work: seconds)
-            calls[c].id = 0  // no timer or pending send matches a released call
-            freeCalls.append(Int32(c))
-        }
+    /// A call answered with no copy left in flight is over: its work and copies join the tally,
+    /// and its slot is freed.
+    func releaseIfDone(_ c: Int) {
+        guard calls[c].machine.isFinished && calls[c].id != 0 else { return }
+        let seconds = calls[c].work.value / 1e9
+        let sent = Double(calls[c].machine.sent)
+        state.pointee.workSquares += seconds * seconds
+        state.pointee.copySquares += sent * sent
+        state.pointee.batches?.callReleased(copies: sent, work: seconds)
+        calls[c].id = 0  // no timer or pending send matches a released call
+        freeCalls.append(Int32(c))
     }
 
     /// The next pending action, first in first out.

@@ -1,3 +1,4 @@
+import BackoffPolicies
 import EventSimulation
 
 /// A capacity server's replicas behind a uniform random balancer, with the clients' hedge in front
@@ -60,7 +61,7 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
         else { return }
         withUnsafeMutablePointer(to: &decisions) { outer in
             var link = HedgeDecisions(outer: outer, calls: calls)
-            send(call, &link)
+            sendCopy(call, &link)
             carryOutPending(&link)
         }
     }
@@ -73,16 +74,9 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
             if number == HedgedCalls.withdrawEvent {
                 withdraw(Int32(event.client), tag: Int32(truncatingIfNeeded: event.value), &link)
             } else if number == HedgedCalls.timerEvent {
-                let call = calls.calls[event.client]
-                guard call.id == event.value, !call.isAnswered, call.timerDue == link.now.nanoseconds else { return }
-                if calls.perTryBackoff == nil {
-                    sendIfAwaited(Int32(event.client), &link)
-                } else if call.awaitsBackoff {
-                    calls.setAwaitsBackoff(Int32(event.client), false)
-                    sendIfAwaited(Int32(event.client), granted: true, &link)
-                } else {
-                    perTryTimedOut(Int32(event.client), &link)
-                }
+                let call = Int32(event.client)
+                guard calls.takeTimer(call, id: event.value, now: link.now.nanoseconds) else { return }
+                fire(call, &link)
             } else {
                 guard calls.isLive(event.client, tag: Int64(event.value)) else { return }  // withdrawn since
                 replicas[Int(calls.copies[event.client].replica)].handle(event, number: number, &link)
@@ -96,102 +90,95 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
         counters.hedge = calls.tally
     }
 
-    /// The call sends its next copy, if its client still waits; otherwise it ends once its copies do.
-    private mutating func sendIfAwaited<Outer: ServerDecisions>(
-        _ call: Int32, granted: Bool = false, _ link: inout HedgeDecisions<Outer>
-    ) {
+    /// The call's timer fires (or its delay of zero ends): its machine decides what follows.
+    private mutating func fire<Outer: ServerDecisions>(_ call: Int32, _ link: inout HedgeDecisions<Outer>) {
         let state = calls.calls[Int(call)]
-        if link.driver({ $0.isAwaiting(Int(state.client), attempt: state.clientAttempt) }) {
-            send(call, granted: granted, &link)
-        } else {
-            calls.abandon(call)
+        let awaits = link.driver { $0.isAwaiting(Int(state.client), attempt: state.clientAttempt) }
+        perform(calls.timerFired(call, clientAwaits: awaits), call, &link)
+    }
+
+    /// Carries out what a call's machine decided outside a replica's call (its timer, the limits'
+    /// answer to the timer's question). A copy after the first asks the hedge's own budget
+    /// (Finagle's) and then the shared limits; a refused one is not sent, and the call goes on with
+    /// its copies in flight.
+    private mutating func perform<Outer: ServerDecisions>(
+        _ action: HedgedCallMachine.Action, _ call: Int32, _ link: inout HedgeDecisions<Outer>
+    ) {
+        switch action {
+        case .none:
+            return
+        case .askLimits:
+            let client = Int(calls.calls[Int(call)].client)
+            let now = link.now.nanoseconds
+            let granted = calls.admitsNextCopy(now: now) && link.outer.pointee.grantsHedge(for: client)
+            perform(calls.limitsAnswered(call, granted: granted, now: now), call, &link)
+        case .send:
+            sendCopy(call, &link)
+        case .backOff:
+            backOff(call, &link)
+        case .answer:
+            preconditionFailure("a call is answered only as a copy ends")
         }
     }
 
-    /// The call sends a copy to a replica none of its copies used, and arms the timer of the next.
-    /// A copy after the first goes only if the hedge's own budget (Finagle's) and the shared limits
-    /// grant it, unless they did already (`granted`); a refused one is not sent, and the call goes
-    /// on with its copies in flight.
-    private mutating func send<Outer: ServerDecisions>(
-        _ call: Int32, granted: Bool = false, _ link: inout HedgeDecisions<Outer>
-    ) {
+    /// The call sends a copy to a replica none of its copies used, and arms the timer of the next
+    /// (a delay of zero fires it once the replica returns; one past virtual time's horizon never).
+    private mutating func sendCopy<Outer: ServerDecisions>(_ call: Int32, _ link: inout HedgeDecisions<Outer>) {
         let state = calls.calls[Int(call)]
-        let hedging = calls.hedging
-        // Every path that sends (the timer, a failure's next copy, a backoff) ends here: a call
-        // never sends more than its copies, and a copy sent disarms the timer armed for it (a
-        // timer due at the same instant for an earlier copy would otherwise send one too many).
-        guard Int(state.sent) < hedging.copies else { return }
-        calls.setTimer(call, due: -1)
-        guard
-            state.sent == 0 || granted
-                || (calls.admitsNextCopy(now: link.now.nanoseconds)
-                    && link.outer.pointee.grantsHedge(for: Int(state.client)))
-        else {
-            calls.copyRefused()
-            return
-        }
+        let now = link.now.nanoseconds
         var random = link.driver { $0.random(for: Int(state.client)) }
-        let copy = calls.addCopy(to: call, now: link.now.nanoseconds) { random.nextUniform() }
+        let copy = calls.addCopy(to: call, now: now) { random.nextUniform() }
         link.outer.pointee.copySent(for: Int(state.client))
-        if Int(state.sent) + 1 < hedging.copies, let delay = calls.nextCopyDelay(now: link.now.nanoseconds) {
+        if copy.isFollowed, let delay = calls.nextCopyDelay(now: now) {
             if delay == 0 {
-                calls.pending.append(.send(call: call, id: state.id, granted: false))
-            } else if delay <= VirtualTime.horizon.nanoseconds - link.now.nanoseconds {
-                // (A copy due past virtual time's horizon never goes.)
-                calls.setTimer(call, due: link.now.nanoseconds + delay)
+                calls.pending.append(.fire(call: call, id: state.id))
+            } else if delay <= VirtualTime.horizon.nanoseconds - now {
+                calls.armTimer(call, now: now, delay: delay)
                 link.schedule(HedgedCalls.timerEvent, for: Int(call), value: Int64(state.id), after: delay)
             }
         }
         replicas[copy.replica].receive(
-            client: Int(copy.slot), attempt: Int64(copy.tag), isRetry: state.isRetry || state.sent > 0, &link)
+            client: Int(copy.slot), attempt: Int64(copy.tag), isRetry: state.isRetry || state.machine.sent > 0,
+            &link)
     }
 
-    /// Envoy's soft per-try timeout: the newest copy stays in flight and, if the retry limit and
-    /// the shared limits grant a hedge, the next copy goes after a backoff.
-    private mutating func perTryTimedOut<Outer: ServerDecisions>(
-        _ call: Int32, _ link: inout HedgeDecisions<Outer>
-    ) {
-        let state = calls.calls[Int(call)]
-        guard Int(state.sent) < calls.hedging.copies,
-            link.driver({ $0.isAwaiting(Int(state.client), attempt: state.clientAttempt) })
-        else { return }
-        guard link.outer.pointee.grantsHedge(for: Int(state.client)) else {
-            calls.copyRefused()
-            return
-        }
-        calls.setAwaitsBackoff(call, true)
-        backOff(call, &link)
-    }
-
-    /// The call, granted its next copy, draws its retry backoff and sends the copy after it.
+    /// The call, granted its next copy, draws its retry backoff (Envoy's) and arms the timer for
+    /// it; a wait of zero fires it at once.
     private mutating func backOff<Outer: ServerDecisions>(_ call: Int32, _ link: inout HedgeDecisions<Outer>) {
         let state = calls.calls[Int(call)]
+        let now = link.now.nanoseconds
         var random = link.driver { $0.random(for: Int(state.client)) }
         guard let wait = calls.drawBackoff(call, using: &random) else {
-            calls.setAwaitsBackoff(call, false)  // (not reached: a call draws once per copy after its first)
-            return
+            preconditionFailure("a call draws one backoff per copy after its first, within its policy's attempts")
         }
         if wait == 0 {
-            calls.setAwaitsBackoff(call, false)
-            sendIfAwaited(call, granted: true, &link)
-        } else if wait <= VirtualTime.horizon.nanoseconds - link.now.nanoseconds {
-            calls.setTimer(call, due: link.now.nanoseconds + wait)
+            fire(call, &link)
+        } else if wait <= VirtualTime.horizon.nanoseconds - now {
+            calls.armTimer(call, now: now, delay: wait)
             link.schedule(HedgedCalls.timerEvent, for: Int(call), value: Int64(state.id), after: wait)
         }
     }
 
-    /// Carries out what the calls queued while a replica was being called: next copies, and the
-    /// withdrawal of losing copies (each may queue more).
+    /// Carries out what the calls queued while a replica was being called: next copies, timers of
+    /// zero delay, backoffs, and the withdrawal of losing copies (each may queue more).
     private mutating func carryOutPending<Outer: ServerDecisions>(_ link: inout HedgeDecisions<Outer>) {
         while let action = calls.popPending() {
             switch action {
-            case .send(let call, let id, let granted):
+            case .send(let call, let id):
                 let state = calls.calls[Int(call)]
-                guard state.id == id, !state.isAnswered, Int(state.sent) < calls.hedging.copies else { continue }
-                sendIfAwaited(call, granted: granted, &link)
+                guard state.id == id, state.machine.wantsCopy else { continue }
+                if link.driver({ $0.isAwaiting(Int(state.client), attempt: state.clientAttempt) }) {
+                    sendCopy(call, &link)
+                } else {
+                    calls.abandon(call)
+                }
+            case .fire(let call, let id):
+                let state = calls.calls[Int(call)]
+                guard state.id == id, state.machine.wantsCopy else { continue }
+                fire(call, &link)
             case .backoff(let call, let id):
                 let state = calls.calls[Int(call)]
-                guard state.id == id, !state.isAnswered, Int(state.sent) < calls.hedging.copies else { continue }
+                guard state.id == id, state.machine.wantsCopy else { continue }
                 backOff(call, &link)
             case .withdraw(let copy, let tag):
                 let delay = calls.hedging.cancellationDelay.wholeNanoseconds

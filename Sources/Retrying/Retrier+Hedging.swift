@@ -1,13 +1,18 @@
 import BackoffPolicies
 
 extension Retrier {
-    /// Runs copies of `operation` as gRPC's A6 `hedgingPolicy` does, and returns the first success.
+    /// Runs copies of `operation` as a hedge does, and returns the first success: gRPC's A6
+    /// `hedgingPolicy` for a fixed delay, Envoy's `hedge_on_per_try_timeout` for a per-try timeout.
     ///
     /// - Copy k starts the rule's delay after copy k − 1, on the retrier's clock, unless the call
     ///   was answered; with a delay of zero every copy starts at once. `operation` is given the copy's
     ///   number, from 1.
     /// - A non-fatal failure (any classification but `.permanent`) starts the next copy at once,
     ///   and the following one's delay runs from there.
+    /// - With a per-try timeout (Envoy's), a copy that has not answered within it stays in flight,
+    ///   and the next one goes after a retry backoff drawn from `random`; so does the next after a
+    ///   failure of the newest copy, while the failure of a copy hedged already is dropped as long
+    ///   as another copy is in flight or due.
     /// - A fatal failure (`.permanent`) cancels every other copy and throws ``RetryError`` with
     ///   ``StopReason/permanentError``.
     /// - The first success cancels the other copies (their tasks are cancelled, so work that
@@ -15,83 +20,133 @@ extension Retrier {
     /// - The shared limits: a copy after the first is a retry to the ``SharedRetryBudget`` (gRPC's
     ///   token bucket sends hedges only while its tokens exceed half of its maximum), and every
     ///   copy's answer is recorded with it; the breaker and the throttle admit each copy. A copy they
-    ///   refuse is not sent; when no copy is left in flight the call throws ``RetryError`` with
-    ///   ``StopReason/budgetExhausted`` or ``StopReason/rejectedLocally``.
+    ///   refuse is not sent (a later one asks again); when no copy is left in flight the call
+    ///   throws ``RetryError`` with ``StopReason/budgetExhausted`` or ``StopReason/rejectedLocally``.
     /// - When every copy failed, the call throws ``RetryError`` with
     ///   ``StopReason/attemptsExhausted`` and the last failure.
     ///
+    /// What to do at each step is `HedgedCallMachine`'s decision, the same state machine the
+    /// simulation runs in virtual time; `onEvent` hears its trace (``HedgeEvent``), event by event.
     /// The classifier, the limits and the random draws run on the caller's actor (`isolation`, as
     /// `run` has it); the copies themselves run concurrently, as child tasks, so `operation` is
     /// `@Sendable`. Cancelling the calling task cancels every copy and throws `CancellationError`.
-    /// The retrier's policy (its backoff) is not used: a hedge waits its delay, never a backoff.
+    /// The retrier's policy (its backoff) is not used: a hedge waits its rule's delay.
     ///
-    /// - Precondition: `hedging`'s rule is a fixed delay (`Hedging.Rule.fixedDelay`). A
-    ///   percentile delay (Finagle's) and a per-try timeout (Envoy's, a proxy's rule) are simulated
-    ///   only: the first needs the latency window of all of a client's calls.
+    /// - Precondition: `hedging`'s rule is not a percentile (Finagle's): its delay needs the latency
+    ///   window of all of a client's calls, so it is simulated only.
     public func hedge<Value: Sendable, Random: UniformSource>(
         isolation: isolated (any Actor)? = #isolation,
         _ hedging: Hedging,
         using random: inout Random,
         classify: (any Error) -> RetryClassification = { _ in .transient },
+        onEvent: ((HedgeEvent) -> Void)? = nil,
         operation: @escaping @Sendable (_ copy: Int) async throws -> Value
     ) async throws -> Value {
-        guard case .fixedDelay(let delay) = hedging.rule else {
-            preconditionFailure(
-                "Retrier.hedge takes a fixed delay; a percentile delay or a per-try timeout is simulated only")
+        let spacing: Duration
+        var backoff: (policy: BackoffPolicy, state: BackoffState)?
+        switch hedging.rule {
+        case .fixedDelay(let delay):
+            spacing = delay
+        case .perTryTimeout(let timeout, let policy):
+            spacing = timeout
+            backoff = (policy, BackoffState(policy: policy))
+        case .percentile:
+            preconditionFailure("Retrier.hedge takes a fixed delay or a per-try timeout; a percentile is simulated only")
         }
         budget?.requestStarted()
-        var calls = HedgedCall<Value>()
-        defer { budget?.requestEnded(retried: calls.retried) }
+        var call = HedgedCall<Value>(machine: HedgedCallMachine(hedging))
+        defer { budget?.requestEnded(retried: call.retried) }
         let clock = self.clock
         return try await withThrowingTaskGroup(of: HedgedCall<Value>.Event.self, isolation: isolation) { group in
-            /// Starts the next copy if the limits let it go (else says why not), and arms the timer
-            /// of the one after.
-            func startNext() -> Refusal? {
-                let copy = calls.sent + 1
-                if let refusal = refusal(ofCopy: copy, using: &random, calls: &calls) { return refusal }
-                calls.sent = copy
-                group.addTask { .answered(copy: copy, result: await Result(catching: { try await operation(copy) })) }
-                if copy < hedging.copies {
-                    calls.timer += 1
-                    let (timer, deadline) = (calls.timer, clock.now.advanced(by: delay))
-                    if delay == .zero { return startNext() }
-                    group.addTask {
-                        try await clock.sleep(until: deadline, tolerance: nil)
-                        return .timerFired(timer)
-                    }
+            /// Arms the call's timer (a timer armed before is stale from now on).
+            func arm(after delay: Duration) {
+                onEvent?(.timerArmed(delay: delay))
+                let (timer, deadline) = (call.timer, clock.now.advanced(by: delay))
+                group.addTask {
+                    try await clock.sleep(until: deadline, tolerance: nil)
+                    return .timerFired(timer)
                 }
-                return nil
             }
 
-            if let refusal = startNext() {
-                // The budget never refuses the first copy: the breaker or the throttle did, and says so.
+            /// Starts the next copy, and the timer of the one after.
+            func send() {
+                let copy = call.machine.sent + 1
+                onEvent?(.copySent(copy: copy))
+                group.addTask { .answered(copy: copy, result: await Result(catching: { try await operation(copy) })) }
+                call.timer += 1
+                if call.machine.copySent() {
+                    if spacing == .zero {
+                        _ = perform(call.machine.timerFired(clientAwaits: true))
+                    } else {
+                        arm(after: spacing)
+                    }
+                }
+            }
+
+            /// Carries out the machine's action; returns whether it answers the call.
+            func perform(_ action: HedgedCallMachine.Action) -> Bool {
+                switch action {
+                case .none:
+                    return false
+                case .askLimits:
+                    let copy = call.machine.sent + 1
+                    let refusal = refusal(ofCopy: copy, using: &random, calls: &call)
+                    if let refusal {
+                        call.refusal = refusal
+                        onEvent?(.copyRefused(copy: copy))
+                    }
+                    return perform(call.machine.limitsAnswered(granted: refusal == nil))
+                case .send:
+                    send()
+                    return false
+                case .backOff:
+                    let wait = backoff!.policy.nextWait(after: &backoff!.state, elapsed: 0, using: &random)
+                    call.timer += 1
+                    if let wait, wait > 0 {
+                        arm(after: .nanoseconds(wait))
+                        return false
+                    }
+                    return perform(call.machine.timerFired(clientAwaits: true))
+                case .answer:
+                    return true
+                }
+            }
+
+            // The throttle and the breaker admit the first copy as they admit any attempt.
+            if let refusal = refusal(ofCopy: 1, using: &random, calls: &call) {
                 throw RetryError(reason: refusal.reason, lastError: refusal.error!, attempts: 0)
             }
+            send()
             while let event = try await group.next() {
                 switch event {
                 case .timerFired(let timer):
-                    guard timer == calls.timer, calls.sent < hedging.copies else { continue }
-                    calls.refusal = startNext()
-                case .answered(_, .success(let value)):
-                    recordAnswer(success: true, calls: calls)
+                    guard timer == call.timer else { continue }  // stale: a copy or a backoff re-armed it
+                    let answers = perform(call.machine.timerFired(clientAwaits: true))
+                    precondition(!answers, "a call is answered only as a copy ends")
+                case .answered(let copy, let result):
+                    if case .failure(let error) = result, error is CancellationError { throw error }
+                    let outcome: HedgedCallMachine.CopyOutcome
+                    switch result {
+                    case .success:
+                        recordAnswer(success: true, calls: call)
+                        outcome = .success
+                    case .failure(let error):
+                        recordAnswer(success: false, calls: call)
+                        outcome = classify(error) == .permanent ? .fatalFailure : .failure
+                    }
+                    onEvent?(.copyEnded(copy: copy, outcome: outcome))
+                    guard perform(call.machine.copyEnded(copy, outcome, clientAwaits: true)) else { continue }
+                    onEvent?(.answered(copy: copy, outcome: outcome, sent: call.machine.sent))
                     group.cancelAll()
-                    return value
-                case .answered(_, .failure(let error)):
-                    if error is CancellationError { throw error }
-                    recordAnswer(success: false, calls: calls)
-                    calls.answered += 1
-                    if classify(error) == .permanent {
-                        group.cancelAll()
-                        throw RetryError(reason: .permanentError, lastError: error, attempts: calls.sent)
-                    }
-                    if calls.sent < hedging.copies, calls.refusal == nil {
-                        calls.timer += 1  // the next copy goes now; a pending timer is stale
-                        calls.refusal = startNext()
-                    }
-                    if calls.answered == calls.sent {
-                        group.cancelAll()
+                    switch (result, outcome) {
+                    case (.success(let value), _):
+                        return value
+                    case (.failure(let error), .fatalFailure):
+                        throw RetryError(reason: .permanentError, lastError: error, attempts: call.machine.sent)
+                    case (.failure(let error), _):
                         throw RetryError(
-                            reason: calls.refusal?.reason ?? .attemptsExhausted, lastError: error, attempts: calls.sent)
+                            reason: call.refusal?.reason ?? .attemptsExhausted, lastError: error,
+                            attempts: call.machine.sent)
                     }
                 }
             }
@@ -125,7 +180,8 @@ extension Retrier {
     }
 }
 
-/// One hedged call's state, as `Retrier.hedge` keeps it on the caller's actor.
+/// One hedged call's state, as `Retrier.hedge` keeps it on the caller's actor: its machine's, and
+/// what the runtime adds (the timer's generation, the budget's bookkeeping).
 struct HedgedCall<Value: Sendable> {
     /// What the call's child tasks report.
     enum Event: Sendable {
@@ -134,10 +190,11 @@ struct HedgedCall<Value: Sendable> {
         case timerFired(Int)
     }
 
-    var sent = 0, answered = 0, timer = 0
+    var machine: HedgedCallMachine
+    var timer = 0
     var retried = false
     var retryCost: Int?
-    /// Why the limits refused a copy (the call's reason to stop once no copy is left in flight).
+    /// Why the limits last refused a copy (the call's reason to stop once no copy is left in flight).
     var refusal: Refusal?
 }
 
