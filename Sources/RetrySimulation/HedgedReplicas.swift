@@ -152,6 +152,7 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
             preconditionFailure("a call draws one backoff per copy after its first, within its policy's attempts")
         }
         if wait == 0 {
+            calls.trace?.record(calls.calls[Int(call)], .timerArmed(delay: .zero), now: now)
             fire(call, &link)
         } else if wait <= VirtualTime.horizon.nanoseconds - now {
             calls.armTimer(call, now: now, delay: wait)

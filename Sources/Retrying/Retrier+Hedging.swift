@@ -51,7 +51,8 @@ extension Retrier {
             spacing = timeout
             backoff = (policy, BackoffState(policy: policy))
         case .percentile:
-            preconditionFailure("Retrier.hedge takes a fixed delay or a per-try timeout; a percentile is simulated only")
+            preconditionFailure(
+                "Retrier.hedge takes a fixed delay or a per-try timeout; a percentile is simulated only")
         }
         budget?.requestStarted()
         var call = HedgedCall<Value>(machine: HedgedCallMachine(hedging))
@@ -100,12 +101,17 @@ extension Retrier {
                     send()
                     return false
                 case .backOff:
-                    let wait = backoff!.policy.nextWait(after: &backoff!.state, elapsed: 0, using: &random)
+                    guard let wait = backoff!.policy.nextWait(after: &backoff!.state, elapsed: 0, using: &random) else {
+                        preconditionFailure(
+                            "a call draws one backoff per copy after its first, within its policy's attempts")
+                    }
                     call.timer += 1
-                    if let wait, wait > 0 {
-                        arm(after: .nanoseconds(wait))
+                    let delay = Duration.nanoseconds(wait)
+                    guard delay == .zero else {
+                        arm(after: delay)
                         return false
                     }
+                    onEvent?(.timerArmed(delay: .zero))
                     return perform(call.machine.timerFired(clientAwaits: true))
                 case .answer:
                     return true
