@@ -26,7 +26,7 @@ extension Retrier {
     ///   ``StopReason/attemptsExhausted`` and the last failure.
     ///
     /// What to do at each step is `HedgedCallMachine`'s decision, the same state machine the
-    /// simulation runs in virtual time; `onEvent` hears its trace (``HedgeEvent``), event by event.
+    /// simulation runs in virtual time; `onEvent` hears its trace (`HedgeEvent`), event by event.
     /// The classifier, the limits and the random draws run on the caller's actor (`isolation`, as
     /// `run` has it); the copies themselves run concurrently, as child tasks, so `operation` is
     /// `@Sendable`. Cancelling the calling task cancels every copy and throws `CancellationError`.
