@@ -94,15 +94,14 @@ extension HedgedCalls {
 }
 
 extension HedgedCallMachine.CopyOutcome {
-    /// A replica's answer to a copy: a success, a failure (a full queue's rejection), or a
-    /// permanent error (the client's own, fatal to the call).
+    /// A replica's answer to a copy: a success, a permanent error (the client's own, fatal to the
+    /// call), or else a failure (a replica answers a full queue's rejection so; the others are
+    /// the client's own and non-fatal).
     init(_ answer: ClientAnswer) {
         switch answer {
         case .success: self = .success
-        case .failure: self = .failure
         case .permanentError: self = .fatalFailure
-        case .timeout, .rejectedLocally, .deadlineExceeded:
-            preconditionFailure("a replica answers with a success, a failure or a permanent error")
+        case .failure, .timeout, .rejectedLocally, .deadlineExceeded: self = .failure
         }
     }
 }

@@ -10,48 +10,6 @@ import Stochastics
 /// is queued (`pending`), and the server carries it out once the replica it is calling returns, so
 /// no replica is ever re-entered.
 final class HedgedCalls {
-    /// A client's attempt, hedged.
-    struct Call {
-        var client: Int32
-        var clientAttempt: Int64
-        /// When it reached the replicas, and when its timer is due (-1: not armed).
-        var start: Int64, timerDue: Int64
-        var id: Int32
-        var isPermanent: Bool, isRetry: Bool
-        /// What the call decides as its copies go and end (gRPC A6, Finagle's or Envoy's rule).
-        var machine: HedgedCallMachine
-        /// The workers' busy time for its copies so far, in nanoseconds (up to 64 copies of up to
-        /// virtual time's horizon each: past 64 bits).
-        var work: WideSum
-        /// With a per-try timeout: the retry backoff's state (its draws so far).
-        var backoff: BackoffState?
-    }
-
-    /// One copy of a call at one replica.
-    struct Copy {
-        var call: Int32, replica: Int32, tag: Int32
-        /// Its number among its call's copies, from 1.
-        var number: Int32
-        /// When it was sent.
-        var sent: Int64
-        /// When its service started, -1 while it waits in a queue.
-        var serviceStart: Int64
-        var isLive: Bool
-    }
-
-    /// What the server carries out once the replica it called returns.
-    enum Pending {
-        /// The call (by slot and id), granted its next copy, sends it if it still wants one.
-        case send(call: Int32, id: Int32)
-        /// The call's timer fires now (a delay of zero before its next copy).
-        case fire(call: Int32, id: Int32)
-        /// The copy (by slot and tag) is withdrawn from its replica.
-        case withdraw(copy: Int32, tag: Int32)
-        /// The call, granted its next copy, draws its retry backoff and sends the copy after it
-        /// (Envoy's rule after a failure).
-        case backoff(call: Int32, id: Int32)
-    }
-
     let hedging: Hedging
     /// The retry backoff of Envoy's per-try timeout rule (``Hedging/Rule/perTryTimeout(_:backoff:)``),
     /// taken from the rule once, so that no call copies it out of the enum; `nil` for the other rules.
@@ -243,26 +201,6 @@ final class HedgedCalls {
 
     func call(of copy: Int) -> Call { calls[Int(copies[copy].call)] }
 
-    /// The call's timer is armed to fire `delay` nanoseconds from `now`.
-    func armTimer(_ call: Int32, now: Int64, delay: Int64) {
-        calls[Int(call)].timerDue = now + delay
-        trace?.record(calls[Int(call)], .timerArmed(delay: .nanoseconds(delay)), now: now)
-    }
-
-    /// Whether the call's timer event due `now` (of call `id`) is its live timer; it is then spent.
-    func takeTimer(_ call: Int32, id: Int32, now: Int64) -> Bool {
-        let c = Int(call)
-        guard calls[c].id == id, calls[c].timerDue == now, calls[c].machine.timer != .idle else { return false }
-        calls[c].timerDue = -1
-        return true
-    }
-
-    /// What the call's machine decides as its timer fires (a delay of zero: at once).
-    func timerFired(_ call: Int32, clientAwaits: Bool) -> HedgedCallMachine.Action {
-        defer { releaseIfDone(Int(call)) }
-        return calls[Int(call)].machine.timerFired(clientAwaits: clientAwaits)
-    }
-
     /// What the call's machine decides as the limits answer; a refusal is counted.
     func limitsAnswered(_ call: Int32, granted: Bool, now: Int64) -> HedgedCallMachine.Action {
         if !granted {
@@ -270,14 +208,6 @@ final class HedgedCalls {
             trace?.record(calls[Int(call)], .copyRefused(copy: calls[Int(call)].machine.sent + 1), now: now)
         }
         return calls[Int(call)].machine.limitsAnswered(granted: granted)
-    }
-
-    /// Draws the call's retry backoff before its next copy, in nanoseconds (`nil` once the copies
-    /// are spent).
-    func drawBackoff<Random: UniformSource>(_ call: Int32, using random: inout Random) -> Int64? {
-        guard let policy = perTryBackoff, var backoff = calls[Int(call)].backoff else { return nil }
-        defer { calls[Int(call)].backoff = backoff }
-        return policy.nextWait(after: &backoff, elapsed: 0, using: &random)
     }
 
     /// When the next copy of a call that just sent one is due, in nanoseconds after it (`nil`:
@@ -339,12 +269,5 @@ final class HedgedCalls {
             requests: state.requests, copies: state.copiesSent, withdrawn: state.withdrawn, refused: state.refused,
             work: state.work.value / 1e9, workSquares: state.workSquares, copySquares: state.copySquares,
             responseTimes: state.responses, batches: state.batches)
-    }
-}
-
-extension Hedging.Rule {
-    /// The percentile of Finagle's rule, `nil` for the others.
-    var percentile: Double? {
-        if case .percentile(let percentile) = self { percentile } else { nil }
     }
 }
