@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A priority queue of pending events, ordered by (time, priority, sequence).
 ///
 /// A binary min-heap stored in one contiguous array of plain structs (Williams 1964; CLRS ch. 6).
@@ -55,46 +47,6 @@ public struct EventQueue<Payload> {
             let earlier = time < other.time ? 1 : 0
             let tied = (time == other.time ? 1 : 0) & (order < other.order ? 1 : 0)
             return earlier | tied
-        }
-    }
-
-    /// A FIFO of entries whose keys increase from head to tail: a ring buffer whose capacity is a
-    /// power of two, doubled when full, so neither end moves the others.
-    @usableFromInline
-    struct Lane {
-        @usableFromInline var ring: [Entry?] = []
-        @usableFromInline var head = 0
-        @usableFromInline var count = 0
-
-        @inlinable init() {}
-
-        @inlinable var first: Entry? { count > 0 ? ring[head] : nil }
-        @inlinable var last: Entry? { count > 0 ? ring[(head + count - 1) & (ring.count - 1)] : nil }
-
-        @inlinable
-        mutating func append(_ entry: Entry) {
-            if count == ring.count { reserveCapacity(Swift.max(16, 2 * count)) }
-            ring[(head + count) & (ring.count - 1)] = entry
-            count += 1
-        }
-
-        @inlinable
-        mutating func removeFirst() {
-            ring[head] = nil
-            head = (head + 1) & (ring.count - 1)
-            count -= 1
-        }
-
-        /// Room for `capacity` entries (rounded up to a power of two), keeping them in order.
-        @usableFromInline
-        mutating func reserveCapacity(_ capacity: Int) {
-            guard capacity > ring.count else { return }
-            var size = 16
-            while size < capacity { size *= 2 }
-            var grown = [Entry?](repeating: nil, count: size)
-            for offset in 0..<count { grown[offset] = ring[(head + offset) & (ring.count - 1)] }
-            ring = grown
-            head = 0
         }
     }
 
@@ -209,91 +161,25 @@ public struct EventQueue<Payload> {
         return (VirtualTime(nanoseconds: entry.time), entry.payload)
     }
 
-    /// Hands out the heap's root, marking it taken. (No root is taken when this is called.)
-    @inlinable
-    mutating func _popHeap() -> (time: VirtualTime, payload: Payload)? {
-        guard let first = _storage.first else { return nil }
-        _rootTaken = true
-        return (VirtualTime(nanoseconds: first.time), first.payload)
-    }
-
-    /// Removes the taken root: the last entry fills its place and sinks.
-    @inlinable
-    mutating func _removeTakenRoot() {
-        _rootTaken = false
-        let last = _storage.removeLast()
-        if !_storage.isEmpty { _siftDown(last) }
-        _checkInvariants()
-    }
-
-    @inlinable
-    mutating func _siftUp(from index: Int) {
-        _storage.withUnsafeMutableBufferPointer { heap in
-            var child = index
-            let moving = heap[child]
-            while child > 0 {
-                let parent = (child &- 1) >> 1  // wrapping arithmetic: indices stay far below overflow
-                guard moving.precedes(heap[parent]) else { break }
-                heap[child] = heap[parent]
-                child = parent
-            }
-            heap[child] = moving
+    /// Removes and returns the earliest event if it is due before `limit`; `nil` otherwise (the
+    /// queue keeps it). A driver with events of its own in time order (arrivals) passes the next
+    /// one's time, so its event comes before every pending event of the same instant.
+    /// - Complexity: O(log n), plus O(lanes) while events wait in lanes.
+    @inlinable @inline(__always)
+    public mutating func popFirst(before limit: VirtualTime) -> (time: VirtualTime, payload: Payload)? {
+        if _rootTaken { _removeTakenRoot() }
+        if _lanePending == 0 {
+            guard let first = _storage.first, first.time < limit.nanoseconds else { return nil }
+            _rootTaken = true
+            return (VirtualTime(nanoseconds: first.time), first.payload)
         }
-    }
-
-    /// Places `moving` into the hole at the root and lets it sink to its place.
-    @inlinable
-    mutating func _siftDown(_ moving: Entry) {
-        _storage.withUnsafeMutableBufferPointer { heap in
-            let n = heap.count
-            var hole = 0
-            while true {
-                var child = 2 &* hole &+ 1
-                guard child < n else { break }
-                if child &+ 1 < n { child &+= heap[child &+ 1].precedesBit(heap[child]) }
-                guard heap[child].precedes(moving) else { break }
-                heap[hole] = heap[child]
-                hole = child
-            }
-            heap[hole] = moving
+        guard let (entry, source) = _first, entry.time < limit.nanoseconds else { return nil }
+        if source < 0 {
+            _rootTaken = true
+        } else {
+            _lanes[source].removeFirst()
+            _lanePending -= 1
         }
-    }
-
-    /// Checks the heap's and the lanes' invariants after every operation, in O(n): in a debug build
-    /// when the environment sets `EVENT_QUEUE_CHECKS=1` (scripts/test runs the engine's tests so,
-    /// on the build the other tests use), and always when compiled with `-D EVENT_QUEUE_CHECKS`.
-    /// A release build compiles the checks out.
-    @inlinable
-    func _checkInvariants() {
-        #if DEBUG || EVENT_QUEUE_CHECKS
-            guard _EventQueueChecks.areOn else { return }
-            for index in 1..<max(1, _storage.count) where !(_rootTaken && index <= 2) {
-                precondition(!_storage[index].precedes(_storage[(index - 1) / 2]), "heap invariant broken at \(index)")
-            }
-            for lane in _lanes where lane.count > 1 {
-                for offset in 1..<lane.count {
-                    let (earlier, later) = (
-                        lane.ring[(lane.head + offset - 1) & (lane.ring.count - 1)]!,
-                        lane.ring[(lane.head + offset) & (lane.ring.count - 1)]!
-                    )
-                    precondition(earlier.precedes(later), "lane out of order at \(offset)")
-                }
-            }
-        #endif
+        return (VirtualTime(nanoseconds: entry.time), entry.payload)
     }
 }
-
-#if DEBUG || EVENT_QUEUE_CHECKS
-    /// Whether ``EventQueue`` checks its invariants (see `_checkInvariants`), read once.
-    @usableFromInline
-    enum _EventQueueChecks {
-        @usableFromInline
-        static let areOn: Bool = {
-            #if EVENT_QUEUE_CHECKS
-                return true
-            #else
-                return getenv("EVENT_QUEUE_CHECKS").map { String(cString: $0) == "1" } ?? false
-            #endif
-        }()
-    }
-#endif

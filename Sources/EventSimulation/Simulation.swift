@@ -59,6 +59,27 @@ public struct Simulation<Event> {
         _queue.insert(event, at: now + delay, priority: priority, lane: lane)
     }
 
+    /// Takes the earliest pending event if it is due before `limit`, moves the clock to its time
+    /// and returns it; `nil` when none is. A driver that keeps events of its own outside the queue,
+    /// drawn in time order (arrivals), passes the next one's time: on `nil` it moves the clock there
+    /// with ``advance(to:)`` and handles its own event, which so comes before every pending event
+    /// of the same instant, as an event scheduled before all of them at the lowest priority would.
+    /// - Complexity: O(log n) for n pending events.
+    @inlinable @inline(__always)
+    public mutating func step(before limit: VirtualTime) -> Event? {
+        guard let (time, event) = _queue.popFirst(before: limit) else { return nil }
+        _now = time
+        return event
+    }
+
+    /// Moves the clock to `time` for an event the driver keeps outside the queue, once
+    /// ``step(before:)`` has said that no pending event comes before it. `time` must not be in the past.
+    @inlinable
+    public mutating func advance(to time: VirtualTime) {
+        precondition(time >= now, "cannot advance to \(time.nanoseconds) ns, before now (\(now.nanoseconds) ns)")
+        _now = time
+    }
+
     /// Takes the earliest pending event, moves the clock to its time and returns it; `nil` when none
     /// is pending or the next one is later than `limit`. For drivers that keep their own loop:
     /// `while let event = simulation.step() { ... }`.

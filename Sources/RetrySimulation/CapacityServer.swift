@@ -53,6 +53,10 @@ struct CapacityServer: WithdrawableServer {
         rejectionRetryAfter = capacity.rejectionRetryAfter?.wholeNanoseconds
     }
 
+    /// An attempt leaves through an answer (served), a rejection (queue full), wasted work (served
+    /// after its client stopped waiting) or a drop (an expired one, with `dropsExpired`).
+    static var releasesEveryAttempt: Bool { true }
+
     mutating func receive<Decisions: ServerDecisions>(
         client index: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions
     ) {

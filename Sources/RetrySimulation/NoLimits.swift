@@ -27,4 +27,5 @@ struct NoLimits: RetryGate {
     @inline(__always) mutating func grantsRetry(client: Int, afterTimeout: Bool, at time: Int64) -> Bool { true }
     @inline(__always) mutating func retryScheduled(client: Int) {}
     @inline(__always) mutating func requestEnded(client: Int) {}
+    @inline(__always) mutating func addClients(upTo count: Int) {}
 }

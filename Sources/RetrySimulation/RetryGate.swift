@@ -57,4 +57,8 @@ protocol RetryGate {
 
     /// `client`'s request ended (whatever its outcome).
     mutating func requestEnded(client: Int)
+
+    /// Room for clients numbered below `count` (a run that numbers its clients as they come). Only
+    /// for limits without a client-side rate limiter, whose clients are fixed when it is made.
+    mutating func addClients(upTo count: Int)
 }

@@ -66,6 +66,12 @@ extension Scenario {
             + Double(policy.maxAttempts) * (attemptTimeout?.nanoseconds ?? max(layerRequest, sojourn))
         let horizon = arrivalSpan + Double(requestsPerClient) * perRequest + Double(triggerEnd?.nanoseconds ?? 0)
         let buckets = min(Double(Self.maximumBuckets), horizon / bucketWidth.nanoseconds + 1)
+        // Reused slots: the sessions that arrive while one lasts (its requests, and its last
+        // attempt's wait in the queue), six standard deviations more, held up to twice while grown.
+        let inFlight = sessions / max(1, arrivalSpan) * (Double(requestsPerClient) * perRequest + sojourn)
+        let heldSessions =
+            recyclesClients && arrivalSpan > 0
+            ? min(sessions, 2 * (inFlight + 6 * inFlight.squareRoot() + 1024)) : sessions
         let bucketBytes = Double(MemoryLayout<LoadTimeline.Bucket>.stride)
         let limitBytes = LimitsInForce.bytesPerClient(limits)
         let limitParts: [MemoryEstimate.Item] =
@@ -75,8 +81,8 @@ extension Scenario {
                 .init(
                     parameter: "--budget, --throttle",
                     what:
-                        "the shared limits' state of \(MemoryEstimate.count(sessions)) clients, \(limitBytes) bytes each",
-                    bytes: sessions * Double(limitBytes))
+                        "the shared limits' state of \(MemoryEstimate.count(heldSessions)) clients, \(limitBytes) bytes each",
+                    bytes: heldSessions * Double(limitBytes))
             ]
         // Each client's request holds a call in each layer, and each call about two queued events
         // (its next attempt or timeout, its deadline); orphaned calls add to it.
@@ -108,9 +114,14 @@ extension Scenario {
         let clientBytes: Double =
             if !runsClientByClient { Self.bytesPerClient } else if case .burst = arrivals { 0 } else { 8 }
         let clientWhat =
-            runsClientByClient && clientBytes == 0
-            ? "\(sessionText), run one after the other: nothing kept per client"
-            : "\(sessionText), \(Int(clientBytes)) bytes each"
+            if runsClientByClient && clientBytes == 0 {
+                "\(sessionText), run one after the other: nothing kept per client"
+            } else if heldSessions < sessions {
+                "\(sessionText), of which up to \(MemoryEstimate.count(heldSessions)) held at once "
+                    + "(a slot passes to a new session when one ends), \(Int(clientBytes)) bytes each"
+            } else {
+                "\(sessionText), \(Int(clientBytes)) bytes each"
+            }
         // Total waits kept one by one for exact quantiles, or streamed into a sketch (nanoseconds
         // from 1 to 2^63: 63 binades of 512 buckets, 8 bytes each, at most; one per thread).
         let totalWaits: MemoryEstimate.Item =
@@ -126,7 +137,7 @@ extension Scenario {
                 bytes: 4 * 252 * 1024)
         return MemoryEstimate(
             [
-                .init(parameter: sessionParameter, what: clientWhat, bytes: sessions * clientBytes),
+                .init(parameter: sessionParameter, what: clientWhat, bytes: heldSessions * clientBytes),
                 totalWaits,
                 // Grown by doubling, then copied once into the report: up to three times the buckets.
                 .init(

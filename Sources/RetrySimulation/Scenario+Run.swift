@@ -41,7 +41,7 @@ extension Scenario {
     ) throws -> ScenarioReport {
         precondition(
             ScenarioPath.applicable(to: self).contains(path), "the path \(path) does not apply to this scenario")
-        if path != .eventOrdered {
+        if path == .clientByClient || path == .plainHerd {
             if case .burst = arrivals {
                 return try runClientByClient(
                     BurstStarts(count: clients), plainHerd: path == .plainHerd, seed: seed, requestLog: requestLog,
@@ -52,29 +52,38 @@ extension Scenario {
                 plainHerd: path == .plainHerd, seed: seed, requestLog: requestLog, jobs: jobs,
                 exactQuantileLimit: exactQuantileLimit, clientChunk: clientChunk, progress: progress)
         }
-        let starts = try arrivalTimes(seed: arrivalSeed ?? seed, algorithm: algorithm)
-        guard starts.count < ScenarioEvent.maximumClients else { throw SimulationError.tooManyClients(starts.count) }
+        let recycles = path == .eventOrdered && recyclesClients
+        let starts = try ArrivalSequence(
+            self, seed: arrivalSeed ?? seed, algorithm: algorithm, drawsAsItGoes: recycles)
+        // A run that keeps every session's slot numbers them below the arrival's mark.
+        guard recycles || starts.count < ScenarioEvent.maximumClients else {
+            throw SimulationError.tooManyClients(starts.count)
+        }
         switch server {
         case .alwaysFail, .bernoulli, .outage, .trace:
             return try runEventOrdered(
-                InstantServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit, progress)
+                InstantServer.self, starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit,
+                progress)
         case .contention:
             return try runEventOrdered(
-                ContentionServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit, progress)
+                ContentionServer.self, starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit,
+                progress)
         case .capacity where runsReplicaSet && !layers.isEmpty:
             return try runEventOrdered(
-                starts: starts, seed: seed, requestLog, exactQuantileLimit, progress,
+                starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit, progress,
                 ServiceStack<HedgedReplicas<CapacityServer>>.self)
         case .capacity where runsReplicaSet:
             return try runEventOrdered(
-                starts: starts, seed: seed, requestLog, exactQuantileLimit, progress,
+                starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit, progress,
                 HedgedReplicas<CapacityServer>.self)
         case .capacity:
             return try runEventOrdered(
-                CapacityServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit, progress)
+                CapacityServer.self, starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit,
+                progress)
         case .rateLimit:
             return try runEventOrdered(
-                RateLimitServer.self, starts: starts, seed: seed, requestLog, exactQuantileLimit, progress)
+                RateLimitServer.self, starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit,
+                progress)
         }
     }
 
@@ -138,28 +147,34 @@ extension Scenario {
 
     /// An event-ordered run with `Server`, compiled apart with and without shared limits.
     private func runEventOrdered<Server: ModelledServer>(
-        _: Server.Type, starts: [Int64], seed: UInt64, _ requestLog: (any RequestLog)?, _ exactQuantileLimit: Int,
+        _: Server.Type, starts: ArrivalSequence, recycles: Bool, seed: UInt64, _ requestLog: (any RequestLog)?,
+        _ exactQuantileLimit: Int,
         _ progress: RunProgress?
     ) throws -> ScenarioReport {
         if !layers.isEmpty {
             return try runEventOrdered(
-                starts: starts, seed: seed, requestLog, exactQuantileLimit, progress, ServiceStack<Server>.self)
+                starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit, progress,
+                ServiceStack<Server>.self)
         }
-        return try runEventOrdered(starts: starts, seed: seed, requestLog, exactQuantileLimit, progress, Server.self)
+        return try runEventOrdered(
+            starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit, progress, Server.self)
     }
 
     private func runEventOrdered<Server: SimulatedServer>(
-        starts: [Int64], seed: UInt64, _ requestLog: (any RequestLog)?, _ exactQuantileLimit: Int,
+        starts: ArrivalSequence, recycles: Bool, seed: UInt64, _ requestLog: (any RequestLog)?,
+        _ exactQuantileLimit: Int,
         _ progress: RunProgress?, _: Server.Type
     ) throws -> ScenarioReport {
         if limits.isEmpty {
             var run = ScenarioRun<Server, NoLimits>(
-                scenario: self, sessions: starts.count, seed: seed, eventOrdered: true, requestLog: requestLog,
+                scenario: self, sessions: starts.count, seed: seed, eventOrdered: true, recyclesClients: recycles,
+                requestLog: requestLog,
                 exactQuantileLimit: exactQuantileLimit, progress: progress)
             return try run.runEventOrdered(starts)
         }
         var run = ScenarioRun<Server, LimitsInForce>(
-            scenario: self, sessions: starts.count, seed: seed, eventOrdered: true, requestLog: requestLog,
+            scenario: self, sessions: starts.count, seed: seed, eventOrdered: true, recyclesClients: recycles,
+            requestLog: requestLog,
             exactQuantileLimit: exactQuantileLimit, progress: progress)
         return try run.runEventOrdered(starts)
     }

@@ -57,11 +57,14 @@ public struct Scenario: Sendable {
     public static let maximumBuckets = 50_000_000
 
     /// The most clients one run holds (an event names its client in 28 bits), except for a burst
-    /// of clients that do not interact (see ``maximumIndependentClients``).
+    /// of clients that do not interact and a run whose clients' slots are reused (see
+    /// ``maximumIndependentClients``).
     public static let maximumClients = ScenarioEvent.maximumClients - 1
 
     /// The most clients of a burst that do not interact (``runsClientByClient``): they run one
     /// after the other, keeping nothing per client, so memory does not grow with their number.
+    /// Also the most Poisson arrivals of a run that reuses its clients' slots (``recyclesClients``),
+    /// which holds the sessions in flight.
     public static let maximumIndependentClients = 1 << 40
 
     /// The most requests whose total waits a run keeps one by one (8 bytes each), for exact
@@ -92,9 +95,6 @@ public struct Scenario: Sendable {
         case .poisson(let rate, let duration):
             guard rate > 0, rate.isFinite else { throw .invalidPoissonRate(rate) }
             guard duration > .zero else { throw .nonPositiveArrivalDuration }
-            // Beyond this the run would refuse the arrivals anyway, after drawing them.
-            let expected = rate * Double(duration.wholeNanoseconds) / 1e9
-            guard expected <= Double(Self.maximumClients) else { throw .tooManyArrivals(expected: expected) }
         }
         guard (0...1).contains(permanentFraction) else { throw .invalidPermanentFraction(permanentFraction) }
         if permanentFraction > 0, case .contention = server { throw .permanentWithContention }
@@ -155,12 +155,29 @@ public struct Scenario: Sendable {
         if clients > Self.maximumClients {
             guard case .burst = arrivals, runsClientByClient else { throw .tooManyClients(clients) }
         }
+        if case .poisson(let rate, let duration) = arrivals {
+            // Beyond this the run would refuse the arrivals anyway, after drawing them.
+            let expected = rate * Double(duration.wholeNanoseconds) / 1e9
+            let limit = recyclesClients ? Self.maximumIndependentClients : Self.maximumClients
+            guard expected <= Double(limit) else { throw .tooManyArrivals(expected: expected, limit: limit) }
+        }
     }
 
     /// True when the clients do not interact, so each client's session can run from start to end
     /// before the next client's: a server that answers at once (always-fail, bernoulli, outage,
     /// trace), with no shared limits and no layers.
     public var runsClientByClient: Bool { server.answersAtOnce && limits.isEmpty && layers.isEmpty }
+
+    /// Whether an event-ordered run gives a session's slot (its client state, stream and limits'
+    /// counters) to a new session once it has ended and the server holds none of its attempts, so
+    /// that memory follows the sessions in flight, not the run's length: a capacity server without
+    /// layers or replicas, and limits without a client-side rate limiter (whose per-client limiters
+    /// live as long as the run). Such a run's open arrivals may number up to
+    /// ``maximumIndependentClients``.
+    public var recyclesClients: Bool {
+        guard case .capacity = server else { return false }
+        return layers.isEmpty && !runsReplicaSet && limits.rateLimiter == nil
+    }
 
     /// Whether a run's standard errors come from batches of sessions in arrival order
     /// (``StandardErrorMethod/batchMeans``): the clients interact (not ``runsClientByClient``) and

@@ -34,16 +34,18 @@ extension ScenarioRun: ServerDecisions {
     @inline(__always)
     mutating func counted(_ client: Int, isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?) {
         countAttempt(isRetry: isRetry, at: now, answeredAtOnce: outcome)
-        if Server.makesAttemptsOfItsOwn { counters.serverAttempt(of: client) }
+        if Server.makesAttemptsOfItsOwn { counters.serverAttempt(of: slots.session(of: client)) }
     }
 
     @inline(__always)
     mutating func answer(_ client: Int, _ answer: ClientAnswer, recording outcome: AttemptOutcome?) {
+        slots.attemptReleased(client)
         if let outcome { timeline.recordAnswer(at: now, outcome) }
         deliver(answer, to: client)
     }
 
     mutating func reject(_ client: Int, retryAfter: Int64?) {
+        slots.attemptReleased(client)
         recordRejection()
         deliver(.failure(serverDelay: retryAfter), to: client)
     }
@@ -64,9 +66,15 @@ extension ScenarioRun: ServerDecisions {
     @inline(__always)
     mutating func serviceStarted(_ client: Int, attempt: Int64) {}
 
-    mutating func wasted(_ client: Int, attempt: Int64) { counters.wastedWork += 1 }
+    mutating func wasted(_ client: Int, attempt: Int64) {
+        slots.attemptReleased(client)
+        counters.wastedWork += 1
+    }
 
-    mutating func dropped(_ client: Int, attempt: Int64) { counters.expiredDrops += 1 }
+    mutating func dropped(_ client: Int, attempt: Int64) {
+        slots.attemptReleased(client)
+        counters.expiredDrops += 1
+    }
 
     /// Counted per request only for a request log (the hedge's own tally counts every copy).
     mutating func copySent(for client: Int) {

@@ -25,14 +25,16 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
     /// The policy's cap rounded to whole nanoseconds (a wait at the cap equals it), -1 without one.
     let capWait: Int64
 
-    /// The engine, with two ordered lanes: the first attempts (scheduled ahead, in arrival order) and
-    /// the timeouts (all after the same delay, so in the order they are scheduled).
-    var simulation = Simulation<ScenarioEvent>(lanes: 2)
-    static var arrivalLane: Int { 0 }
-    static var timeoutLane: Int { 1 }
-    /// The clients of an event-ordered run, in memory of their own (not an array stored in `self`),
-    /// so a client is updated in place while the driver updates its counters.
+    /// The engine, with an ordered lane for the timeouts (all after the same delay, so in the order
+    /// they are scheduled). The arrivals stay outside its queue: the next one is drawn when the one
+    /// before it arrives (``ArrivalSequence``, ``Simulation/advance(to:)``).
+    var simulation = Simulation<ScenarioEvent>(lanes: 1)
+    static var timeoutLane: Int { 0 }
+    /// The clients of an event-ordered run by slot, in memory of their own (not an array stored in
+    /// `self`), so a client is updated in place while the driver updates its counters.
     var clients = UnsafeMutableBufferPointer<SimulatedClient>(start: nil, count: 0)
+    /// The session each slot holds, and, with recycling, when a slot passes to the next session.
+    var slots: ClientSlots
     var timeline: LoadRecorder
     var counters: ScenarioCounters
     /// The shared limits (a budget, breaker, throttle), or none.
@@ -48,9 +50,12 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
 
     /// A run of `scenario` for `sessions` sessions, with client streams under `seed` (allocated only
     /// for an event-ordered run: a client-by-client run seeds each client's in turn), keeping the
-    /// requests' total waits one by one up to `exactQuantileLimit` requests.
+    /// requests' total waits one by one up to `exactQuantileLimit` requests. With `recyclesClients`
+    /// (an event-ordered run of a scenario that allows it), a session's slot passes to a new one
+    /// once it has ended (``ClientSlots``).
     init(
-        scenario: Scenario, sessions: Int, seed: UInt64, eventOrdered: Bool, requestLog: (any RequestLog)? = nil,
+        scenario: Scenario, sessions: Int, seed: UInt64, eventOrdered: Bool, recyclesClients: Bool = false,
+        requestLog: (any RequestLog)? = nil,
         exactQuantileLimit: Int = Scenario.exactQuantileLimit, progress: RunProgress? = nil
     ) {
         self.scenario = scenario
@@ -59,8 +64,11 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         policy = scenario.clientPolicy
         behaviour = scenario.behaviour
         self.seed = seed
-        gate = Gate(limits: scenario.limits, clients: sessions, failureKind: scenario.failureKind)
-        streams = ClientStreams(count: eventOrdered ? sessions : 0, root: seed)
+        slots = ClientSlots(recycles: eventOrdered && recyclesClients)
+        precondition(!slots.recycles || Server.releasesEveryAttempt, "\(Server.self) does not release its attempts")
+        gate = Gate(limits: scenario.limits, clients: slots.recycles ? 0 : sessions, failureKind: scenario.failureKind)
+        // Seeded as each session arrives, in the slot it takes (``arrive(_:to:)``).
+        streams = ClientStreams(unseeded: eventOrdered && !slots.recycles ? sessions : 0)
         capWait = scenario.policy.roundedCap ?? -1
         timeline = LoadRecorder(bucketWidth: scenario.bucketNanoseconds)
         counters = ScenarioCounters(
@@ -72,9 +80,9 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
 
     /// Runs the clients through the event engine; a run that fails frees its recorder as
     /// ``finish()`` does, so a caller that catches the error loses no memory.
-    mutating func runEventOrdered(_ starts: [Int64]) throws(SimulationError) -> ScenarioReport {
+    mutating func runEventOrdered(_ arrivals: ArrivalSequence) throws(SimulationError) -> ScenarioReport {
         do throws(SimulationError) {
-            try runEvents(starts)
+            try runEvents(arrivals)
         } catch {
             timeline.deallocate()
             throw error
@@ -83,28 +91,43 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
     }
 
     /// The event loop of ``runEventOrdered(_:)``, up to the report.
-    private mutating func runEvents(_ starts: [Int64]) throws(SimulationError) {
-        clients = .allocate(capacity: starts.count)
+    private mutating func runEvents(_ arrivals: ArrivalSequence) throws(SimulationError) {
+        var arrivals = arrivals
+        // Without recycling, a slot per session, as many as arrive; with it, grown as needed.
+        clients = .allocate(capacity: slots.recycles ? 0 : arrivals.count)
         clients.initialize(repeating: SimulatedClient(policy: policy, requests: scenario.requestsPerClient))
         defer {
             clients.deallocate()  // SimulatedClient holds no references: nothing to deinitialize
+            slots.deallocate()
             clients = UnsafeMutableBufferPointer(start: nil, count: 0)
         }
         if requestLog != nil && scenario.runsReplicaSet {
-            requestCopies = .allocate(capacity: starts.count)
+            requestCopies = .allocate(capacity: arrivals.count)
             requestCopies.initialize(repeating: 0)
         }
         defer {
             requestCopies.deallocate()
             requestCopies = UnsafeMutableBufferPointer(start: nil, count: 0)
         }
-        simulation.reserveCapacity(starts.count, lane: Self.arrivalLane)
-        for (index, start) in starts.enumerated() {
-            simulation.schedule(
-                ScenarioEvent(kind: .send, client: index), at: VirtualTime(nanoseconds: start), lane: Self.arrivalLane)
-        }
         var server = Server(scenario: scenario, seed: seed)
-        while let event = simulation.step() {
+        // A session arrives before any event due at the same instant, as when every arrival was
+        // scheduled before the run.
+        var nextArrival = arrivals.next().map(VirtualTime.init(nanoseconds:))
+        while true {
+            let pending: ScenarioEvent?
+            if let arrival = nextArrival {
+                pending = simulation.step(before: arrival)
+                if pending == nil {
+                    simulation.advance(to: arrival)
+                    let session = arrivals.handedOut - 1
+                    nextArrival = arrivals.next().map(VirtualTime.init(nanoseconds:))
+                    try arrive(session, to: &server)
+                    continue
+                }
+            } else {
+                pending = simulation.step()
+            }
+            guard let event = pending else { break }
             // Every span is at most the horizon, so no time computed before this check overflows.
             guard now <= VirtualTime.horizon else { throw .beyondHorizon }
             switch event.kind {
@@ -122,7 +145,8 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             }
         }
         // Every session has ended: what the steps did not report.
-        progress?.add(starts.count - sessionsEnded / RunProgress.step * RunProgress.step)
+        progress?.add(arrivals.count - sessionsEnded / RunProgress.step * RunProgress.step)
+        assert(slots.allFree, "\(Server.self) kept attempts of ended sessions")
         try server.finish(&counters)
     }
 
@@ -183,6 +207,7 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
             deliver(.rejectedLocally, to: index)
             return
         }
+        slots.attemptReceived(index)
         server.receive(client: index, attempt: attempt, isRetry: isRetry, &self)
     }
 
@@ -229,113 +254,5 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
 
     mutating func schedule(_ kind: ScenarioEvent.Kind, _ client: Int, value: Int64 = 0, after delay: Int64) {
         simulation.schedule(ScenarioEvent(kind: kind, client: client, value: value), after: delay)
-    }
-
-    // MARK: Carrying out the clients' actions
-
-    /// Hands an answer to the client and schedules what it does next.
-    @inline(__always)
-    mutating func deliver(_ answer: ClientAnswer, to index: Int) {
-        var random = ClientRandom(streams: streams, client: index)
-        if let next = carryOut(answer, for: &clients[index], index, at: now, using: &random) {
-            simulation.schedule(ScenarioEvent(kind: .send, client: index), at: next)
-        }
-    }
-
-    /// Hands an answer to the client, counts what ends, and returns when the client's next attempt
-    /// starts (a retry, or the session's next request), or `nil` when its session is over.
-    @inline(__always)
-    mutating func carryOut<Random: UniformSource>(
-        _ answer: ClientAnswer, for client: inout SimulatedClient, _ index: Int, at time: VirtualTime,
-        using random: inout Random
-    ) -> VirtualTime? {
-        let requestStart = client.requestStart
-        let waited = client.backoff.totalWait
-        let request = scenario.requestsPerClient - client.requestsLeft
-        // What the limits hear, read once (a pattern each: cheaper than the enum's ==).
-        var (success, throttled, timedOut, local) = (false, false, false, false)
-        switch answer {
-        case .success: success = true
-        case .failure: throttled = scenario.failureKind == .throttling
-        case .timeout: timedOut = true
-        case .rejectedLocally: local = true
-        case .permanentError, .deadlineExceeded: break
-        }
-        if !local {
-            gate.recordAnswer(
-                success: success, throttled: throttled, client: index, wasRetry: client.backoff.attempts > 1,
-                at: time.nanoseconds)
-        }
-        var action = client.answered(answer, at: time, policy: policy, behaviour: behaviour, using: &random)
-        if case .retry = action,
-            !gate.grantsRetry(client: index, afterTimeout: timedOut, at: time.nanoseconds)
-        {
-            action = client.refuseRetry(at: time, behaviour: behaviour)
-        }
-        if !local {
-            var retried = false
-            if case .retry = action { retried = true }
-            gate.feedRateLimiter(
-                success: success, throttled: throttled, retried: retried, client: index, at: time.nanoseconds
-            )
-            scheduleTokenWakes()
-            if let rate = gate.meanFillRate { timeline.recordFillRate(at: time, rate) }
-        }
-        switch action {
-        case .retry(let next):
-            gate.retryScheduled(client: index)
-            counters.retryWaits(next.nanoseconds - time.nanoseconds, capWait: capWait)
-            return next
-        case .endRequest(let outcome, let next, let unsent):
-            counters.count(outcome, unsent: unsent)
-            if outcome.isLost && next == nil && scenario.onGiveUp == .endSession && scenario.requestsPerClient > 1 {
-                counters.deadSessions += 1
-            }
-            gate.requestEnded(client: index)
-            // The request's total wait: its backoff, and its waits for the rate limiter's tokens.
-            let totalWait = waited + gate.takeRequestTokenWait(client: index)
-            counters.requestEnded(
-                slot: index * scenario.requestsPerClient + request, totalWait: totalWait,
-                start: requestStart.nanoseconds, end: time.nanoseconds)
-            counters.batchRequestEnded(session: index, succeeded: outcome == .succeeded, totalWait: totalWait)
-            if logsRequests {
-                log(
-                    client: index, request: request, start: requestStart, end: time, attempts: client.backoff.attempts,
-                    totalWait: totalWait, outcome: outcome)
-            }
-            if next == nil { sessionEnded(index, attempts: client.attempts) }
-            return next
-        }
-    }
-
-    /// The session of client `index` ended: counted, and reported to `progress` every
-    /// ``RunProgress/step`` sessions.
-    @inline(__always)
-    mutating func sessionEnded(_ index: Int, attempts: Int) {
-        counters.sessionEnded(index, attempts: attempts)
-        sessionsEnded += 1
-        if sessionsEnded % RunProgress.step == 0 { progress?.add(RunProgress.step) }
-    }
-
-    /// Whether requests go to a log: tested on the hot path without touching the log itself (no
-    /// reference count traffic for runs without one).
-    var logsRequests: Bool { requestLog != nil }
-
-    /// The request's row goes to the log (off the hot path: only a run with a log comes here).
-    @inline(never)
-    mutating func log(
-        client index: Int, request: Int, start: VirtualTime, end: VirtualTime, attempts: Int, totalWait: Int64,
-        outcome: RequestOutcome
-    ) {
-        guard let requestLog else { return }
-        var copies = attempts
-        if !requestCopies.isEmpty {
-            copies = Int(requestCopies[index])
-            requestCopies[index] = 0
-        }
-        requestLog.requestEnded(
-            RequestRecord(
-                client: index, request: request, start: start, completion: end, attempts: attempts, copies: copies,
-                totalWait: .nanoseconds(totalWait), outcome: outcome))
     }
 }

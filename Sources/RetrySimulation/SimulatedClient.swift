@@ -32,6 +32,15 @@ public struct SimulatedClient: Hashable, Sendable {
         _requestsLeft = Int32(requests)
     }
 
+    /// A new session in this one's place, for a driver that reuses a finished session's storage:
+    /// its attempts are numbered on from this session's, so an answer or a timeout still due to one
+    /// of this session's attempts is recognised as stale (until 2^32 attempts later).
+    public func nextSession(policy: BackoffPolicy, requests: Int) -> SimulatedClient {
+        var next = SimulatedClient(policy: policy, requests: requests)
+        next._attemptID = _attemptID
+        return next
+    }
+
     /// The client starts an attempt at `now` (the first of a new request after a `next` instant,
     /// or a retry). `permanent` is asked once per request, at its first attempt.
     /// - Returns: the attempt's number and whether it is a retry.

@@ -31,10 +31,17 @@ protocol SimulatedServer {
     /// the driver then attributes each server attempt to its session (``ServerDecisions/counted(_:isRetry:answeredAtOnce:)``).
     /// A constant of the type, so a plain server's run pays nothing for it.
     static var makesAttemptsOfItsOwn: Bool { get }
+
+    /// Whether every attempt the server receives leaves it through exactly one of
+    /// ``ServerDecisions``' `answer(_:_:recording:)`, `reject(_:retryAfter:)`, `wasted(_:attempt:)`
+    /// or `dropped(_:attempt:)`, so that the driver knows when it holds none of a session's
+    /// attempts and may give the session's slot to another (``ClientSlots``).
+    static var releasesEveryAttempt: Bool { get }
 }
 
 extension SimulatedServer {
     static var makesAttemptsOfItsOwn: Bool { false }
+    static var releasesEveryAttempt: Bool { false }
 }
 
 /// A server made from its ``ServerModel`` alone (every model but a stack of layers).

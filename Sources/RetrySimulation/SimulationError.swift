@@ -21,7 +21,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case degradationAndCapacityTrace
     case noClients(Int)
     case tooManyClients(Int)
-    case tooManyArrivals(expected: Double)
+    case tooManyArrivals(expected: Double, limit: Int)
     /// A run's clock passed virtual time's horizon (`VirtualTime/horizon`, about 146 years).
     case beyondHorizon
     case noRuns(Int)
@@ -97,8 +97,11 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
             "at most \(Scenario.maximumClients) clients fit in one run, or \(Scenario.maximumIndependentClients) in a "
                 + "burst against always-fail, bernoulli, outage or trace with no shared limits (budget, breaker, throttle, "
                 + "rate limiter) and no layers (those run client by client), got \(n)"
-        case .tooManyArrivals(let expected):
-            "the arrivals would bring about \(Self.whole(expected)) clients; at most \(Scenario.maximumClients) fit in one run"
+        case .tooManyArrivals(let expected, let limit):
+            "the arrivals would bring about \(Self.whole(expected)) clients; at most \(limit) fit in one run"
+                + (limit < Scenario.maximumIndependentClients
+                    ? " (\(Scenario.maximumIndependentClients) against a capacity server with no layers, replicas or "
+                        + "client-side rate limiter, whose clients' memory is reused as their sessions end)" : "")
         case .beyondHorizon:
             "the run's clock passed virtual time's horizon (2^62 ns, about 146 years): its waits, server delays or service "
                 + "times add up to more than that"

@@ -15,8 +15,11 @@ internal import CGSL
 /// draws exactly what slot i does.
 public final class ClientStreams {
     private let type: UnsafePointer<gsl_rng_type>
-    @usableFromInline let states: UnsafeMutablePointer<Taus2>
-    public let count: Int
+    /// Replaced only by ``grow(to:)``, between draws: read without the runtime's exclusivity check,
+    /// which would cost each draw a call.
+    @exclusivity(unchecked) @usableFromInline private(set) var states: UnsafeMutablePointer<Taus2>
+    /// The streams held (seeded or not).
+    public private(set) var count: Int
     /// GSL's ziggurat, fetched at the first normal draw (a run that draws none never reads its
     /// tables), then read without the global's once-check.
     @usableFromInline let ziggurat: UnsafeMutablePointer<Ziggurat?>
@@ -32,6 +35,30 @@ public final class ClientStreams {
         ziggurat = .allocate(capacity: 1)
         ziggurat.initialize(to: nil)
         for client in 0..<count { reseed(client, root: root, stream: UInt64(client)) }
+    }
+
+    /// Room for `count` streams, none seeded yet: each slot is seeded with ``reseed(_:root:stream:)``
+    /// before its first draw (a run that numbers its streams as its clients arrive).
+    public init(unseeded count: Int) {
+        GSL.prepare()
+        type = cgsl_rng_taus2()
+        self.count = count
+        // Taus2 is a trivial type: its slots need no initialization before ``reseed(_:root:stream:)``.
+        states = .allocate(capacity: max(1, count))
+        ziggurat = .allocate(capacity: 1)
+        ziggurat.initialize(to: nil)
+    }
+
+    /// Room for at least `count` streams: the states move to an allocation of that size, the
+    /// seeded ones unchanged, the new ones not seeded yet. Pointers from ``state(of:)`` taken before
+    /// are invalid after it.
+    public func grow(to count: Int) {
+        guard count > self.count else { return }
+        let grown = UnsafeMutablePointer<Taus2>.allocate(capacity: count)
+        grown.moveInitialize(from: states, count: self.count)
+        states.deallocate()
+        states = grown
+        self.count = count
     }
 
     /// Restarts slot `slot` as stream `stream` of `root`.

@@ -43,6 +43,48 @@ import Testing
         #expect(simulation.now.nanoseconds == 15)
     }
 
+    /// Events a driver keeps outside the queue (arrivals drawn in order) merge with the queue's as if
+    /// all had been scheduled first: before every pending event of their instant, whatever its
+    /// priority, and the handled order is the order of a run that scheduled them all ahead.
+    @Test func eventsKeptOutsideTheQueueComeFirstAtTheirInstant() {
+        let arrivals: [Int64] = [0, 0, 10, 20, 20, 35]
+        func follow(_ label: String, _ time: Int64, into simulation: inout Simulation<String>) {
+            // Each arrival's follow-ups: one at its own instant, one at a later arrival's, with a
+            // priority each; a follow-up schedules nothing.
+            guard !label.contains("+") else { return }
+            simulation.schedule("\(label)+0", after: 0, priority: 1)
+            simulation.schedule("\(label)+10", after: 10)
+        }
+        var ahead = Simulation<String>()
+        for (index, time) in arrivals.enumerated() {
+            ahead.schedule("arrival \(index)", at: VirtualTime(nanoseconds: time))
+        }
+        var expected: [Entry] = []
+        while let label = ahead.step() {
+            expected.append(Entry(time: ahead.now.nanoseconds, label: label))
+            follow(label, ahead.now.nanoseconds, into: &ahead)
+        }
+        var merged = Simulation<String>()
+        var handled: [Entry] = []
+        var next = 0
+        while true {
+            let limit =
+                next < arrivals.count ? VirtualTime(nanoseconds: arrivals[next]) : VirtualTime(nanoseconds: .max)
+            if let label = merged.step(before: limit) {
+                handled.append(Entry(time: merged.now.nanoseconds, label: label))
+                follow(label, merged.now.nanoseconds, into: &merged)
+                continue
+            }
+            guard next < arrivals.count else { break }
+            merged.advance(to: limit)
+            handled.append(Entry(time: merged.now.nanoseconds, label: "arrival \(next)"))
+            follow("arrival \(next)", merged.now.nanoseconds, into: &merged)
+            next += 1
+        }
+        #expect(handled == expected)
+        #expect(handled.count == 3 * arrivals.count)
+    }
+
     @Test func runUntilStopsAfterTheLimitInclusive() {
         var simulation = Simulation<Int>()
         for t in [5, 10, 15] { simulation.schedule(t, at: VirtualTime(nanoseconds: Int64(t))) }

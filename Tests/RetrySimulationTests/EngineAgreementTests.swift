@@ -86,17 +86,63 @@ import Testing
                     arrivals: .poisson(ratePerSecond: 3000, duration: .milliseconds(500)), retryAfter: .ignore)
             }
         ),
+        // Event-ordered only, with and without reusing ended sessions' slots: timed-out attempts
+        // served later (their service drawn from their session's stream), rejections, drops.
+        (
+            "capacity, Poisson overload, timeouts and wasted work",
+            {
+                try Scenario(
+                    clients: 1,
+                    server: .capacity(
+                        CapacityModel(
+                            workers: 3, serviceTime: .exponential(mean: .milliseconds(20)), queueLimit: 40,
+                            degradation: .init(
+                                start: VirtualTime(nanoseconds: 500_000_000),
+                                end: VirtualTime(nanoseconds: 1_500_000_000),
+                                fraction: 0.3))),
+                    policy: policy(.full), bucketWidth: .milliseconds(10),
+                    arrivals: .poisson(ratePerSecond: 120, duration: .seconds(3)), permanentFraction: 0.05,
+                    requestsPerClient: 2, thinkTime: .milliseconds(30), attemptTimeout: .milliseconds(60))
+            }
+        ),
+        (
+            "capacity, drops expired, quota budget, uniform arrivals",
+            {
+                try Scenario(
+                    clients: 600,
+                    server: .capacity(
+                        CapacityModel(
+                            workers: 2,
+                            serviceTime: .lognormal(mean: .milliseconds(15), standardDeviation: .milliseconds(30)),
+                            queueLimit: 25, rejectionRetryAfter: .milliseconds(200), dropsExpired: true)),
+                    policy: policy(.equal), bucketWidth: .milliseconds(10), arrivals: .uniform(window: .seconds(2)),
+                    retryAfter: .max, attemptTimeout: .milliseconds(80),
+                    limits: RetryLimits(budget: .quota(.awsStandard)))
+            }
+        ),
+        (
+            "capacity burst, sessions continue past give-ups",
+            {
+                try Scenario(
+                    clients: 1500,
+                    server: .capacity(
+                        CapacityModel(workers: 8, serviceTime: .deterministic(.milliseconds(5)), queueLimit: 100)),
+                    policy: policy(.decorrelated()), bucketWidth: .milliseconds(10), requestsPerClient: 3,
+                    onGiveUp: .continue, attemptTimeout: .milliseconds(100))
+            }
+        ),
     ]
 
-    @Test(arguments: 0..<8)
+    @Test(arguments: 0..<scenarios.count)
     func everyApplicablePathGivesTheSameReport(case index: Int) throws {
         let (name, make) = Self.scenarios[index]
         let scenario = try make()
         let paths = ScenarioPath.applicable(to: scenario)
         // Sessions, permanent errors, Retry-After honoured and the recovery trigger need the state machine.
-        #expect(paths.count == [3, 2, 2, 2, 3, 3, 3, 3][index], "\(name): \(paths)")
+        // A capacity server's run reuses slots, and is compared with a run that keeps them.
+        #expect(paths.count == [3, 2, 2, 2, 3, 3, 3, 3, 2, 2, 2][index], "\(name): \(paths)")
         for seed: UInt64 in [1, 99] {
-            let reference = try scenario.run(seed: seed, arrivalSeed: nil, algorithm: .standard, path: .eventOrdered)
+            let reference = try scenario.run(seed: seed, arrivalSeed: nil, algorithm: .standard, path: paths[0])
             #expect(reference.attempts > 0)
             for path in paths.dropFirst() {
                 let report = try scenario.run(seed: seed, arrivalSeed: nil, algorithm: .standard, path: path)
