@@ -117,6 +117,7 @@ struct LimitsInForce: RetryGate {
 
     func tokenWaitGeneration(client: Int) -> Int32 { waiters.generation(of: client) }
 
+    @inline(__always)
     mutating func wakesForToken(client: Int, generation: Int32) -> Bool {
         waiters.wakesUp(client, generation: generation)
     }

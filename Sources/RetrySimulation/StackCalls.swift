@@ -11,8 +11,8 @@ import Stochastics
 /// next attempt is always an event, so nothing here calls the server below.
 final class StackCalls {
     let layers: [ServiceLayer]
-    private let timeouts: [Int64]
-    private let behaviour: ClientBehaviour
+    let timeouts: [Int64]
+    let behaviour: ClientBehaviour
     /// The requests' deadline, nanoseconds after their start, and whether the calls carry it.
     let deadline: Int64?
     let propagatesDeadline: Bool
@@ -20,13 +20,13 @@ final class StackCalls {
     /// draws for the bottom layer's attempts.
     let streams: ClientStreams
     /// Each layer's policy, and whether it has a budget or breaker.
-    private let policies: UnsafeMutablePointer<BackoffPolicy>
-    private let gated: [Bool]
+    let policies: UnsafeMutablePointer<BackoffPolicy>
+    let gated: [Bool]
     /// What changes as the run goes, behind one pointer: a class's stored `var`s would pay a
     /// dynamic exclusivity check at every access, and this is the stack's hot path.
-    private let state: UnsafeMutablePointer<State>
+    let state: UnsafeMutablePointer<State>
 
-    private struct State {
+    struct State {
         /// The table of calls: `count` slots in use (live or free), room for `capacity`. Plain
         /// memory, not an array, so a write to a call pays no uniqueness check.
         var calls = UnsafeMutablePointer<ServiceCall>.allocate(capacity: 64)
@@ -223,113 +223,5 @@ final class StackCalls {
             }
         }
         return (tag, state.pointee.calls[slot].isRetry, deadline)
-    }
-
-    // MARK: Answers going up
-
-    /// The call in `slot` is answered now about its attempt `tag` (a stale answer is dropped): it
-    /// retries (an event) or ends, answering its caller.
-    func answered<Outer: ServerDecisions>(_ slot: Int, tag: Int64, _ answer: ClientAnswer, _ outer: inout Outer) {
-        guard state.pointee.calls[slot].awaits(tag) else { return }
-        let layer = Int(state.pointee.calls[slot].layer)
-        let now = outer.now
-        let wasRetry = state.pointee.calls[slot].retries.backoff.attempts > 1
-        if gated[layer] && answer != .rejectedLocally {
-            state.pointee.gates[layer]!.recordAnswer(
-                success: answer == .success, throttled: false, client: slot, wasRetry: wasRetry, at: now.nanoseconds)
-        }
-        if answer == .timeout { state.pointee.tallies[layer].timeouts += 1 }
-        var random = random(layer)
-        var retries = state.pointee.calls[slot].retries
-        var action = retries.answered(answer, at: now, policy: policies[layer], behaviour: behaviour, using: &random)
-        state.pointee.calls[slot].retries = retries
-        if case .retry(let next) = action {
-            if next.nanoseconds >= state.pointee.calls[slot].deadline {
-                // The retry could not finish before the deadline the call carries: it is not made.
-                action = .endRequest(.gaveUp, next: nil, unsent: 0)
-            } else if gated[layer],
-                !state.pointee.gates[layer]!.grantsRetry(
-                    client: slot, afterTimeout: answer == .timeout, at: now.nanoseconds)
-            {
-                action = state.pointee.calls[slot].retries.refuseRetry(at: now, behaviour: behaviour)
-            }
-        }
-        switch action {
-        case .retry(let next):
-            // Until the retry begins the call waits for nothing: a late answer of the attempt that
-            // timed out is work for nobody (orphaned), not the call's answer.
-            state.pointee.calls[slot].isAwaiting = false
-            if gated[layer] { state.pointee.gates[layer]!.retryScheduled(client: slot) }
-            outer.schedule(Event.send.rawValue, for: slot, value: Int64(state.pointee.calls[slot].id), at: next)
-        case .endRequest(let outcome, _, _):
-            let reply: ClientAnswer
-            switch outcome {
-            case .succeeded:
-                state.pointee.tallies[layer].successes += 1
-                reply = .success
-            case .permanentFailure:
-                state.pointee.tallies[layer].permanentFailures += 1
-                reply = .permanentError
-            case .gaveUp, .deniedByBudget, .rejectedLocally, .deadlineExceeded:
-                state.pointee.tallies[layer].giveUps += 1
-                reply = .failure(serverDelay: nil)
-            }
-            let (caller, callerAttempt) = (
-                Int(state.pointee.calls[slot].caller), state.pointee.calls[slot].callerAttempt
-            )
-            end(slot)
-            answerCaller(layer: layer, caller: caller, attempt: callerAttempt, reply, &outer)
-        }
-    }
-
-    /// The call's deadline passed (its id `id`; a call already over is left alone): its work is
-    /// cancelled. Its caller's deadline is the same or sooner, so nobody waits for its answer.
-    func cancel<Outer: ServerDecisions>(_ slot: Int, id: Int64, _ outer: inout Outer) {
-        guard isCurrent(slot, id: id) else { return }
-        let layer = Int(state.pointee.calls[slot].layer)
-        state.pointee.tallies[layer].deadlineExceeded += 1
-        let (caller, callerAttempt) = (Int(state.pointee.calls[slot].caller), state.pointee.calls[slot].callerAttempt)
-        end(slot)
-        answerCaller(layer: layer, caller: caller, attempt: callerAttempt, .failure(serverDelay: nil), &outer)
-    }
-
-    /// Whether the slot holds the call numbered `id` (modulo 2^32), still in progress.
-    func isCurrent(_ slot: Int, id: Int64) -> Bool {
-        state.pointee.calls[slot].isLive && state.pointee.calls[slot].id == UInt32(truncatingIfNeeded: id)
-    }
-
-    /// Whether the call's attempt in flight can still reach the client: the call waits for it, and
-    /// every caller above waits for the attempt that led to it. (`outer` is `inout` only so that
-    /// the driver is not copied.)
-    func reachesClient<Outer: ServerDecisions>(_ slot: Int, _ outer: inout Outer) -> Bool {
-        var call = state.pointee.calls[slot]
-        guard call.isLive && call.isAwaiting else { return false }
-        while call.layer > 0 {
-            let parent = state.pointee.calls[Int(call.caller)]
-            guard parent.awaits(call.callerAttempt) else { return false }
-            call = parent
-        }
-        return outer.isAwaiting(Int(call.caller), attempt: call.callerAttempt)
-    }
-
-    /// Answers the caller of a call of `layer`, if it still waits for its attempt `attempt`.
-    private func answerCaller<Outer: ServerDecisions>(
-        layer: Int, caller: Int, attempt: Int64, _ answer: ClientAnswer, _ outer: inout Outer
-    ) {
-        if layer == 0 {
-            if outer.isAwaiting(caller, attempt: attempt) { outer.answer(caller, answer, recording: nil) }
-        } else {
-            answered(caller, tag: attempt, answer, &outer)
-        }
-    }
-
-    /// The call in `slot` is over: its layer holds one call fewer, and the slot is free.
-    private func end(_ slot: Int) {
-        let layer = Int(state.pointee.calls[slot].layer)
-        if gated[layer] { state.pointee.gates[layer]!.requestEnded(client: slot) }
-        state.pointee.caps[layer].closed()
-        state.pointee.calls[slot].isLive = false
-        state.pointee.calls[slot].isAwaiting = false
-        state.pointee.free.append(Int32(slot))
     }
 }
