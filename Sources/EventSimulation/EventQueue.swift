@@ -152,13 +152,7 @@ public struct EventQueue<Payload> {
         if _rootTaken { _removeTakenRoot() }
         if _lanePending == 0 { return _popHeap() }
         guard let (entry, source) = _first else { return nil }
-        if source < 0 {
-            _rootTaken = true
-        } else {
-            _lanes[source].removeFirst()
-            _lanePending -= 1
-        }
-        return (VirtualTime(nanoseconds: entry.time), entry.payload)
+        return _take(entry, from: source)
     }
 
     /// Removes and returns the earliest event if it is due before `limit`; `nil` otherwise (the
@@ -174,6 +168,13 @@ public struct EventQueue<Payload> {
             return (VirtualTime(nanoseconds: first.time), first.payload)
         }
         guard let (entry, source) = _first, entry.time < limit.nanoseconds else { return nil }
+        return _take(entry, from: source)
+    }
+
+    /// Takes `entry`, the earliest pending one, from where it waits: the heap's root (`source` -1,
+    /// marked taken) or the head of lane `source`.
+    @inlinable @inline(__always)
+    mutating func _take(_ entry: Entry, from source: Int) -> (time: VirtualTime, payload: Payload) {
         if source < 0 {
             _rootTaken = true
         } else {
