@@ -50,7 +50,7 @@ public final class ClientStreams {
     }
 
     /// Room for at least `count` streams: the states move to an allocation of that size, the
-    /// seeded ones unchanged, the new ones not seeded yet. Pointers from ``state(of:)`` taken before
+    /// seeded ones unchanged, the new ones not seeded yet. Pointers from `state(of:)` taken before
     /// are invalid after it.
     public func grow(to count: Int) {
         guard count > self.count else { return }
