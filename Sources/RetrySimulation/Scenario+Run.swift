@@ -55,7 +55,7 @@ extension Scenario {
         let recycles = path == .eventOrdered && recyclesClients
         let starts = try ArrivalSequence(
             self, seed: arrivalSeed ?? seed, algorithm: algorithm, drawsAsItGoes: recycles)
-        // A run that keeps every session's slot numbers them below the arrival's mark.
+        // A run that keeps a slot per session names each in the 28 bits an event gives a client.
         guard recycles || starts.count < ScenarioEvent.maximumClients else {
             throw SimulationError.tooManyClients(starts.count)
         }
