@@ -12,10 +12,12 @@ import Foundation
 /// (``withdraw(client:attempt:inService:_:)``).
 struct CapacityServer: WithdrawableServer {
     /// The server's events.
-    enum Event: UInt32 {
+    enum Event: UInt32, CaseIterable {
         /// A worker finishes the attempt numbered by the event's value.
         case serviceDone
     }
+
+    static var eventKinds: UInt32 { UInt32(Event.allCases.count) }
 
     let model: CapacityModel
     /// The service time in nanoseconds: fixed, the exponential's mean, or the lognormal's (mu, sigma)

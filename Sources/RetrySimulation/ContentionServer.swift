@@ -14,10 +14,12 @@ import Stochastics
 /// server acts, since nothing happens at the client between them.
 struct ContentionServer: ModelledServer {
     /// The server's events.
-    enum Event: UInt32 {
+    enum Event: UInt32, CaseIterable {
         /// A write arrives; its read arrived at the client's `readArrivals` entry.
         case write
     }
+
+    static var eventKinds: UInt32 { UInt32(Event.allCases.count) }
 
     let hopMean: Double
     let hopStandardDeviation: Double

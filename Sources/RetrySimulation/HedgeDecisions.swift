@@ -11,6 +11,8 @@ struct HedgeDecisions<Outer: ServerDecisions>: NestedDecisions {
     let outer: UnsafeMutablePointer<Outer>
     let calls: HedgedCalls
 
+    static var eventBase: UInt32 { UInt32(HedgedCalls.Event.allCases.count) }
+
     private func client(of copy: Int) -> Int { Int(calls.call(of: copy).client) }
 
     /// The client whose call the copy in slot `client` belongs to.

@@ -22,11 +22,14 @@ final class HedgedCalls {
     private let freshMachine: HedgedCallMachine
     /// Where each call's decisions are traced, when a test asks (``HedgeTraceLog/current``).
     let trace = HedgeTraceLog.current
-    /// The server's own events (after the replica's, which number theirs below 6; before a
-    /// stack's, from 9): a call's timer, and a cancellation reaching a loser's replica (with a
-    /// cancellation delay).
-    static let timerEvent: UInt32 = 6
-    static let withdrawEvent: UInt32 = 7
+    /// The hedge's own events; the replicas' are numbered after them (``HedgedReplicas/eventKinds``).
+    enum Event: UInt32, CaseIterable {
+        /// A call's timer (value: the timer's id).
+        case timer
+        /// A cancellation reaches a loser's replica, a cancellation delay after the answer (value:
+        /// the copy's tag).
+        case withdraw
+    }
 
     /// What changes as the run goes, behind one pointer: a class's stored `var`s would pay a
     /// dynamic exclusivity check at every access, and this is the hedge's hot path. The properties

@@ -32,12 +32,15 @@ import EventSimulation
 ///   backs off and sends the next, and one of a copy hedged already is dropped while another copy
 ///   is in flight or due.
 /// - With a cancellation delay, a loser's withdrawal reaches its replica that long after the answer.
-/// - Event 6 is the hedge's timer and event 7 a delayed withdrawal; the replicas' events (below 6)
-///   name a copy's slot, and an event of a copy withdrawn since is dropped here (its replica let
-///   the work go already).
+/// - The hedge's events are its timer and a delayed withdrawal (``HedgedCalls/Event``); the
+///   replicas', numbered after them, name a copy's slot, and an event of a copy withdrawn since is
+///   dropped here (its replica let the work go already).
 struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
     /// A hedge's copies are server attempts of their client's.
     static var makesAttemptsOfItsOwn: Bool { true }
+
+    /// The hedge's own events, then its replicas'.
+    static var eventKinds: UInt32 { UInt32(HedgedCalls.Event.allCases.count) + Replica.eventKinds }
 
     private let store: ReplicaStore<Replica>
     private let calls: HedgedCalls
@@ -71,15 +74,17 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
     ) {
         withUnsafeMutablePointer(to: &decisions) { outer in
             var link = HedgeDecisions(outer: outer, calls: calls)
-            if number == HedgedCalls.withdrawEvent {
+            switch HedgedCalls.Event(rawValue: number) {
+            case .withdraw:
                 withdraw(Int32(event.client), tag: Int32(truncatingIfNeeded: event.value), &link)
-            } else if number == HedgedCalls.timerEvent {
+            case .timer:
                 let call = Int32(event.client)
                 guard calls.takeTimer(call, id: event.value, now: link.now.nanoseconds) else { return }
                 fire(call, &link)
-            } else {
+            case nil:
                 guard calls.isLive(event.client, tag: Int64(event.value)) else { return }  // withdrawn since
-                replicas[Int(calls.copies[event.client].replica)].handle(event, number: number, &link)
+                let replica = Int(calls.copies[event.client].replica)
+                replicas[replica].handle(event, number: number - HedgeDecisions<Decisions>.eventBase, &link)
             }
             carryOutPending(&link)
         }
@@ -134,7 +139,8 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
                 calls.pending.append(.fire(call: call, id: state.id))
             } else if delay <= VirtualTime.horizon.nanoseconds - now {
                 calls.armTimer(call, now: now, delay: delay)
-                link.schedule(HedgedCalls.timerEvent, for: Int(call), value: Int64(state.id), after: delay)
+                link.outer.pointee.schedule(
+                    HedgedCalls.Event.timer.rawValue, for: Int(call), value: Int64(state.id), after: delay)
             }
         }
         replicas[copy.replica].receive(
@@ -156,7 +162,8 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
             fire(call, &link)
         } else if wait <= VirtualTime.horizon.nanoseconds - now {
             calls.armTimer(call, now: now, delay: wait)
-            link.schedule(HedgedCalls.timerEvent, for: Int(call), value: Int64(state.id), after: wait)
+            link.outer.pointee.schedule(
+                HedgedCalls.Event.timer.rawValue, for: Int(call), value: Int64(state.id), after: wait)
         }
     }
 
@@ -187,7 +194,8 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
                     withdraw(copy, tag: tag, &link)
                 } else if delay <= VirtualTime.horizon.nanoseconds - link.now.nanoseconds {
                     // The cancellation reaches the replica later (one past the horizon never does).
-                    link.schedule(HedgedCalls.withdrawEvent, for: Int(copy), value: Int64(tag), after: delay)
+                    link.outer.pointee.schedule(
+                        HedgedCalls.Event.withdraw.rawValue, for: Int(copy), value: Int64(tag), after: delay)
                 }
             }
         }

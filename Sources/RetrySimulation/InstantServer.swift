@@ -5,6 +5,9 @@ import EventSimulation
 /// ``ServerModel``). Because no attempt affects another, their clients can also run one after the
 /// other without the event queue (``ScenarioRun/runClientByClient(_:)``).
 struct InstantServer: ModelledServer {
+    /// It answers every attempt as it arrives: no events.
+    static var eventKinds: UInt32 { 0 }
+
     /// Bernoulli's failure probability (`nil` for the others).
     let failureProbability: Double?
     /// The outage's end (`nil` for the others).

@@ -12,6 +12,8 @@ protocol NestedDecisions: ServerDecisions {
     /// The outer server's client on whose behalf this server's `client` attempts (a copy's call's
     /// client, a call's session).
     func outerClient(of client: Int) -> Int
+    /// The number the wrapper's events end at: this server's event `n` is the wrapper's `eventBase + n`.
+    static var eventBase: UInt32 { get }
 }
 
 extension NestedDecisions {
@@ -46,11 +48,11 @@ extension NestedDecisions {
     }
 
     mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {
-        outer.pointee.schedule(number, for: client, value: value, after: delay)
+        outer.pointee.schedule(Self.eventBase + number, for: client, value: value, after: delay)
     }
 
     mutating func schedule(_ number: UInt32, for client: Int, value: Int64, at time: VirtualTime) {
-        outer.pointee.schedule(number, for: client, value: value, at: time)
+        outer.pointee.schedule(Self.eventBase + number, for: client, value: value, at: time)
     }
 
     /// The wrapper arms its callers' timeouts itself (a layer's per-try timeout when the attempt

@@ -6,6 +6,9 @@ import EventSimulation
 /// by every client, so its runs are event-ordered. With a share below 1, whether a client sends to
 /// the limit is drawn from its stream at its first attempt, and kept.
 struct RateLimitServer: ModelledServer {
+    /// It answers every attempt as it arrives: no events.
+    static var eventKinds: UInt32 { 0 }
+
     /// Tokens a nanosecond, the bucket's size, its tokens at `refilled`.
     private let ratePerNanosecond: Double
     private let burst: Double

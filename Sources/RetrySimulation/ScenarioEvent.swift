@@ -2,7 +2,9 @@
 /// value), so a heap entry is 24 bytes and a million pending events stay compact.
 ///
 /// The driver knows three kinds, `send`, `timeout` and `dispatch`; every other kind belongs to the
-/// server model, which numbers its own events (0 to 12) and alone reads them.
+/// server, which numbers its own events from 0 and alone reads them (a server made of others
+/// numbers theirs after its own: ``SimulatedServer/eventKinds``). The four bits of the kind leave
+/// room for ``serverKinds`` of them.
 struct ScenarioEvent {
     enum Kind: Equatable {
         /// The client starts an attempt (the first of a request, or a retry).
@@ -12,9 +14,13 @@ struct ScenarioEvent {
         /// The client's attempt, begun earlier, looks again for its token of the client-side rate
         /// limiter (its wait's generation `value`: a look that is not the latest is dropped).
         case dispatch
-        /// One of the server model's own events, by the model's number.
+        /// One of the server's own events, by the server's number.
         case server(UInt32)
     }
+
+    /// How many kinds of events a run's server may schedule: the codes of four bits the driver's
+    /// three leave. The run of a server needing more stops at its start (``ScenarioRun``).
+    static let serverKinds: UInt32 = 13
 
     /// The most clients a run may hold: the client index takes the low 28 bits.
     static let maximumClients = 1 << 28
@@ -30,7 +36,8 @@ struct ScenarioEvent {
         case .timeout: code = 1
         case .dispatch: code = 2
         case .server(let number):
-            precondition(number <= 12, "a server numbers its events from 0 to 12, got \(number)")
+            precondition(
+                number < Self.serverKinds, "a server numbers its events below \(Self.serverKinds), got \(number)")
             code = number + 3
         }
         packed = code << 28 | UInt32(client)

@@ -66,6 +66,9 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         self.seed = seed
         slots = ClientSlots(recycles: eventOrdered && recyclesClients)
         precondition(!slots.recycles || Server.releasesEveryAttempt, "\(Server.self) does not release its attempts")
+        precondition(
+            Server.eventKinds <= ScenarioEvent.serverKinds,
+            "\(Server.self) schedules \(Server.eventKinds) kinds of events, more than an event holds")
         gate = Gate(limits: scenario.limits, clients: slots.recycles ? 0 : sessions, failureKind: scenario.failureKind)
         // Seeded as each session arrives, in the slot it takes (``arrive(_:to:)``).
         streams = ClientStreams(unseeded: eventOrdered && !slots.recycles ? sessions : 0)

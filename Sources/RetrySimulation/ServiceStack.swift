@@ -17,14 +17,17 @@ import EventSimulation
 ///   passes (a queued attempt is dropped; one being served is finished).
 /// - A client's request deadline is the stack's to enforce: when it passes with an attempt in
 ///   flight, the client's request ends (`deadline_exceeded`).
-/// - Events of the stack (numbers 9 to 12) are its own; the server's (below 9) go to the server.
-///   Every layer draws from its own stream, the server from one more (``StackCalls``).
+/// - The stack numbers its own events first (``StackCalls/Event``) and its bottom server's after
+///   them, which go to that server. Every layer draws from its own stream, the server from one more (``StackCalls``).
 /// - The bottom server may be hedged replicas (`HedgedReplicas`): the bottom layer's attempts are
 ///   then its calls, hedged under the bottom layer's hedge, each copy after the first a retry to
 ///   the bottom layer's limits.
 struct ServiceStack<Bottom: SimulatedServer>: SimulatedServer {
     /// The layers retry: a session's server attempts are more than its client's.
     static var makesAttemptsOfItsOwn: Bool { true }
+
+    /// The stack's own events, then its bottom server's.
+    static var eventKinds: UInt32 { UInt32(StackCalls.Event.allCases.count) + Bottom.eventKinds }
 
     private var bottom: Bottom
     private let calls: StackCalls
@@ -63,7 +66,7 @@ struct ServiceStack<Bottom: SimulatedServer>: SimulatedServer {
         withUnsafeMutablePointer(to: &decisions) { outer in
             var link = StackDecisions(outer: outer, calls: calls)
             guard let stackEvent = StackCalls.Event(rawValue: number) else {
-                bottom.handle(event, number: number, &link)
+                bottom.handle(event, number: number - StackDecisions<Decisions>.eventBase, &link)
                 return
             }
             let (slot, value) = (event.client, Int64(event.value))

@@ -37,6 +37,13 @@ protocol SimulatedServer {
     /// or `dropped(_:attempt:)`, so that the driver knows when it holds none of a session's
     /// attempts and may give the session's slot to another (``ClientSlots``).
     static var releasesEveryAttempt: Bool { get }
+
+    /// How many kinds of its own events the server schedules (``ScenarioEvent/Kind/server(_:)``),
+    /// those of the servers inside it included. A server numbers its events from 0; one made of
+    /// others numbers its own first and those of each server inside it after them (the inner
+    /// server's decisions shift them, ``NestedDecisions/eventBase``), so no number is kept by hand
+    /// across servers: what a run may hold is checked once, against ``ScenarioEvent/serverKinds``.
+    static var eventKinds: UInt32 { get }
 }
 
 extension SimulatedServer {

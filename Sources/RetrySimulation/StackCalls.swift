@@ -56,11 +56,10 @@ final class StackCalls {
     /// The most calls in progress at once: an event names its call's slot in 28 bits.
     static let maximumCalls = ScenarioEvent.maximumClients
 
-    /// The stack's events, numbered after the bottom server's (which number theirs below 9:
-    /// hedged replicas use 6 and 7).
-    enum Event: UInt32 {
+    /// The stack's own events; the bottom server's are numbered after them (``ServiceStack/eventKinds``).
+    enum Event: UInt32, CaseIterable {
         /// The call in the slot makes its next attempt (value: the call's id).
-        case send = 9
+        case send
         /// The call's attempt (value: its tag) reaches its per-try timeout.
         case perTryTimeout
         /// The call's deadline passes (value: the call's id): its work is cancelled.

@@ -11,6 +11,8 @@ struct StackDecisions<Outer: ServerDecisions>: NestedDecisions {
     let outer: UnsafeMutablePointer<Outer>
     let calls: StackCalls
 
+    static var eventBase: UInt32 { UInt32(StackCalls.Event.allCases.count) }
+
     private var serverStream: Int { calls.layers.count }
 
     /// The session whose request the bottom layer's call in slot `client` serves.

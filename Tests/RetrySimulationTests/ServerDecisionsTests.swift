@@ -14,6 +14,8 @@ import Testing
         let streams = ClientStreams(count: 4, root: 7)
         var awaiting: Set<Int> = [0, 1, 2, 3]
         var log: [String] = []
+        /// The value of each event scheduled, in order.
+        var scheduledValues: [Int64] = []
 
         func random(for client: Int) -> ClientRandom { ClientRandom(streams: streams, client: client) }
         func normal(for client: Int, mean: Double, standardDeviation: Double) -> Double {
@@ -51,6 +53,7 @@ import Testing
         mutating func copyFailed(for client: Int) { log.append("copy failed \(client)") }
         mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {
             log.append("schedule \(number) \(client) after \(delay)")
+            scheduledValues.append(value)
         }
         mutating func armTimeout(_ client: Int, attempt: Int64) { log.append("timeout \(client)") }
         mutating func answer(_ client: Int, _ answer: ClientAnswer, at time: VirtualTime) -> VirtualTime? {
@@ -59,6 +62,7 @@ import Testing
         }
         mutating func schedule(_ number: UInt32, for client: Int, value: Int64, at time: VirtualTime) {
             log.append("schedule \(number) \(client) at \(time.nanoseconds)")
+            scheduledValues.append(value)
         }
     }
 
@@ -115,5 +119,30 @@ import Testing
             decisions.log == [
                 "counted failure", "answer 0 failure(serverDelay: nil)", "counted success", "answer 0 success",
             ])
+    }
+
+    /// A server made of others numbers its own events first and those inside it after them: a
+    /// stack (4 events) over a hedge (2) over a capacity server (1) schedules its replica's
+    /// service as event 6 and its hedge's timer as event 4, and each goes back to its owner: the
+    /// replica's service ends and answers the hedge's copy, which answers the layer's call, which
+    /// answers the client.
+    @Test func aCompositeNumbersItsInnerServersEventsAfterItsOwn() throws {
+        #expect(InstantServer.eventKinds == 0 && CapacityServer.eventKinds == 1)
+        #expect(HedgedReplicas<CapacityServer>.eventKinds == 3 && ServiceStack<CapacityServer>.eventKinds == 5)
+        typealias Stack = ServiceStack<HedgedReplicas<CapacityServer>>
+        #expect(Stack.eventKinds == 7 && Stack.eventKinds <= ScenarioEvent.serverKinds)
+        let scenario = try LayerHedgeTests.stack(
+            service: .deterministic(.microseconds(5)),
+            bottom: try LayerHedgeTests.layer(hedge: try Hedging(delay: .microseconds(3), copies: 2)))
+        var stack = Stack(scenario: scenario, seed: 1)
+        var decisions = Recorder()
+        stack.receive(client: 0, attempt: 1, isRetry: false, &decisions)
+        // The hedge's timer (its event 0), then the copy's service (the replica's event 0, the hedge's 2).
+        #expect(decisions.log == ["timeout 0", "schedule 4 0 after 3000", "counted -", "schedule 6 0 after 5000"])
+        let copy = decisions.scheduledValues[1]
+        decisions.log = []
+        decisions.now = VirtualTime(nanoseconds: 5_000)
+        stack.handle(ScenarioEvent(kind: .server(6), client: 0, value: copy), number: 6, &decisions)
+        #expect(decisions.log == ["recorded success", "answer 0 success"])
     }
 }
