@@ -37,13 +37,13 @@ struct ContentionServer: ModelledServer {
         hopStandardDeviation = hop.standardDeviation.nanoseconds
     }
 
-    mutating func receive<Decisions: ServerDecisions>(
+    mutating func receive<Decisions: DriverDecisions>(
         client: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions
     ) {
         send(client, at: decisions.now, &decisions)
     }
 
-    mutating func handle<Decisions: ServerDecisions>(
+    mutating func handle<Decisions: DriverDecisions>(
         _ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions
     ) {
         let index = event.client
@@ -60,7 +60,7 @@ struct ContentionServer: ModelledServer {
 
     /// The client's attempt leaves at `time`: its read arrives one hop later, and its write two
     /// hops after that (the read's reply, the write's request).
-    private mutating func send<Decisions: ServerDecisions>(
+    private mutating func send<Decisions: DriverDecisions>(
         _ index: Int, at time: VirtualTime, _ decisions: inout Decisions
     ) {
         let stream = decisions.random(for: index).state

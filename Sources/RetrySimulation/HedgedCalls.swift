@@ -5,7 +5,7 @@ import Stochastics
 /// The hedged requests of a `HedgedReplicas` run and their copies, in two tables of slots (a slot
 /// is reused once its request or copy ends), with what the requests decide as copies answer.
 ///
-/// A reference, so the replicas' decisions wrapper (``HedgeDecisions``) and the server both reach
+/// A reference, so the replicas' decisions wrapper (``ReplicaDecisions``) and the server both reach
 /// it while a replica is being called. Nothing here calls a replica: a copy to send or to withdraw
 /// is queued (`pending`), and the server carries it out once the replica it is calling returns, so
 /// no replica is ever re-entered.

@@ -35,7 +35,7 @@ import EventSimulation
 /// - The hedge's events are its timer and a delayed withdrawal (``HedgedCalls/Event``); the
 ///   replicas', numbered after them, name a copy's slot, and an event of a copy withdrawn since is
 ///   dropped here (its replica let the work go already).
-struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
+struct HedgedReplicas<Replica: WithdrawableServer>: StackableServer {
     /// A hedge's copies are server attempts of their client's.
     static var makesAttemptsOfItsOwn: Bool { true }
 
@@ -53,7 +53,7 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
         )
     }
 
-    mutating func receive<Decisions: ServerDecisions>(
+    mutating func receive<Decisions: HedgeDecisions>(
         client: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions
     ) {
         decisions.armTimeout(client, attempt: attempt)
@@ -63,17 +63,17 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
                 now: decisions.now.nanoseconds)
         else { return }
         withUnsafeMutablePointer(to: &decisions) { outer in
-            var link = HedgeDecisions(outer: outer, calls: calls)
+            var link = ReplicaDecisions(outer: outer, calls: calls)
             sendCopy(call, &link)
             carryOutPending(&link)
         }
     }
 
-    mutating func handle<Decisions: ServerDecisions>(
+    mutating func handle<Decisions: HedgeDecisions>(
         _ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions
     ) {
         withUnsafeMutablePointer(to: &decisions) { outer in
-            var link = HedgeDecisions(outer: outer, calls: calls)
+            var link = ReplicaDecisions(outer: outer, calls: calls)
             switch HedgedCalls.Event(rawValue: number) {
             case .withdraw:
                 withdraw(Int32(event.client), tag: Int32(truncatingIfNeeded: event.value), &link)
@@ -84,7 +84,7 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
             case nil:
                 guard calls.isLive(event.client, tag: Int64(event.value)) else { return }  // withdrawn since
                 let replica = Int(calls.copies[event.client].replica)
-                replicas[replica].handle(event, number: number - HedgeDecisions<Decisions>.eventBase, &link)
+                replicas[replica].handle(event, number: number - ReplicaDecisions<Decisions>.eventBase, &link)
             }
             carryOutPending(&link)
         }
@@ -96,7 +96,7 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
     }
 
     /// The call's timer fires (or its delay of zero ends): its machine decides what follows.
-    private mutating func fire<Outer: ServerDecisions>(_ call: Int32, _ link: inout HedgeDecisions<Outer>) {
+    private mutating func fire<Outer: HedgeDecisions>(_ call: Int32, _ link: inout ReplicaDecisions<Outer>) {
         let state = calls.calls[Int(call)]
         let awaits = link.driver { $0.isAwaiting(Int(state.client), attempt: state.clientAttempt) }
         perform(calls.timerFired(call, clientAwaits: awaits), call, &link)
@@ -106,8 +106,8 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
     /// answer to the timer's question). A copy after the first asks the hedge's own budget
     /// (Finagle's) and then the shared limits; a refused one is not sent, and the call goes on with
     /// its copies in flight.
-    private mutating func perform<Outer: ServerDecisions>(
-        _ action: HedgedCallMachine.Action, _ call: Int32, _ link: inout HedgeDecisions<Outer>
+    private mutating func perform<Outer: HedgeDecisions>(
+        _ action: HedgedCallMachine.Action, _ call: Int32, _ link: inout ReplicaDecisions<Outer>
     ) {
         switch action {
         case .none:
@@ -128,7 +128,7 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
 
     /// The call sends a copy to a replica none of its copies used, and arms the timer of the next
     /// (a delay of zero fires it once the replica returns; one past virtual time's horizon never).
-    private mutating func sendCopy<Outer: ServerDecisions>(_ call: Int32, _ link: inout HedgeDecisions<Outer>) {
+    private mutating func sendCopy<Outer: HedgeDecisions>(_ call: Int32, _ link: inout ReplicaDecisions<Outer>) {
         let state = calls.calls[Int(call)]
         let now = link.now.nanoseconds
         var random = link.driver { $0.random(for: Int(state.client)) }
@@ -150,7 +150,7 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
 
     /// The call, granted its next copy, draws its retry backoff (Envoy's) and arms the timer for
     /// it; a wait of zero fires it at once.
-    private mutating func backOff<Outer: ServerDecisions>(_ call: Int32, _ link: inout HedgeDecisions<Outer>) {
+    private mutating func backOff<Outer: HedgeDecisions>(_ call: Int32, _ link: inout ReplicaDecisions<Outer>) {
         let state = calls.calls[Int(call)]
         let now = link.now.nanoseconds
         var random = link.driver { $0.random(for: Int(state.client)) }
@@ -169,7 +169,7 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
 
     /// Carries out what the calls queued while a replica was being called: next copies, timers of
     /// zero delay, backoffs, and the withdrawal of losing copies (each may queue more).
-    private mutating func carryOutPending<Outer: ServerDecisions>(_ link: inout HedgeDecisions<Outer>) {
+    private mutating func carryOutPending<Outer: HedgeDecisions>(_ link: inout ReplicaDecisions<Outer>) {
         while let action = calls.popPending() {
             switch action {
             case .send(let call, let id):
@@ -202,8 +202,8 @@ struct HedgedReplicas<Replica: WithdrawableServer>: SimulatedServer {
     }
 
     /// The copy in `copy`'s slot, if it is still the live copy `tag`, leaves its replica now.
-    private mutating func withdraw<Outer: ServerDecisions>(
-        _ copy: Int32, tag: Int32, _ link: inout HedgeDecisions<Outer>
+    private mutating func withdraw<Outer: HedgeDecisions>(
+        _ copy: Int32, tag: Int32, _ link: inout ReplicaDecisions<Outer>
     ) {
         guard let (replica, inService) = calls.withdraw(Int(copy), tag: tag, now: link.now.nanoseconds) else { return }
         replicas[replica].withdraw(client: Int(copy), attempt: Int64(tag), inService: inService, &link)

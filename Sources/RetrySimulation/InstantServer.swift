@@ -4,7 +4,7 @@ import EventSimulation
 /// The servers that answer at once and keep no state: always-fail, bernoulli and outage (see
 /// ``ServerModel``). Because no attempt affects another, their clients can also run one after the
 /// other without the event queue (``ScenarioRun/runClientByClient(_:)``).
-struct InstantServer: ModelledServer {
+struct InstantServer: ModelledServer, StackableServer {
     /// It answers every attempt as it arrives: no events.
     static var eventKinds: UInt32 { 0 }
 

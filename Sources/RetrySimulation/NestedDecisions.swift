@@ -2,8 +2,10 @@ import EventSimulation
 
 /// The decisions of a server that runs inside another server (the bottom server of a
 /// ``ServiceStack``, the replicas behind `HedgedReplicas`): what it says about the load (attempts
-/// counted, answers and rejections recorded, the queue's length) and its events go to the run's
-/// driver, `outer`, as they are; its answers, its draws and who its "clients" are are the wrapper's.
+/// counted, answers and rejections recorded, the queue's length) and its events go to the
+/// wrapper's own decisions, `outer`, as they are (its events' numbers shifted past the wrapper's);
+/// its answers, its draws and who its "clients" are are the wrapper's. It makes only the decisions
+/// of ``ServerDecisions``: one wrapping a hedge adds the hedge's (``StackDecisions``).
 ///
 /// `outer` is valid only while the wrapper handles one attempt or event.
 protocol NestedDecisions: ServerDecisions {
@@ -34,19 +36,6 @@ extension NestedDecisions {
 
     mutating func queued(length: Int) { outer.pointee.queued(length: length) }
 
-    /// Only a hedge sends copies, and it sits right on the driver.
-    mutating func copySent(for client: Int) {
-        preconditionFailure("a hedge's replicas are the bottom of the servers: none sends copies")
-    }
-
-    mutating func grantsHedge(for client: Int) -> Bool {
-        preconditionFailure("a hedge's replicas are the bottom of the servers: none sends copies")
-    }
-
-    mutating func copyFailed(for client: Int) {
-        preconditionFailure("a hedge's replicas are the bottom of the servers: none sends copies")
-    }
-
     mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64) {
         outer.pointee.schedule(Self.eventBase + number, for: client, value: value, after: delay)
     }
@@ -59,8 +48,4 @@ extension NestedDecisions {
     /// leaves, the client's once per hedged attempt).
     mutating func armTimeout(_ client: Int, attempt: Int64) {}
 
-    /// Only the contention model answers ahead like this, and it never runs inside another server.
-    mutating func answer(_ client: Int, _ answer: ClientAnswer, at time: VirtualTime) -> VirtualTime? {
-        preconditionFailure("the contention model never runs inside another server")
-    }
 }

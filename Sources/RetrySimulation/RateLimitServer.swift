@@ -5,7 +5,7 @@ import EventSimulation
 /// an attempt finds a whole token (and takes it), a throttling error otherwise. Its bucket is shared
 /// by every client, so its runs are event-ordered. With a share below 1, whether a client sends to
 /// the limit is drawn from its stream at its first attempt, and kept.
-struct RateLimitServer: ModelledServer {
+struct RateLimitServer: ModelledServer, StackableServer {
     /// It answers every attempt as it arrives: no events.
     static var eventKinds: UInt32 { 0 }
 

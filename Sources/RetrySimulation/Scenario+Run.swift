@@ -65,9 +65,10 @@ extension Scenario {
                 InstantServer.self, starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit,
                 progress)
         case .contention:
+            // Never below layers (validated): its answers travel ahead of the events.
             return try runEventOrdered(
-                ContentionServer.self, starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit,
-                progress)
+                starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit, progress,
+                ContentionServer.self)
         case .capacity where runsReplicaSet && !layers.isEmpty:
             return try runEventOrdered(
                 starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit, progress,
@@ -146,7 +147,7 @@ extension Scenario {
     static let clientChunk = 1 << 20
 
     /// An event-ordered run with `Server`, compiled apart with and without shared limits.
-    private func runEventOrdered<Server: ModelledServer>(
+    private func runEventOrdered<Server: ModelledServer & StackableServer>(
         _: Server.Type, starts: ArrivalSequence, recycles: Bool, seed: UInt64, _ requestLog: (any RequestLog)?,
         _ exactQuantileLimit: Int,
         _ progress: RunProgress?

@@ -3,7 +3,7 @@ import Stochastics
 
 /// The driver carries out what its server decided, and counts it: every count and timeline record
 /// of a served attempt is made here, once, whichever server decided it.
-extension ScenarioRun: ServerDecisions {
+extension ScenarioRun: DriverDecisions {
     @inline(__always)
     func random(for client: Int) -> ClientRandom { ClientRandom(streams: streams, client: client) }
 

@@ -22,7 +22,7 @@ import EventSimulation
 /// - The bottom server may be hedged replicas (`HedgedReplicas`): the bottom layer's attempts are
 ///   then its calls, hedged under the bottom layer's hedge, each copy after the first a retry to
 ///   the bottom layer's limits.
-struct ServiceStack<Bottom: SimulatedServer>: SimulatedServer {
+struct ServiceStack<Bottom: StackableServer>: SimulatedServer {
     /// The layers retry: a session's server attempts are more than its client's.
     static var makesAttemptsOfItsOwn: Bool { true }
 
@@ -38,7 +38,7 @@ struct ServiceStack<Bottom: SimulatedServer>: SimulatedServer {
         calls = StackCalls(scenario: scenario, seed: seed)
     }
 
-    mutating func receive<Decisions: ServerDecisions>(
+    mutating func receive<Decisions: DriverDecisions>(
         client: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions
     ) {
         calls.clientAttempts += 1
@@ -60,7 +60,7 @@ struct ServiceStack<Bottom: SimulatedServer>: SimulatedServer {
         }
     }
 
-    mutating func handle<Decisions: ServerDecisions>(
+    mutating func handle<Decisions: DriverDecisions>(
         _ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions
     ) {
         withUnsafeMutablePointer(to: &decisions) { outer in

@@ -9,17 +9,23 @@ import Stochastics
 /// The driver is generic over its server (and a server over its decisions), so every call is
 /// specialised. A new server model is one new file: a type conforming to this protocol, chosen in
 /// `Scenario.run`.
+///
+/// What a server may decide depends on where it may sit, and its protocol says so: a server the
+/// driver runs gets ``DriverDecisions``; one that may also sit below a stack's layers
+/// (``StackableServer``) gets ``HedgeDecisions`` there; a replica behind a hedge
+/// (``WithdrawableServer``) gets ``ServerDecisions`` alone. A server meets all of its places with
+/// one method generic over the least it needs, so no wrapper has a decision it must refuse.
 protocol SimulatedServer {
     /// The server of `scenario`, whose run draws under `seed`.
     init(scenario: Scenario, seed: UInt64)
 
     /// An attempt of client `client` (its number `attempt`, a retry or not) reaches the server at
     /// `decisions.now`; the driver has begun it and let it past the shared limits.
-    mutating func receive<Decisions: ServerDecisions>(
+    mutating func receive<Decisions: DriverDecisions>(
         client: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions)
 
     /// One of the server's own events (kind `.server(number)`), at `decisions.now`.
-    mutating func handle<Decisions: ServerDecisions>(
+    mutating func handle<Decisions: DriverDecisions>(
         _ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions)
 
     /// The run is over: the server adds what it counted itself to the run's counters, or throws
@@ -57,9 +63,27 @@ protocol ModelledServer: SimulatedServer {
     init(_ model: ServerModel)
 }
 
+/// A server that may sit below a ``ServiceStack``'s layers: its "clients" are the bottom layer's
+/// calls, which may be hedged (``HedgedReplicas``), so it decides at most what a hedge decides.
+/// Every model but contention, whose answers travel ahead of the driver's events.
+protocol StackableServer: SimulatedServer {
+    mutating func receive<Decisions: HedgeDecisions>(
+        client: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions)
+
+    mutating func handle<Decisions: HedgeDecisions>(
+        _ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions)
+}
+
 /// A server whose work for an attempt can be taken back before it ends: a replica behind
-/// `HedgedReplicas`, whose losing copies are cancelled.
-protocol WithdrawableServer: ModelledServer {
+/// `HedgedReplicas`, whose losing copies are cancelled. Its "clients" are copies, and it decides
+/// only what any server decides.
+protocol WithdrawableServer: ModelledServer, StackableServer {
+    mutating func receive<Decisions: ServerDecisions>(
+        client: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions)
+
+    mutating func handle<Decisions: ServerDecisions>(
+        _ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions)
+
     /// The work for `client`'s attempt `attempt` is withdrawn now: one being served (`inService`)
     /// frees its worker at once, one in the queue stops counting there and is dropped when reached
     /// (`ServerDecisions.isWithdrawn` says so then). Its service-done event, if any, the caller drops.
@@ -71,72 +95,4 @@ extension ModelledServer {
     init(scenario: Scenario, seed: UInt64) { self.init(scenario.server) }
 
     func finish(_ counters: inout ScenarioCounters) throws(SimulationError) {}
-}
-
-/// What a server may decide, and what it may read, about the attempts it serves. The scenario driver
-/// implements it (``ScenarioRun``): each decision is counted there, once, and carried out there.
-protocol ServerDecisions {
-    /// The instant of the attempt or event being handled.
-    var now: VirtualTime { get }
-    /// Client `client`'s random stream: a server draws what concerns a client (a hop, a service time)
-    /// from that client's stream, so no number depends on the order clients are handled in.
-    func random(for client: Int) -> ClientRandom
-    /// An exponential draw with mean `mean` and a lognormal(mu, sigma) draw, from the client's stream
-    /// through GSL. (A normal draw is GSL's ziggurat, which a server runs on ``random(for:)``'s
-    /// stream itself, as the contention model's hops do.)
-    func exponential(for client: Int, mean: Double) -> Double
-    func lognormal(for client: Int, mu: Double, sigma: Double) -> Double
-    /// Whether `client` still waits for its attempt `attempt` (it has not timed out).
-    func isAwaiting(_ client: Int, attempt: Int64) -> Bool
-    /// Whether `client`'s request meets a permanent error (drawn at its first attempt).
-    func isPermanent(_ client: Int) -> Bool
-    /// Whether `client`'s current attempt is a retry.
-    func isRetrying(_ client: Int) -> Bool
-    /// Whether the work for `client`'s attempt `attempt` is cancelled: its caller stopped waiting
-    /// and said so (deadline propagation), so a queued attempt is dropped unserved.
-    func isCancelled(_ client: Int, attempt: Int64) -> Bool
-    /// Whether the work for `client`'s attempt `attempt` was withdrawn (a hedge's cancelled loser):
-    /// the server let it go already, so a queued entry of it is dropped. Always false for a client.
-    func isWithdrawn(_ client: Int, attempt: Int64) -> Bool
-    /// When `client`'s current request started (its first attempt).
-    func requestStart(of client: Int) -> VirtualTime
-
-    /// An attempt of `client` reached the server now: count it, answered at once with `outcome` or not.
-    mutating func counted(_ client: Int, isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?)
-    /// Answer `client` now with `answer`; `outcome` is the answer as the load timeline counts it,
-    /// when the attempt was not answered at once.
-    mutating func answer(_ client: Int, _ answer: ClientAnswer, recording outcome: AttemptOutcome?)
-    /// Refuse the attempt at once (a full queue), carrying the server's delay.
-    mutating func reject(_ client: Int, retryAfter: Int64?)
-    /// Record an answer the server gave now in the load timeline, and a rejection (a stack
-    /// records its bottom layer's answers there, and hands them to the layer itself).
-    mutating func recordAnswer(_ outcome: AttemptOutcome)
-    mutating func recordRejection()
-    /// The queue now holds `length` attempts.
-    mutating func queued(length: Int)
-    /// A worker began serving `client`'s attempt `attempt` now.
-    mutating func serviceStarted(_ client: Int, attempt: Int64)
-    /// Work was done for `client`'s attempt `attempt`, but its client had stopped waiting.
-    mutating func wasted(_ client: Int, attempt: Int64)
-    /// The server dropped `client`'s queued attempt `attempt` unserved: its caller had stopped
-    /// waiting (``CapacityModel/dropsExpired``).
-    mutating func dropped(_ client: Int, attempt: Int64)
-    /// `client`'s hedge sent a copy of its attempt now (for the request's row in a request log).
-    mutating func copySent(for client: Int)
-    /// `client`'s hedge asks to send a copy after the first: the shared retry budget grants it as a
-    /// retry (gRPC's token bucket only while its tokens exceed half of its maximum), or refuses it.
-    mutating func grantsHedge(for client: Int) -> Bool
-    /// A copy of `client`'s hedged attempt failed while the attempt goes on: the shared limits hear
-    /// of a failed attempt (the attempt's own answer is recorded when it reaches the client).
-    mutating func copyFailed(for client: Int)
-    /// Schedule the server's own event `number` for `client`, `after` nanoseconds from now.
-    mutating func schedule(_ number: UInt32, for client: Int, value: Int64, after delay: Int64)
-    /// Let `client` time out on `attempt`, if the scenario has a timeout.
-    mutating func armTimeout(_ client: Int, attempt: Int64)
-    /// Answer `client` at `time` (a reply that travels back), and begin its next attempt at once when
-    /// it makes one: returns when that attempt starts, or `nil` when its session is over. The server
-    /// takes the next attempt from there (contention's read leaves at once).
-    mutating func answer(_ client: Int, _ answer: ClientAnswer, at time: VirtualTime) -> VirtualTime?
-    /// Schedule the server's own event `number` for `client` at `time`.
-    mutating func schedule(_ number: UInt32, for client: Int, value: Int64, at time: VirtualTime)
 }

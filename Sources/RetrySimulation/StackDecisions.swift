@@ -6,8 +6,10 @@ import Stochastics
 /// records go to the run's driver (`outer`), since the load is the server's; its answers go to
 /// the calls, and up the stack from there. Its draws come from the stack's own stream for it.
 ///
-/// The rest of what it decides reaches the driver as it is (``NestedDecisions``).
-struct StackDecisions<Outer: ServerDecisions>: NestedDecisions {
+/// The rest of what it decides reaches the driver as it is (``NestedDecisions``). The bottom server
+/// may be a hedge (``HedgedReplicas``), whose decisions about its copies the bottom layer's limits
+/// hear (``HedgeDecisions``).
+struct StackDecisions<Outer: ServerDecisions>: NestedDecisions, HedgeDecisions {
     let outer: UnsafeMutablePointer<Outer>
     let calls: StackCalls
 

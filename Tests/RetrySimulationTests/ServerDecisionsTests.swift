@@ -9,7 +9,7 @@ import Testing
 /// recorder of its decisions.
 @Suite struct ServerDecisionsTests {
     /// Every decision, in order, as text.
-    struct Recorder: ServerDecisions {
+    struct Recorder: DriverDecisions {
         var now = VirtualTime(nanoseconds: 1_000)
         let streams = ClientStreams(count: 4, root: 7)
         var awaiting: Set<Int> = [0, 1, 2, 3]

@@ -7,7 +7,7 @@ import Stochastics
 /// call (``HedgedCalls``), which answers the client. A copy draws from its client's stream.
 ///
 /// The rest of what it decides reaches the driver as it is (``NestedDecisions``).
-struct HedgeDecisions<Outer: ServerDecisions>: NestedDecisions {
+struct ReplicaDecisions<Outer: HedgeDecisions>: NestedDecisions {
     let outer: UnsafeMutablePointer<Outer>
     let calls: HedgedCalls
 
