@@ -7,8 +7,9 @@ import RetrySimulation
 ///
 /// A layer's SPEC is comma-separated `key=value` pairs: any policy option without its dashes
 /// (`max-attempts=3`, `base=50ms`, `jitter=full`, `preset=NAME`...), `budget=` and `breaker=`, and
-/// `name=`, `timeout=` (the per-try timeout of its calls to the layer below) and `concurrency=` (the
-/// requests it holds at once). The bottom layer may hedge its attempts to the server's replicas:
+/// `name=`, `timeout=` (the per-try timeout of its calls to the layer below) and the key of each
+/// layer behaviour (``LayerBehaviours/registered``: `concurrency=`, the requests it holds at once),
+/// read by the behaviour's own setting. The bottom layer may hedge its attempts to the server's replicas:
 /// `hedge-delay=`, `hedge-percentile=` or `hedge-per-try-timeout=`, with `hedge-max-attempts=`,
 /// `hedge-cancel=`, `hedge-cancel-delay=`, `hedge-backoff-base=` and `hedge-backoff-max=`, the keys
 /// of `--hedge on:...` prefixed. The pairs are read through the very declarations of those options,
@@ -25,7 +26,8 @@ struct LayerOptions {
         "layer", "spec", form: "comma-separated KEY=VALUE pairs, e.g. name=api,max-attempts=3,timeout=1s",
         help: "Add a service layer between the clients and the server (repeatable, top to bottom). Keys: the policy "
             + "options without their dashes (max-attempts, base, jitter, cap, preset...), budget, breaker, name, "
-            + "timeout (per-try, to the layer below), concurrency (requests held at once; more are refused), and on "
+            + "timeout (per-try, to the layer below), "
+            + LayerBehaviours.registered.map { "\($0.key) (\($0.summary))" }.joined(separator: ", ") + ", and on "
             + "the bottom layer hedge-delay, hedge-percentile or hedge-per-try-timeout with hedge-max-attempts, "
             + "hedge-cancel, hedge-cancel-delay, hedge-backoff-base and hedge-backoff-max (--hedge's keys).",
         parse: Parsers.text
@@ -54,9 +56,18 @@ struct LayerOptions {
         "timeout", "duration", kind: .duration, default: "none",
         form: "a duration greater than 0 (e.g. 500ms), or none",
         help: "The layer's per-try timeout.", parse: Parsers.durationOrNone)
-    static let concurrency = Option<Int?>.optional(
-        "concurrency", "count", kind: .count, form: Parsers.countForm(1...1_000_000_000, example: 100),
-        help: "The most requests the layer holds at once.", parse: Parsers.count(in: 1...1_000_000_000))
+    /// A key per layer behaviour, read by the behaviour's setting.
+    static let behaviourOptions = LayerBehaviours.registered.map { setting in
+        Option<(any LayerSetting)?>.optional(
+            setting.key, setting.valueName, kind: OptionKind(setting.valueKind), form: setting.form, help: setting.help,
+            parse: { text throws(InvalidValue) in
+                do throws(LayerSettingError) {
+                    return try setting.init(parsing: text)
+                } catch {
+                    throw InvalidValue(error.detail)
+                }
+            })
+    }
 
     /// The hedge's keys, `--hedge on:KEY=VALUE` with KEY prefixed by `hedge-`.
     static let hedgeKeys = [
@@ -72,7 +83,8 @@ struct LayerOptions {
     /// The declarations a SPEC's keys are read through, with the rows' jitter as the default.
     static func keySpecs(defaultJitter: String) -> [OptionSpec] {
         PolicyOptions.specs(defaultJitter: defaultJitter).filter { $0.name != PolicyOptions.failureKind.name }
-            + [ScenarioOptions.budget.spec, ScenarioOptions.breaker.spec, name.spec, timeout.spec, concurrency.spec]
+            + [ScenarioOptions.budget.spec, ScenarioOptions.breaker.spec, name.spec, timeout.spec]
+            + behaviourOptions.map(\.spec)
             + hedgeOptions.map(\.spec)
     }
 
@@ -175,16 +187,18 @@ struct LayerOptions {
             }
             let limits = RetryLimits(
                 budget: try parsed(ScenarioOptions.budget), breaker: try parsed(ScenarioOptions.breaker))
-            let (name, timeout, concurrency) = (
-                try parsed(Self.name) ?? "layer\(number)", try parsed(Self.timeout), try parsed(Self.concurrency)
-            )
+            let (name, timeout) = (try parsed(Self.name) ?? "layer\(number)", try parsed(Self.timeout))
+            var settings: [any LayerSetting] = []
+            for option in Self.behaviourOptions {
+                if let setting = try parsed(option) { settings.append(setting) }
+            }
             if let timeout, timeout <= .zero {
                 throw parsed.invalid(Self.timeout, detail: "the per-try timeout must be greater than 0")
             }
             let hedging = try Self.hedge(parsed)
             do {
                 return try ServiceLayer(
-                    name: name, policy: policies[0], limits: limits, timeout: timeout, concurrency: concurrency,
+                    name: name, policy: policies[0], limits: limits, timeout: timeout, settings: settings,
                     hedging: hedging)
             } catch {
                 throw CommandLineError.usage("\(error)", command: command)

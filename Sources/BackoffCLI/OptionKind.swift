@@ -1,3 +1,5 @@
+import RetrySimulation
+
 /// The kind of text an option takes.
 enum OptionKind: Sendable, Equatable {
     /// No value: on when given.
@@ -12,4 +14,16 @@ enum OptionKind: Sendable, Equatable {
     case serverModel
     /// Anything else: a name, a list, a file, a spec.
     case text
+}
+
+extension OptionKind {
+    /// The kind of a layer setting's key, so that a search ranges it as an option of that kind.
+    init(_ kind: LayerValueKind) {
+        switch kind {
+        case .count: self = .count
+        case .number: self = .number
+        case .duration: self = .duration
+        case .text: self = .text
+        }
+    }
 }

@@ -9,11 +9,11 @@ extension Scenario {
     ///
     /// `nil` when anything but the attempt counts can end a request's retries: a budget, breaker
     /// or throttle, a time limit (a policy's `maxElapsed`, a per-try timeout, a deadline), a
-    /// layer's concurrency, permanent errors, or another server.
+    /// layer's behaviours (a concurrency cap), permanent errors, or another server.
     public var amplificationFormula: Double? {
         guard limits.isEmpty, deadline == nil, permanentFraction == 0, policy.maxElapsed == nil,
             layers.allSatisfy({
-                $0.limits.isEmpty && $0.timeout == nil && $0.concurrency == nil && $0.policy.maxElapsed == nil
+                $0.limits.isEmpty && $0.timeout == nil && $0.settings.isEmpty && $0.policy.maxElapsed == nil
             })
         else { return nil }
         let attempts = layers.reduce(Double(policy.maxAttempts)) { $0 * Double($1.policy.maxAttempts) }

@@ -20,11 +20,11 @@ extension Scenario {
     public var clientsInteract: Bool { !server.answersAtOnce || sharesLimits }
 
     /// Whether the clients share limits: a retry budget, breaker or throttle (all shared), a shared
-    /// rate limiter, or a layer's budget, breaker or concurrency cap.
+    /// rate limiter, or a layer's budget, breaker or behaviours (a concurrency cap).
     public var sharesLimits: Bool {
         if limits.budget != nil || limits.breaker != nil || limits.throttle != nil { return true }
         if let limiter = limits.rateLimiter, limiter.scope == .shared { return true }
-        return layers.contains { !$0.limits.isEmpty || $0.concurrency != nil }
+        return layers.contains { !$0.limits.isEmpty || !$0.settings.isEmpty }
     }
 
     /// Whether one run cannot measure its own standard errors: a burst of clients that interact

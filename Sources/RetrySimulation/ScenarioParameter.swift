@@ -33,7 +33,8 @@ extension SimulationError {
         case .negativeThinkTime: .thinkTime
         case .nonPositiveTimeout, .timeoutWithoutQueue: .timeout
         case .nonPositiveBucket, .tooManyBuckets: .bucket
-        case .throttleInLayer, .nonPositiveLayerTimeout, .noLayerConcurrency, .tooManyLayers, .layersWithContention,
+        case .throttleInLayer, .nonPositiveLayerTimeout, .noLayerConcurrency, .repeatedLayerSetting, .tooManyLayers,
+            .layersWithContention,
             .tooManyCalls, .hedgeAboveBottomLayer, .layerHedgeNeedsCapacity:
             .layers
         case .nonPositiveDeadline, .deadlineWithoutLayers, .propagationWithoutDeadline: .deadline

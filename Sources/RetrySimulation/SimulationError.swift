@@ -47,6 +47,8 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case throttleInLayer(String)
     case nonPositiveLayerTimeout(String)
     case noLayerConcurrency(String, Int)
+    /// A layer declares two settings of one kind (its name, the setting's key).
+    case repeatedLayerSetting(String, String)
     case tooManyLayers(Int)
     /// Replications outside 1 ... ``Scenario/maximumReplications``.
     case replicationsOutOfRange(Int)
@@ -122,7 +124,9 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .throttleInLayer(let name):
             "layer '\(name)': a throttle or rate limiter is the clients' own (--throttle); a layer takes a budget and a breaker"
         case .nonPositiveLayerTimeout(let name): "layer '\(name)': the per-try timeout must be greater than 0"
-        case .noLayerConcurrency(let name, let n): "layer '\(name)': the concurrency must be at least 1, got \(n)"
+        case .noLayerConcurrency(let name, let n):
+            "layer '\(name)': the concurrency must be a whole number from 1 to \(ConcurrencyCap.largest), got \(n)"
+        case .repeatedLayerSetting(let name, let key): "layer '\(name)': \(key) is set twice"
         case .tooManyLayers(let n): "at most \(Scenario.maximumLayers) layers fit in one stack, got \(n)"
         case .replicationsOutOfRange(let n):
             "replications must be a whole number from 1 to \(Scenario.maximumReplications), got \(n)"

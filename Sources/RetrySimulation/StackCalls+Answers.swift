@@ -42,10 +42,12 @@ extension StackCalls {
             outer.schedule(Event.send.rawValue, for: slot, value: Int64(state.pointee.calls[slot].id), at: next)
         case .endRequest(let outcome, _, _):
             let reply: ClientAnswer
+            var ending = LayerCallEnding.failed
             switch outcome {
             case .succeeded:
                 state.pointee.tallies[layer].successes += 1
                 reply = .success
+                ending = .succeeded
             case .permanentFailure:
                 state.pointee.tallies[layer].permanentFailures += 1
                 reply = .permanentError
@@ -56,7 +58,7 @@ extension StackCalls {
             let (caller, callerAttempt) = (
                 Int(state.pointee.calls[slot].caller), state.pointee.calls[slot].callerAttempt
             )
-            end(slot)
+            end(slot, at: now.nanoseconds, ending)
             answerCaller(layer: layer, caller: caller, attempt: callerAttempt, reply, &outer)
         }
     }
@@ -68,7 +70,7 @@ extension StackCalls {
         let layer = Int(state.pointee.calls[slot].layer)
         state.pointee.tallies[layer].deadlineExceeded += 1
         let (caller, callerAttempt) = (Int(state.pointee.calls[slot].caller), state.pointee.calls[slot].callerAttempt)
-        end(slot)
+        end(slot, at: outer.now.nanoseconds, .cancelled)
         answerCaller(layer: layer, caller: caller, attempt: callerAttempt, .failure(serverDelay: nil), &outer)
     }
 
@@ -102,11 +104,15 @@ extension StackCalls {
         }
     }
 
-    /// The call in `slot` is over: its layer holds one call fewer, and the slot is free.
-    func end(_ slot: Int) {
+    /// The call in `slot` is over at `now`, as `ending` says: its layer's behaviours hear it, and
+    /// the slot is free.
+    func end(_ slot: Int, at now: Int64, _ ending: LayerCallEnding) {
         let layer = Int(state.pointee.calls[slot].layer)
         if gated[layer] { state.pointee.gates[layer]!.requestEnded(client: slot) }
-        state.pointee.caps[layer].closed()
+        let openedAt = state.pointee.calls[slot].openedAt
+        for index in state.pointee.behaviours[layer].indices {
+            state.pointee.behaviours[layer][index].closed(at: now, openedAt: openedAt, ending)
+        }
         state.pointee.calls[slot].isLive = false
         state.pointee.calls[slot].isAwaiting = false
         state.pointee.free.append(Int32(slot))

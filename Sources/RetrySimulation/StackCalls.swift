@@ -32,8 +32,8 @@ final class StackCalls {
         var calls = UnsafeMutablePointer<ServiceCall>.allocate(capacity: 64)
         var count = 0, capacity = 64
         var free: [Int32] = []
-        /// Each layer's cap on its calls in flight (``ConcurrencyCap``).
-        var caps: [ConcurrencyCap]
+        /// Each layer's behaviours (``LayerBehaviour``), in the order their settings are registered.
+        var behaviours: [[any LayerBehaviour]]
         var gates: [LimitsInForce?]
         var nextID: UInt32 = 0
         var tallies: [LayerTally]
@@ -83,7 +83,7 @@ final class StackCalls {
         state = .allocate(capacity: 1)
         state.initialize(
             to: State(
-                caps: layers.map { ConcurrencyCap(limit: $0.concurrency) },
+                behaviours: layers.map(LayerBehaviours.behaviours(of:)),
                 gates: layers.map { layer in
                     layer.limits.isEmpty
                         ? nil : LimitsInForce(limits: layer.limits, clients: 0, failureKind: scenario.failureKind)
@@ -137,24 +137,25 @@ final class StackCalls {
     // MARK: Opening a call
 
     /// Layer `layer` takes a request from `caller` (its attempt `callerAttempt`) at `now`: the
-    /// slot of its new call, or `nil` when its ``ConcurrencyCap`` is full (the request is refused,
-    /// and the caller answered, at once).
+    /// slot of its new call, or `nil` when one of its behaviours refuses it (a full
+    /// ``ConcurrencyCap``: the request is refused, and the caller answered, at once).
     func open<Outer: ServerDecisions>(
         layer: Int, caller: Int, callerAttempt: Int64, callerRetrying: Bool, deadline: Int64, permanent: Bool,
         _ outer: inout Outer
     ) -> Int? {
         state.pointee.tallies[layer].requests += 1
-        let admitted = state.pointee.caps[layer].admits
+        let now = outer.now.nanoseconds
+        let admitted = state.pointee.behaviours[layer].allSatisfy { $0.admits(at: now) }
         guard admitted, !state.pointee.free.isEmpty || state.pointee.count < Self.maximumCalls else {
             state.pointee.overflowed = state.pointee.overflowed || admitted
             state.pointee.tallies[layer].rejections += 1
             answerCaller(layer: layer, caller: caller, attempt: callerAttempt, .failure(serverDelay: nil), &outer)
             return nil
         }
-        state.pointee.caps[layer].opened()
+        for index in state.pointee.behaviours[layer].indices { state.pointee.behaviours[layer][index].opened(at: now) }
         let call = ServiceCall(
             retries: SimulatedClient(policy: policies[layer]), deadline: deadline, callerAttempt: callerAttempt,
-            id: newID(), caller: Int32(caller),
+            openedAt: now, id: newID(), caller: Int32(caller),
             session: layer == 0 ? Int32(caller) : state.pointee.calls[caller].session,
             layer: Int16(layer), callerRetrying: callerRetrying, isPermanent: permanent)
         let slot: Int
@@ -175,7 +176,7 @@ final class StackCalls {
                 state.pointee.gates[index]?.addClients(upTo: state.pointee.count)
             }
         }
-        if gated[layer] { state.pointee.gates[layer]!.requestStarted(at: outer.now.nanoseconds) }
+        if gated[layer] { state.pointee.gates[layer]!.requestStarted(at: now) }
         if deadline < .max {
             outer.schedule(
                 Event.callDeadline.rawValue, for: slot, value: Int64(call.id), at: VirtualTime(nanoseconds: deadline))
