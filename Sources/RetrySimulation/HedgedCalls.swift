@@ -102,6 +102,15 @@ final class HedgedCalls {
         get { state.pointee.overflowed }
         set { state.pointee.overflowed = newValue }
     }
+    /// Read and written when the next copy is asked for (HedgedCalls+NextCopy.swift).
+    var backup: BackupRequestDelay? {
+        _read { yield state.pointee.backup }
+        _modify { yield &state.pointee.backup }
+    }
+    var refused: Int {
+        get { state.pointee.refused }
+        set { state.pointee.refused = newValue }
+    }
 
     /// Calls of `hedging` over `replicas` replicas; `batchesCalls`: the standard errors come from
     /// batches of calls (the clients arrive over time, ``Scenario/usesBatchMeans``).
@@ -203,36 +212,6 @@ final class HedgedCalls {
     func isLive(_ copy: Int, tag: Int64) -> Bool { copies[copy].isLive && Int64(copies[copy].tag) == tag }
 
     func call(of copy: Int) -> Call { calls[Int(copies[copy].call)] }
-
-    /// What the call's machine decides as the limits answer; a refusal is counted.
-    func limitsAnswered(_ call: Int32, granted: Bool, now: Int64) -> HedgedCallMachine.Action {
-        if !granted {
-            state.pointee.refused += 1
-            trace?.record(calls[Int(call)], .copyRefused(copy: calls[Int(call)].machine.sent + 1), now: now)
-        }
-        return calls[Int(call)].machine.limitsAnswered(granted: granted)
-    }
-
-    /// When the next copy of a call that just sent one is due, in nanoseconds after it (`nil`:
-    /// never): the hedge's delay; with a per-try timeout, the timeout (the copy then waits a
-    /// backoff); or, for a percentile hedge, Finagle's delay as the call starts (asked once per
-    /// call, as its first copy goes: the call's request is deposited in the budget).
-    func nextCopyDelay(now: Int64) -> Int64? {
-        copySpacing ?? state.pointee.backup!.callStarted(at: now)
-    }
-
-    /// Whether a copy after the first may go now: always for a fixed delay; for a percentile
-    /// hedge, when Finagle's backup budget grants it (and it then takes a token).
-    func admitsNextCopy(now: Int64) -> Bool {
-        guard state.pointee.backup != nil else { return true }
-        return state.pointee.backup!.admitsBackup(at: now)
-    }
-
-    /// A percentile hedge records the latency of a copy that succeeded or was superseded.
-    func recordLatency(of copy: Int, now: Int64) {
-        guard state.pointee.backup != nil else { return }
-        state.pointee.backup!.record(start: copies[copy].sent, now: now)
-    }
 
     func serviceStarted(_ copy: Int, now: Int64) { copies[copy].serviceStart = now }
 
