@@ -109,9 +109,11 @@ extension StackCalls {
     func end(_ slot: Int, at now: Int64, _ ending: LayerCallEnding) {
         let layer = Int(state.pointee.calls[slot].layer)
         if gated[layer] { state.pointee.gates[layer]!.requestEnded(client: slot) }
-        let openedAt = state.pointee.calls[slot].openedAt
-        for index in state.pointee.behaviours[layer].indices {
-            state.pointee.behaviours[layer][index].closed(at: now, openedAt: openedAt, ending)
+        if behaves[layer] {
+            let openedAt = state.pointee.calls[slot].openedAt
+            for index in state.pointee.behaviours[layer].indices {
+                state.pointee.behaviours[layer][index].closed(at: now, openedAt: openedAt, ending)
+            }
         }
         state.pointee.calls[slot].isLive = false
         state.pointee.calls[slot].isAwaiting = false

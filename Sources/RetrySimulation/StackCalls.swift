@@ -22,6 +22,8 @@ final class StackCalls {
     /// Each layer's policy, and whether it has a budget or breaker.
     let policies: UnsafeMutablePointer<BackoffPolicy>
     let gated: [Bool]
+    /// Whether each layer has behaviours (``LayerBehaviour``): a layer without pays nothing for them.
+    let behaves: [Bool]
     /// What changes as the run goes, behind one pointer: a class's stored `var`s would pay a
     /// dynamic exclusivity check at every access, and this is the stack's hot path.
     let state: UnsafeMutablePointer<State>
@@ -80,6 +82,7 @@ final class StackCalls {
         policies = .allocate(capacity: layers.count)
         policies.initialize(from: layers.map(\.policy), count: layers.count)
         gated = layers.map { !$0.limits.isEmpty }
+        behaves = layers.map { !$0.settings.isEmpty }
         state = .allocate(capacity: 1)
         state.initialize(
             to: State(
@@ -145,14 +148,18 @@ final class StackCalls {
     ) -> Int? {
         state.pointee.tallies[layer].requests += 1
         let now = outer.now.nanoseconds
-        let admitted = state.pointee.behaviours[layer].allSatisfy { $0.admits(at: now) }
+        let admitted = !behaves[layer] || state.pointee.behaviours[layer].allSatisfy { $0.admits(at: now) }
         guard admitted, !state.pointee.free.isEmpty || state.pointee.count < Self.maximumCalls else {
             state.pointee.overflowed = state.pointee.overflowed || admitted
             state.pointee.tallies[layer].rejections += 1
             answerCaller(layer: layer, caller: caller, attempt: callerAttempt, .failure(serverDelay: nil), &outer)
             return nil
         }
-        for index in state.pointee.behaviours[layer].indices { state.pointee.behaviours[layer][index].opened(at: now) }
+        if behaves[layer] {
+            for index in state.pointee.behaviours[layer].indices {
+                state.pointee.behaviours[layer][index].opened(at: now)
+            }
+        }
         let call = ServiceCall(
             retries: SimulatedClient(policy: policies[layer]), deadline: deadline, callerAttempt: callerAttempt,
             openedAt: now, id: newID(), caller: Int32(caller),

@@ -56,6 +56,55 @@ import Testing
         }
     }
 
+    /// The DocC article's example: a layer that sheds requests while its latest call took longer
+    /// than a threshold.
+    struct LatencyShedding: LayerSetting {
+        let threshold: Int64
+        static let key = "shed-above"
+        static let valueName = "nanoseconds"
+        static let valueKind = LayerValueKind.count
+        static let form = "a whole number of nanoseconds"
+        static let help = "Refuse requests while the latest call took longer than this."
+        static let summary = "a latency above which requests are shed"
+        init(threshold: Int64) { self.threshold = threshold }
+        init(parsing text: String) throws(LayerSettingError) {
+            guard let threshold = Int64(text), threshold >= 0 else { throw LayerSettingError() }
+            self.threshold = threshold
+        }
+        var valueText: String { String(threshold) }
+        func makeBehaviour() -> any LayerBehaviour { Machine(threshold: threshold) }
+
+        struct Machine: LayerBehaviour {
+            let threshold: Int64
+            var latest: Int64 = 0
+            func admits(at now: Int64) -> Bool { latest <= threshold }
+            mutating func opened(at now: Int64) {}
+            mutating func closed(at now: Int64, openedAt: Int64, _ ending: LayerCallEnding) { latest = now - openedAt }
+        }
+    }
+
+    /// Ten clients within a second against one worker of fixed 100 ms services: the first call
+    /// ends 100 ms after it opened, above a 50 ms threshold, so every request arriving after that
+    /// is refused, and those before it are served; with a threshold of 1 s none is refused. The
+    /// behaviour hears each call's latency as `now - openedAt`.
+    @Test func theArticlesSheddingLayerRefusesAfterASlowCall() throws {
+        let once = try BackoffPolicy(budget: .maxAttempts(1))
+        let capacity = CapacityModel(workers: 1, serviceTime: .deterministic(.milliseconds(100)), queueLimit: 100)
+        let layer = try ServiceLayer(name: "api", policy: once, settings: [LatencyShedding(threshold: 50_000_000)])
+        let patient = try ServiceLayer(
+            name: "api", policy: once, settings: [LatencyShedding(threshold: 1_000_000_000)])
+        for (layer, shedsAfterFirst) in [(layer, true), (patient, false)] {
+            let scenario = try Scenario(
+                clients: 10, server: .capacity(capacity), policy: once, bucketWidth: .milliseconds(100),
+                arrivals: .uniform(window: .seconds(1)), layers: [layer])
+            let arrivals = try scenario.arrivalTimes(seed: 7, algorithm: .standard)
+            let late = arrivals.filter { $0 > arrivals[0] + 100_000_000 }.count
+            let report = try scenario.run(seed: 7)
+            #expect(report.layers[0].rejections == (shedsAfterFirst ? late : 0), "sheds: \(shedsAfterFirst)")
+            #expect(report.attempts == 10 - report.layers[0].rejections && (1..<10).contains(late))
+        }
+    }
+
     /// The cap's setting reads and prints itself: every value from 1 to the largest, nothing else.
     @Test func theConcurrencyCapReadsWhatItPrints() throws {
         for limit in [1, 2, 100, ConcurrencyCap.largest] {
