@@ -8,6 +8,9 @@ struct InstantServer: ModelledServer, StackableServer {
     /// It answers every attempt as it arrives: no events.
     static var eventKinds: UInt32 { 0 }
 
+    /// Every attempt is answered as it arrives, so a session's slot may pass on as it ends.
+    static var releasesEveryAttempt: Bool { true }
+
     /// Bernoulli's failure probability (`nil` for the others).
     let failureProbability: Double?
     /// The outage's end (`nil` for the others).

@@ -170,13 +170,21 @@ public struct Scenario: Sendable {
 
     /// Whether an event-ordered run gives a session's slot (its client state, stream and limits'
     /// counters) to a new session once it has ended and the server holds none of its attempts, so
-    /// that memory follows the sessions in flight, not the run's length: a capacity server without
-    /// layers or replicas, and limits without a client-side rate limiter (whose per-client limiters
-    /// live as long as the run). Such a run's open arrivals may number up to
-    /// ``maximumIndependentClients``.
+    /// that memory follows the sessions in flight, not the run's length: a capacity server, or one
+    /// that answers at once and keeps nothing of a client (always-fail, bernoulli, outage, trace)
+    /// when shared limits make its clients interact; without layers or replicas, and limits without
+    /// a client-side rate limiter (whose per-client limiters live as long as the run). Such a run's
+    /// open arrivals may number up to ``maximumIndependentClients``.
     public var recyclesClients: Bool {
-        guard case .capacity = server else { return false }
-        return layers.isEmpty && !runsReplicaSet && limits.rateLimiter == nil
+        guard layers.isEmpty, !runsReplicaSet, limits.rateLimiter == nil else { return false }
+        switch server {
+        case .capacity: return true
+        // Without shared limits these run client by client, with no slots at all.
+        case .alwaysFail, .bernoulli, .outage, .trace: return !runsClientByClient
+        // The rate limiter draws whether a client sends to it once and keeps it; contention keeps
+        // each client's read.
+        case .rateLimit, .contention: return false
+        }
     }
 
     /// Whether a run's standard errors come from batches of sessions in arrival order

@@ -105,8 +105,9 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .tooManyArrivals(let expected, let limit):
             "the arrivals would bring about \(Self.whole(expected)) clients; at most \(limit) fit in one run"
                 + (limit < Scenario.maximumIndependentClients
-                    ? " (\(Scenario.maximumIndependentClients) against a capacity server with no layers, replicas or "
-                        + "client-side rate limiter, whose clients' memory is reused as their sessions end)" : "")
+                    ? " (\(Scenario.maximumIndependentClients) against a capacity server, or always-fail, bernoulli, "
+                        + "outage or trace with shared limits, with no layers, replicas or client-side rate limiter: "
+                        + "their clients' memory is reused as their sessions end)" : "")
         case .beyondHorizon:
             "the run's clock passed virtual time's horizon (2^62 ns, about 146 years): its waits, server delays or service "
                 + "times add up to more than that"

@@ -71,6 +71,34 @@ import Testing
         #expect(run.slots.allFree)
     }
 
+    /// The same for a server that answers at once, made event-ordered by a shared retry budget:
+    /// 40,000 sessions of up to 4 attempts against Bernoulli failures in a few hundred slots. Without
+    /// the budget the clients run one after the other, with no slots, and the client limit stays.
+    @Test func aServerThatAnswersAtOnceReusesSlotsUnderSharedLimits() throws {
+        let budget = RetryLimits(budget: .tokenBucket(try TokenBucketBudget(maxTokens: 10, tokenRatio: 0.1)))
+        let scenario = try Scenario(
+            clients: 1, server: .bernoulli(failureProbability: 0.3), policy: EngineAgreementTests.policy(.full),
+            bucketWidth: .milliseconds(100), arrivals: .poisson(ratePerSecond: 2000, duration: .seconds(20)),
+            limits: budget)
+        #expect(scenario.recyclesClients && !scenario.runsClientByClient)
+        let arrivals = try ArrivalSequence(scenario, seed: 9, algorithm: .standard, drawsAsItGoes: true)
+        var run = ScenarioRun<InstantServer, LimitsInForce>(
+            scenario: scenario, sessions: arrivals.count, seed: 9, eventOrdered: true, recyclesClients: true)
+        let report = try run.runEventOrdered(arrivals)
+        #expect(report.clients == arrivals.count && arrivals.count > 39_000 && report.attempts > arrivals.count)
+        #expect(run.slots.count < 2_000, "\(run.slots.count) slots for \(arrivals.count) sessions")
+        #expect(run.slots.allFree)
+        let hour = Arrivals.poisson(ratePerSecond: 90_000, duration: .seconds(3600))
+        let long = try Scenario(
+            clients: 1, server: .bernoulli(failureProbability: 0.3), policy: EngineAgreementTests.policy(.full),
+            bucketWidth: .seconds(1), arrivals: hour, limits: budget)
+        #expect(long.recyclesClients && long.memoryEstimate.bytes < 512 * 1_048_576, "\(long.memoryEstimate.bytes)")
+        let independent = try Scenario(
+            clients: 1, server: .bernoulli(failureProbability: 0.3), policy: EngineAgreementTests.policy(.full),
+            bucketWidth: .milliseconds(100), arrivals: .poisson(ratePerSecond: 2000, duration: .seconds(1)))
+        #expect(!independent.recyclesClients && independent.runsClientByClient)
+    }
+
     /// An hour at 90,000 requests a second (324 million sessions) passes the client limit where slots
     /// are reused, and is refused, naming the limit, where every session keeps its slot.
     @Test func onlyARunThatReusesSlotsTakesMoreArrivalsThanTheClientLimit() throws {

@@ -131,6 +131,34 @@ import Testing
                     onGiveUp: .continue, attemptTimeout: .milliseconds(100))
             }
         ),
+        // Servers that answer at once, made event-ordered by shared limits: their slots are reused
+        // too, and compared with a run that keeps them.
+        (
+            "bernoulli, token budget and breaker, Poisson sessions",
+            {
+                try Scenario(
+                    clients: 1, server: .bernoulli(failureProbability: 0.6, retryAfter: .fixed(.milliseconds(40))),
+                    policy: policy(.full), bucketWidth: .milliseconds(10),
+                    arrivals: .poisson(ratePerSecond: 1500, duration: .seconds(2)), permanentFraction: 0.05,
+                    retryAfter: .max, requestsPerClient: 3, thinkTime: .milliseconds(20), onGiveUp: .continue,
+                    limits: RetryLimits(
+                        budget: .tokenBucket(try TokenBucketBudget(maxTokens: 10, tokenRatio: 0.1)),
+                        breaker: try CircuitBreaker(
+                            failureThreshold: 0.7, minimumRequests: 20, window: .seconds(1),
+                            openDuration: .milliseconds(100))))
+            }
+        ),
+        (
+            "outage, adaptive throttle, recovery trigger, uniform arrivals",
+            {
+                try Scenario(
+                    clients: 900, server: .outage(until: end, retryAfter: .untilRecovery),
+                    policy: policy(.decorrelated()), bucketWidth: .milliseconds(10),
+                    arrivals: .uniform(window: .seconds(1)),
+                    retryTrigger: .recovery(notificationDelay: .milliseconds(20)), requestsPerClient: 2,
+                    limits: RetryLimits(throttle: try AdaptiveThrottle(k: 1.5)))
+            }
+        ),
     ]
 
     @Test(arguments: 0..<scenarios.count)
@@ -139,8 +167,8 @@ import Testing
         let scenario = try make()
         let paths = ScenarioPath.applicable(to: scenario)
         // Sessions, permanent errors, Retry-After honoured and the recovery trigger need the state machine.
-        // A capacity server's run reuses slots, and is compared with a run that keeps them.
-        #expect(paths.count == [3, 2, 2, 2, 3, 3, 3, 3, 2, 2, 2][index], "\(name): \(paths)")
+        // A run that reuses slots is compared with a run that keeps them.
+        #expect(paths.count == [3, 2, 2, 2, 3, 3, 3, 3, 2, 2, 2, 2, 2][index], "\(name): \(paths)")
         for seed: UInt64 in [1, 99] {
             let reference = try scenario.run(seed: seed, arrivalSeed: nil, algorithm: .standard, path: paths[0])
             #expect(reference.attempts > 0)
