@@ -24,8 +24,9 @@ struct FormulaCommand: BackoffCommand {
         "outage", "duration", kind: .duration, form: OptionSpec.durationForm,
         help: "Also report the expected load of --clients clients failing at t = 0 against an outage of this length.",
         parse: Parsers.duration)
-    static let clients = ScenarioOptions.clients.withHelp("With --outage: the clients of the burst.")
-    static let bucket = ScenarioOptions.bucket.withHelp("With --outage: the width of a load bucket.")
+    // The outage's clients and bucket: help lists them with --outage, not in simulate's groups.
+    static let clients = ScenarioOptions.clients.withHelp("With --outage: the clients of the burst.").grouped(.command)
+    static let bucket = ScenarioOptions.bucket.withHelp("With --outage: the width of a load bucket.").grouped(.command)
     static let specs =
         PolicyOptions.specs(defaultJitter: defaultJitter) + [waitBudget.spec, outage.spec, clients.spec, bucket.spec]
         + [TableOptions.output.spec, MemoryLimit.option.spec]

@@ -27,12 +27,17 @@ enum HelpRenderer {
 
     static func help(for name: String) -> String {
         guard let command = Commands.named(name) else { return overview() }
-        var text =
-            "\(command.abstract)\n\n\(command.discussion)\n\nUSAGE: backoff \(command.name) [options]\n\nOPTIONS:\n"
+        var text = "\(command.abstract)\n\n\(command.discussion)\n\nUSAGE: backoff \(command.name) [options]\n"
         let width = command.specs.map(\.usage.count).max() ?? 0
-        for spec in command.specs {
-            let defaultText = spec.defaultValue.map { " (default: \($0))" } ?? ""
-            text += "  \(spec.usage.padding(to: width))  \(spec.help)\(defaultText)\n"
+        let groups = OptionGroup.allCases.filter { group in command.specs.contains { $0.group == group } }
+        if groups.isEmpty { text += "\n\(OptionGroup.command.heading):\n" }
+        for group in groups {
+            // One heading for a command whose options all sit in one group.
+            text += "\n\(groups.count == 1 ? OptionGroup.command.heading : group.heading):\n"
+            for spec in command.specs where spec.group == group {
+                let defaultText = spec.defaultValue.map { " (default: \($0))" } ?? ""
+                text += "  \(spec.usage.padding(to: width))  \(spec.help)\(defaultText)\n"
+            }
         }
         text += "  \("--help, -h".padding(to: width))  Show this help.\n\nCSV COLUMNS (in this order):\n"
         let columnWidth = command.columns.map(\.name.count).max() ?? 0

@@ -31,22 +31,24 @@ struct LayerOptions {
             + "the bottom layer hedge-delay, hedge-percentile or hedge-per-try-timeout with hedge-max-attempts, "
             + "hedge-cancel, hedge-cancel-delay, hedge-backoff-base and hedge-backoff-max (--hedge's keys).",
         parse: Parsers.text
-    ).setting(.layers)
+    ).setting(.layers).grouped(.layers)
     static let deadline = Option<Duration?>.optional(
         "deadline", "duration", kind: .duration, form: "a duration greater than 0 with a unit (e.g. 2s)",
         help: "With --layer: each request's overall deadline; when it passes the request ends (deadline_exceeded), "
             + "and the clients start no retry after it.",
         parse: Parsers.duration
-    ).setting(.deadline, formStatesRange: true)
+    ).setting(.deadline, formStatesRange: true).grouped(.layers)
     static let propagation = Option.flag(
         "deadline-propagation",
         help: "With --deadline: every sub-request carries the time left (gRPC-style): a layer starts no retry that "
-            + "cannot finish before it, and the work below is cancelled when it passes.")
+            + "cannot finish before it, and the work below is cancelled when it passes."
+    ).grouped(.layers)
     static let report = Option<String?>.optional(
         "layer-report", "file", form: "a file path",
         help: "Also write one row per jitter mode and layer (the clients first): requests, attempts sent down, "
             + "outcomes, timeouts, rejections and amplification.",
-        parse: Parsers.text)
+        parse: Parsers.text
+    ).grouped(.layers)
     static let specs = [layer.spec, deadline.spec, propagation.spec, report.spec]
 
     // The keys a SPEC takes beyond the policy options.

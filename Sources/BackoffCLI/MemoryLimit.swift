@@ -16,7 +16,8 @@ struct MemoryLimit {
         "max-memory", "size",
         form: "a size of at least 1 B with a unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), e.g. 8GiB",
         help: "Refuse a run whose estimated memory exceeds this (default: half of the physical memory).",
-        parse: Parsers.form(MemoryLimit.size))
+        parse: Parsers.form(MemoryLimit.size)
+    ).grouped(.output)
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
         self.options = options

@@ -83,7 +83,14 @@ struct Option<Value: Sendable>: Sendable {
             name: spec.name, placeholder: spec.placeholder, kind: spec.kind, help: help,
             defaultValue: spec.defaultValue,
             form: spec.form, presetText: spec.presetText, isRepeatable: spec.isRepeatable,
-            parameter: spec.parameter, formStatesRange: spec.formStatesRange)
+            parameter: spec.parameter, formStatesRange: spec.formStatesRange, group: spec.group)
+        return option
+    }
+
+    /// The same option, listed by help in `group`.
+    func grouped(_ group: OptionGroup) -> Option {
+        var option = self
+        option.spec.group = group
         return option
     }
 

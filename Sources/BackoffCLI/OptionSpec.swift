@@ -24,6 +24,8 @@ struct OptionSpec: Sendable, Equatable {
     /// Whether the option's form states its parameter's own range (then an error of that range
     /// needs no words beyond the form).
     var formStatesRange = false
+    /// Where help lists the option (see ``OptionGroup``).
+    var group = OptionGroup.command
 
     /// `--name <value>`, or `--name` for a flag, as help and error messages show it.
     var usage: String { isFlag ? "--\(name)" : "--\(name) <\(placeholder)>" }
@@ -31,7 +33,15 @@ struct OptionSpec: Sendable, Equatable {
     /// A flag takes no value: it is on when given.
     var isFlag: Bool { kind == .flag }
 
-    /// Two declarations are the same option when everything but the preset's reading agrees.
+    /// The same declaration, listed by help in `group`.
+    func grouped(_ group: OptionGroup) -> OptionSpec {
+        var spec = self
+        spec.group = group
+        return spec
+    }
+
+    /// Two declarations are the same option when everything but the preset's reading (and the
+    /// help group) agrees.
     static func == (lhs: OptionSpec, rhs: OptionSpec) -> Bool {
         (lhs.name, lhs.placeholder, lhs.kind, lhs.help, lhs.defaultValue, lhs.form)
             == (rhs.name, rhs.placeholder, rhs.kind, rhs.help, rhs.defaultValue, rhs.form)

@@ -137,7 +137,7 @@ struct PolicyOptions {
             base.spec, multiplier.spec, increment.spec, cap.spec,
             capMode.spec, maxAttempts.spec, maxRetries.spec, maxElapsed.spec, decorrelatedFactor.spec,
             firstRetry.spec, granularity.spec, failureKind.spec,
-        ]
+        ].map { $0.grouped(.policy) }
     }
 
     init(_ options: ParsedOptions, defaultJitter: String) throws(CommandLineError) {

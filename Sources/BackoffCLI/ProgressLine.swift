@@ -7,7 +7,8 @@ import RetrySimulation
 struct ProgressLine {
     /// `--progress`, for a command whose progress shows on a terminal by itself.
     static let option = Option<Bool>.flag(
-        "progress", help: "Report progress on stderr even when stderr is not a terminal.")
+        "progress", help: "Report progress on stderr even when stderr is not a terminal."
+    ).grouped(.output)
 
     /// What is in progress (`sweep`, `simulate`).
     let label: String

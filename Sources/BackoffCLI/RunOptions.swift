@@ -14,14 +14,17 @@ struct RunOptions {
         "seed", "integer", kind: .count, default: String(defaultSeed),
         form: "a whole number from 0 to 18446744073709551615",
         help: "Root seed; each jitter mode's stream seed is derived from it (see 'How the numbers are checked').",
-        parse: Parsers.form { ValueParser.isDigits($0) ? UInt64($0) : nil })
+        parse: Parsers.form { ValueParser.isDigits($0) ? UInt64($0) : nil }
+    ).grouped(.output)
     static let generatorOption = Option(
         "generator", "name", default: GeneratorAlgorithm.standard.rawValue, form: "one of mt19937, taus2, ranlxd2",
-        help: "GSL generator: mt19937, taus2 or ranlxd2.", parse: Parsers.choice(GeneratorAlgorithm.self))
+        help: "GSL generator: mt19937, taus2 or ranlxd2.", parse: Parsers.choice(GeneratorAlgorithm.self)
+    ).grouped(.output)
     static let jobsOption = Option<Int?>.optional(
         "jobs", "count", kind: .count, form: Parsers.countForm(jobsRange, example: 2),
         help: "Threads (the output is identical for every value). Default: the number of cores.",
-        parse: Parsers.count(in: jobsRange))
+        parse: Parsers.count(in: jobsRange)
+    ).grouped(.output)
     /// Threads a run or a sweep may use.
     static let jobsRange = 1...1024
 

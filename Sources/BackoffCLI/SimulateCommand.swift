@@ -34,13 +34,15 @@ struct SimulateCommand: BackoffCommand {
         "timeline", "file", form: "a file path",
         help:
             "Also write the load per bucket to this file (jitter,bucket_start_s,attempts,retries,successes,failures,...).",
-        parse: Parsers.text)
+        parse: Parsers.text
+    ).grouped(.output)
     static let requests = Option<String?>.optional(
         "requests", "file", form: "a file path",
         help:
             "Also write one row per request to this file (jitter,client,request,start_s,completion_s,attempts,copies,"
             + "outcome,total_wait_s), for CDF plots; written as the requests end, in bounded memory.",
-        parse: Parsers.text)
+        parse: Parsers.text
+    ).grouped(.output)
     /// No default value: absent, it is 1 and adds nothing to a sweep point's seed or identity, so
     /// sweeps written before it keep their seeds.
     static let replications = Option<Int?>.optional(
@@ -51,7 +53,7 @@ struct SimulateCommand: BackoffCommand {
             + "clients that interact (a capacity, contention or ratelimit server, shared limits, a layer's budget, "
             + "breaker or cap) needs 2 or more for any se_ value: one run is one draw of what they share.",
         parse: Parsers.count(in: 1...Scenario.maximumReplications)
-    ).setting(.replications, formStatesRange: true)
+    ).setting(.replications, formStatesRange: true).grouped(.output)
     static let specs =
         PolicyOptions.specs(defaultJitter: defaultJitter) + [ScenarioOptions.clients.spec] + ScenarioOptions.specs
         + [ScenarioOptions.bucket.spec, timeline.spec, requests.spec] + LayerOptions.specs + RunOptions.seedSpecs + [

@@ -54,7 +54,7 @@ struct SweepCommand: RunnableCommand {
         "Write the table to this file (rows kept in FILE.partial until done).")
     static let specs = [
         jobs.spec, shard.spec, resume.spec, progressFlag.spec, dryRunFlag.spec, force.spec, output.spec,
-        MemoryLimit.option.spec,
+        MemoryLimit.option.spec.grouped(.command),
     ]
     static let columns = [
         ColumnDocumentation(

@@ -15,7 +15,8 @@ struct WorkLimit {
             "Refuse a run that could make more server attempts than this: clients x requests x the attempts of "
             + "every tier (the policy's and each --layer's) x hedge copies (default: no limit; a run past 10^9 says "
             + "what it may cost on stderr).",
-        parse: Parsers.form { text in ValueParser.number(text).flatMap { $0 >= 1 ? $0 : nil } })
+        parse: Parsers.form { text in ValueParser.number(text).flatMap { $0 >= 1 ? $0 : nil } }
+    ).grouped(.output)
 
     /// A bound past which a run announces itself.
     static let announcedAbove = 1e9
