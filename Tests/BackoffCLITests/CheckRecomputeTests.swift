@@ -36,6 +36,26 @@ import Testing
             simulate.stdout.contains("9 formula values recomputed from the policy columns: PASS"), "\(simulate.stdout)")
     }
 
+    /// Every jitter mode's row is written with the policy columns its formulas need, and read back by
+    /// `check`: a decorrelated factor other than the default included, for both decorrelated modes
+    /// (decorrelated-monotone's factor was once read but not written, so `check` failed a correct
+    /// table). Editing that factor then fails the row, so the column is really read.
+    @Test func everyJitterModesRowIsReadBackWithItsOwnParameters() throws {
+        let modes =
+            "none,full,equal,proportional:0.5,upward:0.3,additive:20ms,decorrelated,decorrelated-monotone,polly-v2"
+        let arguments = "waits --runs 2000 --jitter \(modes) --decorrelated-factor 2.5 --max-attempts 6"
+        let untouched = try check(arguments)
+        #expect(untouched.status == 0, "\(untouched.stdout)")
+        #expect(
+            untouched.stdout.contains("9 formula values recomputed from the policy columns: PASS"),
+            "\(untouched.stdout)")
+        for row in [7, 8] {  // decorrelated, decorrelated-monotone
+            let edited = try check(arguments) { set("decorrelated_factor", row: row, to: "3", in: &$0) }
+            #expect(edited.status == 1, "row \(row): \(edited.stdout)")
+            #expect(edited.stdout.contains("FAIL row \(row)"), "\(edited.stdout)")
+        }
+    }
+
     /// The formula column edited to the simulated mean (so the old check, mean against its own
     /// formula column, would pass with z = 0).
     @Test func anEditedFormulaColumnFails() throws {
