@@ -3,20 +3,8 @@ import BackoffPolicies
 /// How values are written in CSV: shortest round-trip decimals, seconds for times, `inf` for "no
 /// limit", an empty field for "no value" (a formula with no closed form).
 enum CSVFormat {
-    /// The shortest text that reads back as exactly `value` (`0.1`, `1.5`, `5`, `1e-05`); `nan`,
-    /// `inf` and `-inf` for the special values; negative zero as `0`.
-    static func number(_ value: Double) -> String {
-        if value.isNaN { return "nan" }
-        if value.isInfinite { return value > 0 ? "inf" : "-inf" }
-        if value == 0 { return "0" }
-        // A whole number below 10^15 prints as its digits (Double's description would add ".0"):
-        // formatted as an integer, without the shortest-decimal search.
-        if value.magnitude < 1e15, value == value.rounded(.towardZero) { return String(Int64(value)) }
-        let text = value.description
-        let bytes = text.utf8
-        guard bytes.count > 2, bytes.suffix(2).elementsEqual(".0".utf8) else { return text }
-        return String(decoding: bytes.dropLast(2), as: UTF8.self)
-    }
+    /// The shortest text that reads back as exactly `value` (see `Double.decimalText`).
+    static func number(_ value: Double) -> String { value.decimalText }
 
     static func number(_ value: Double?) -> String { value.map { number($0) } ?? "" }
 

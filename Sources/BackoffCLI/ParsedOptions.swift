@@ -117,13 +117,36 @@ struct ParsedOptions {
                 throw invalid(spec, path, detail: "the file is larger than 1 MiB, too large for a service config")
             }
         }
+        let method = values[PolicyOptions.grpcMethod.name]
+        if let method, GrpcServiceConfig.methodName(method) == nil {
+            throw invalid(self.spec(PolicyOptions.grpcMethod.name), method)
+        }
         do {
-            let config = try GrpcServiceConfig(json: data, method: values[PolicyOptions.grpcMethod.name])
+            let config = try GrpcServiceConfig(json: data, method: method)
             return PolicyStart(
                 preset: config.preset, origin: "--grpc-service-config",
-                origins: config.sources.mapValues { "\($0) in --grpc-service-config" }, remarks: config.remarks)
+                origins: Dictionary(
+                    uniqueKeysWithValues: config.sources.map {
+                        (Self.option(setBy: $0.key), "\($0.value) in --grpc-service-config")
+                    }),
+                remarks: config.remarks.map { remark in
+                    guard case .firstMethodConfig = remark else { return remark.description }
+                    return "\(remark); pick another with --\(PolicyOptions.grpcMethod.name) SERVICE/METHOD"
+                })
         } catch {
-            throw invalid(spec, path, detail: error.detail)
+            throw invalid(spec, path, detail: error.description)
+        }
+    }
+
+    /// The option a service config's setting stands for.
+    private static func option(setBy setting: GrpcServiceConfig.Setting) -> String {
+        switch setting {
+        case .base: PolicyOptions.base.name
+        case .cap: PolicyOptions.cap.name
+        case .multiplier: PolicyOptions.multiplier.name
+        case .maxAttempts: PolicyOptions.maxAttempts.name
+        case .budget: ScenarioOptions.budget.name
+        case .hedge: ScenarioOptions.hedge.name
         }
     }
 

@@ -115,12 +115,12 @@ import Testing
             {"methodConfig": [{"retryPolicy": {"maxAttempts": 3, "initialBackoff": "2s", "maxBackoff": "1s",
              "backoffMultiplier": 2, "retryableStatusCodes": [14]}}]}
             """
-        #expect(throws: InvalidValue.self) { try GrpcServiceConfig(json: Data(json.utf8), method: nil) }
+        #expect(throws: GrpcServiceConfig.Invalid.self) { try GrpcServiceConfig(json: Data(json.utf8), method: nil) }
         do {
             _ = try GrpcServiceConfig(json: Data(json.utf8), method: nil)
         } catch {
             #expect(
-                error.detail?.hasPrefix("methodConfig[0].retryPolicy.maxBackoff 1s is below initialBackoff 2s") == true,
+                error.description.hasPrefix("methodConfig[0].retryPolicy.maxBackoff 1s is below initialBackoff 2s"),
                 "\(error)")
         }
     }

@@ -1,4 +1,5 @@
 import BackoffPolicies
+import Foundation
 import Retrying
 import Testing
 
@@ -68,6 +69,47 @@ import Testing
             return retrier
         }()
         #expect(custom.policy.maxAttempts == 5 && custom.policy.maxElapsed == .seconds(20))
+    }
+
+    /// The article's retrier from a gRPC service config: its policy is A6's full jitter below
+    /// min(0.1 s × 2^(n−1), 0.3 s), its four attempts (maxAttempts 4) start within those windows, and
+    /// its budget is the config's retryThrottling.
+    @Test func anAppRetriesByItsGrpcServiceConfig() async throws {
+        let serviceConfigJSON = Data(
+            """
+            {"methodConfig": [{"name": [{"service": "helloworld.Greeter"}],
+              "retryPolicy": {"maxAttempts": 4, "initialBackoff": "0.1s", "maxBackoff": "0.3s",
+                              "backoffMultiplier": 2, "retryableStatusCodes": ["UNAVAILABLE"]}}],
+             "retryThrottling": {"maxTokens": 10, "tokenRatio": 0.1}}
+            """.utf8)
+        let config = try GrpcServiceConfig(json: serviceConfigJSON, method: "helloworld.Greeter/SayHello")
+        let retrier = Retrier(preset: config.preset)
+        #expect(retrier.budget?.current == .tokenBucket(try TokenBucketBudget(maxTokens: 10, tokenRatio: 0.1)))
+        #expect(config.remarks.isEmpty && config.sources[.cap] == "methodConfig[0].retryPolicy.maxBackoff")
+
+        let clock = VirtualClock()
+        let recorder = Recorder()
+        let timed = Retrier(preset: config.preset, clock: clock)
+        let result = await drive(clock) {
+            var random = SystemUniforms()
+            return try await timed.run(using: &random) { () async throws -> Int in
+                recorder.attempt(at: clock.now.offset)
+                throw ServerError(status: 503)
+            }
+        }
+        guard case .failure(let error as RetryError) = result else {
+            Issue.record("expected a RetryError")
+            return
+        }
+        #expect(error.attempts == 4)
+        let waits = zip(recorder.attempts.dropFirst(), recorder.attempts).map { $0 - $1 }
+        let windows: [Duration] = [.milliseconds(100), .milliseconds(200), .milliseconds(300)]
+        #expect(waits.count == 3 && zip(waits, windows).allSatisfy { $0 >= .zero && $0 <= $1 }, "\(waits)")
+
+        // A method no config names is an error that says so.
+        #expect(throws: GrpcServiceConfig.Invalid.self) {
+            try GrpcServiceConfig(json: serviceConfigJSON, method: "other.Service/Call")
+        }
     }
 
     /// soto honours a server's Retry-After; a preset's value says so, and so does its retrier.

@@ -1,3 +1,4 @@
+import BackoffPolicies
 import Foundation
 import Retrying
 
@@ -35,7 +36,7 @@ enum FuzzTargets {
             ]
         case "grpc-config":
             parts = [nil, "helloworld.Greeter/SayHello"].map { method in
-                describe { () throws(InvalidValue) in
+                describe { () throws(GrpcServiceConfig.Invalid) in
                     let preset = try GrpcServiceConfig(json: data, method: method).preset
                     return PolicyStart.settable.compactMap { option in
                         option.presetText?(preset).map { "\(option.name)=\($0)" }

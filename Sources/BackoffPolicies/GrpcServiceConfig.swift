@@ -1,4 +1,3 @@
-import BackoffPolicies
 import Foundation
 
 /// A gRPC service config's retry or hedging policy and retry throttling (gRPC proposal A6, "Client
@@ -19,66 +18,108 @@ import Foundation
 /// empty name); without it the first config with a retry policy is used, and a remark says which.
 /// Every failure names the field and the form it expects, and so does a policy the model cannot
 /// take (a maxBackoff below initialBackoff, a backoffMultiplier below 1).
-struct GrpcServiceConfig {
+///
+/// An app reads its service config once and retries as gRPC's client would (`Retrier(preset:)`,
+/// Retrying); `backoff --grpc-service-config FILE` reads it the same way.
+public struct GrpcServiceConfig: Sendable {
     /// The config's policy and budget, as a preset named `grpc-service-config`.
-    let preset: Preset
-    /// Where in the config each option's value comes from (`methodConfig[0].retryPolicy.maxBackoff`).
-    let sources: [String: String]
-    /// Remarks for stderr: a clamped maxAttempts, the method config chosen.
-    let remarks: [String]
+    public let preset: Preset
+    /// Where in the config each setting's value comes from (`methodConfig[0].retryPolicy.maxBackoff`).
+    public let sources: [Setting: String]
+    /// What a reader should be told: the method config chosen, a clamped maxAttempts.
+    public let remarks: [Remark]
 
-    init(json data: Data, method: String?) throws(InvalidValue) {
+    /// A setting of the preset that a field of the config gives.
+    public enum Setting: Hashable, Sendable, CaseIterable {
+        case base, cap, multiplier, maxAttempts, budget, hedge
+    }
+
+    /// Something the reading decided that the config did not say outright.
+    public enum Remark: Hashable, Sendable, CustomStringConvertible {
+        /// No method was asked for: the method config at `index` (the first with a policy), named
+        /// `name` (`service/method`, `*` for either part left out), was used.
+        case firstMethodConfig(index: Int, name: String)
+        /// `path`'s maxAttempts of `given` was clamped to 5, as gRPC clamps it.
+        case attemptsClamped(path: String, given: Int)
+
+        public var description: String {
+            switch self {
+            case .firstMethodConfig(let index, let name): "using methodConfig[\(index)] (\(name))"
+            case .attemptsClamped(let path, let given): "\(path).maxAttempts \(given) is clamped to 5, as gRPC does"
+            }
+        }
+    }
+
+    /// A config that is not valid JSON, not a service config, or holds a value out of its form or
+    /// range: `description` names the field (`methodConfig[0].retryPolicy.maxBackoff`) and the form
+    /// it expects.
+    public struct Invalid: Error, Equatable, Sendable, CustomStringConvertible {
+        public let description: String
+
+        init(_ description: String) { self.description = description }
+    }
+
+    /// A method's name as `--grpc-method` and ``init(json:method:)`` take it, `SERVICE/METHOD`
+    /// (`helloworld.Greeter/SayHello`), split in two; `nil` for any other text.
+    public static func methodName(_ text: String) -> (service: String, method: String)? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        return (parts[0], parts[1])
+    }
+
+    /// Reads the service config `data` (JSON), for `method` (see ``methodName(_:)``) or, without
+    /// one, for the first method config with a policy.
+    /// - Throws: ``Invalid``, naming the field at fault.
+    public init(json data: Data, method: String?) throws(Invalid) {
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw InvalidValue("not valid JSON (\(error.localizedDescription))")
+            throw Invalid("not valid JSON (\(error.localizedDescription))")
         }
         guard let config = root as? [String: Any] else {
-            throw InvalidValue("the service config must be a JSON object")
+            throw Invalid("the service config must be a JSON object")
         }
-        var remarks: [String] = []
+        var remarks: [Remark] = []
 
         guard let methodConfigs = config["methodConfig"] else {
-            throw InvalidValue(
+            throw Invalid(
                 "methodConfig is missing; expected a list of method configs with a retryPolicy or a hedgingPolicy")
         }
         guard let list = methodConfigs as? [Any] else {
-            throw InvalidValue("methodConfig: expected a list, got \(Self.describe(methodConfigs))")
+            throw Invalid("methodConfig: expected a list, got \(Self.describe(methodConfigs))")
         }
         var candidates:
             [(index: Int, names: [(service: String?, method: String?)], policy: [String: Any], hedges: Bool)] =
                 []
         for (index, entry) in list.enumerated() {
             guard let object = entry as? [String: Any] else {
-                throw InvalidValue("methodConfig[\(index)]: expected an object, got \(Self.describe(entry))")
+                throw Invalid("methodConfig[\(index)]: expected an object, got \(Self.describe(entry))")
             }
             if object["retryPolicy"] != nil && object["hedgingPolicy"] != nil {
-                throw InvalidValue(
+                throw Invalid(
                     "methodConfig[\(index)]: a method config has a retryPolicy or a hedgingPolicy, not both (A6)")
             }
             let hedges = object["hedgingPolicy"] != nil
             let key = hedges ? "hedgingPolicy" : "retryPolicy"
             guard let policy = object[key] else { continue }
             guard let fields = policy as? [String: Any] else {
-                throw InvalidValue("methodConfig[\(index)].\(key): expected an object, got \(Self.describe(policy))")
+                throw Invalid("methodConfig[\(index)].\(key): expected an object, got \(Self.describe(policy))")
             }
             candidates.append(
                 (index, try Self.names(object["name"], at: "methodConfig[\(index)].name"), fields, hedges))
         }
-        guard !candidates.isEmpty else { throw InvalidValue("no methodConfig has a retryPolicy or a hedgingPolicy") }
+        guard !candidates.isEmpty else { throw Invalid("no methodConfig has a retryPolicy or a hedgingPolicy") }
 
         var chosen = candidates[0]
         if let method {
-            let parts = method.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw InvalidValue(
-                    "--grpc-method '\(method)': expected SERVICE/METHOD, e.g. helloworld.Greeter/SayHello")
+            guard let parts = Self.methodName(method) else {
+                throw Invalid("the method '\(method)': expected SERVICE/METHOD, e.g. helloworld.Greeter/SayHello")
             }
             /// 0: the exact method; 1: every method of the service; 2: the default (an empty name).
             func rank(_ name: (service: String?, method: String?)) -> Int? {
-                if name.service == parts[0] && name.method == parts[1] { return 0 }
-                if name.service == parts[0] && name.method == nil { return 1 }
+                if name.service == parts.service && name.method == parts.method { return 0 }
+                if name.service == parts.service && name.method == nil { return 1 }
                 if name.service == nil && name.method == nil { return 2 }
                 return nil
             }
@@ -86,23 +127,22 @@ struct GrpcServiceConfig {
                 candidate.names.compactMap(rank).min().map { ($0, candidate) }
             }
             guard let best = ranked.min(by: { $0.0 < $1.0 }) else {
-                throw InvalidValue("no methodConfig with a retryPolicy or a hedgingPolicy names '\(method)'")
+                throw Invalid("no methodConfig with a retryPolicy or a hedgingPolicy names '\(method)'")
             }
             chosen = best.1
         } else {
             let label = chosen.names.first.map { "\($0.service ?? "*")/\($0.method ?? "*")" } ?? "no name"
-            remarks.append(
-                "using methodConfig[\(chosen.index)] (\(label)); pick another with --grpc-method SERVICE/METHOD")
+            remarks.append(.firstMethodConfig(index: chosen.index, name: label))
         }
 
         let path = "methodConfig[\(chosen.index)].\(chosen.hedges ? "hedgingPolicy" : "retryPolicy")"
         let policy = chosen.policy
         var attempts = try Self.integer(policy["maxAttempts"], at: "\(path).maxAttempts", form: "an integer >= 2")
         guard attempts >= 2 else {
-            throw InvalidValue("\(path).maxAttempts: expected an integer >= 2, got \(attempts)")
+            throw Invalid("\(path).maxAttempts: expected an integer >= 2, got \(attempts)")
         }
         if attempts > 5 {
-            remarks.append("\(path).maxAttempts \(attempts) is clamped to 5, as gRPC does")
+            remarks.append(.attemptsClamped(path: path, given: attempts))
             attempts = 5
         }
         let budget = try Self.throttling(config["retryThrottling"])
@@ -116,7 +156,7 @@ struct GrpcServiceConfig {
             do throws(Hedging.Invalid) {
                 hedging = try Hedging(delay: delay, copies: attempts)
             } catch {
-                throw InvalidValue("\(path): \(error)")
+                throw Invalid("\(path): \(error)")
             }
             preset = Preset(
                 name: "grpc-service-config", library: "gRPC client hedging (A6), from a service config",
@@ -125,7 +165,7 @@ struct GrpcServiceConfig {
                 notes: "copy k at (k-1) hedgingDelay unless answered; a non-fatal status sends the next at once; "
                     + "hedges only while the throttle's tokens exceed half (not modelled in simulate)")
             self.remarks = remarks
-            sources = ["hedge": path, "budget": "retryThrottling"]
+            sources = [.hedge: path, .budget: "retryThrottling"]
             return
         }
         let initial = try Self.duration(policy["initialBackoff"], at: "\(path).initialBackoff")
@@ -133,7 +173,7 @@ struct GrpcServiceConfig {
         let multiplier = try Self.number(
             policy["backoffMultiplier"], at: "\(path).backoffMultiplier", form: "a number > 0")
         guard multiplier > 0 else {
-            throw InvalidValue("\(path).backoffMultiplier: expected a number > 0, got \(multiplier)")
+            throw Invalid("\(path).backoffMultiplier: expected a number > 0, got \(multiplier)")
         }
         try Self.statusCodes(policy["retryableStatusCodes"], at: "\(path).retryableStatusCodes")
 
@@ -144,7 +184,7 @@ struct GrpcServiceConfig {
                 capMode: .nominal,
                 budget: .maxAttempts(attempts))
         } catch {
-            throw InvalidValue(Self.describe(error, at: path))
+            throw Invalid(Self.describe(error, at: path))
         }
         preset = Preset(
             name: "grpc-service-config", library: "gRPC client retries (A6), from a service config",
@@ -153,30 +193,30 @@ struct GrpcServiceConfig {
             notes: "U(0, min(initialBackoff m^(n-1), maxBackoff))")
         self.remarks = remarks
         sources = [
-            "base": "\(path).initialBackoff", "cap": "\(path).maxBackoff", "multiplier": "\(path).backoffMultiplier",
-            "max-attempts": "\(path).maxAttempts", "budget": "retryThrottling",
+            .base: "\(path).initialBackoff", .cap: "\(path).maxBackoff", .multiplier: "\(path).backoffMultiplier",
+            .maxAttempts: "\(path).maxAttempts", .budget: "retryThrottling",
         ]
     }
 
     /// `retryThrottling` as the token budget, or `nil` when the config has none.
-    private static func throttling(_ throttling: Any?) throws(InvalidValue) -> RetryBudget? {
+    private static func throttling(_ throttling: Any?) throws(Invalid) -> RetryBudget? {
         guard let throttling else { return nil }
         guard let object = throttling as? [String: Any] else {
-            throw InvalidValue("retryThrottling: expected an object, got \(Self.describe(throttling))")
+            throw Invalid("retryThrottling: expected an object, got \(Self.describe(throttling))")
         }
         let tokens = try Self.number(
             object["maxTokens"], at: "retryThrottling.maxTokens", form: "a number in (0, 1000]")
         guard tokens > 0, tokens <= 1000 else {
-            throw InvalidValue("retryThrottling.maxTokens: expected a number in (0, 1000], got \(Self.text(tokens))")
+            throw Invalid("retryThrottling.maxTokens: expected a number in (0, 1000], got \(Self.text(tokens))")
         }
         let ratio = try Self.number(object["tokenRatio"], at: "retryThrottling.tokenRatio", form: "a number > 0")
         guard ratio > 0 else {
-            throw InvalidValue("retryThrottling.tokenRatio: expected a number > 0, got \(Self.text(ratio))")
+            throw Invalid("retryThrottling.tokenRatio: expected a number > 0, got \(Self.text(ratio))")
         }
         do throws(BudgetError) {
             return .tokenBucket(try TokenBucketBudget(maxTokens: tokens, tokenRatio: ratio))
         } catch {
-            throw InvalidValue("retryThrottling: \(error)")
+            throw Invalid("retryThrottling: \(error)")
         }
     }
 
