@@ -3,7 +3,8 @@ import RetrySimulation
 import Stochastics
 import Testing
 
-/// The README's example, verbatim, so it keeps compiling and passing.
+/// The example of the article "How the numbers are checked" (checking your own policy in your
+/// tests), verbatim, so it keeps compiling and passing.
 @Test func ourRetryPolicyWaitsAsDesigned() throws {
     let policy = try BackoffPolicy(
         base: .milliseconds(200), schedule: .exponential(multiplier: 2), cap: .seconds(2),
