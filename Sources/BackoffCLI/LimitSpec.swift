@@ -28,116 +28,6 @@ enum LimitSpec {
         + "on:per-try-timeout=100ms"
     static let sdkNames = RateLimiterSDK.allCases.map(\.rawValue).joined(separator: "|")
 
-    /// The `key=value` parameters of one spec, read once each: a value that is not of its kind,
-    /// or outside its range, throws a message naming the parameter, what it takes and its range.
-    private struct Parameters {
-        let name: String
-        private let values: [String: String]
-
-        /// Splits `text` into its name and parameters; an unknown or repeated key, or a piece
-        /// without `=`, is refused by name.
-        init(_ text: String, keys: [String]) throws(InvalidValue) {
-            let pieces = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-            name = pieces[0]
-            var values: [String: String] = [:]
-            for piece in pieces.dropFirst() {
-                let pair = piece.split(separator: "=", maxSplits: 1).map(String.init)
-                guard pair.count == 2 else {
-                    throw InvalidValue("'\(piece.quotedInMessage)' is not a KEY=VALUE parameter")
-                }
-                guard keys.contains(pair[0]) else {
-                    let taken =
-                        keys.isEmpty
-                        ? "'\(name)' takes no parameters" : "'\(name)' takes \(keys.joined(separator: ", "))"
-                    throw InvalidValue("unknown parameter '\(pair[0].quotedInMessage)' (\(taken))")
-                }
-                guard values[pair[0]] == nil else { throw InvalidValue("the parameter '\(pair[0])' is given twice") }
-                values[pair[0]] = pair[1]
-            }
-            self.values = values
-        }
-
-        var isEmpty: Bool { values.isEmpty }
-
-        /// The text given for `key`, if it was given.
-        subscript(given key: String) -> String? { values[key] }
-
-        /// A decimal parameter in `range` (`what` says what it is, e.g. "a fraction").
-        func number(_ key: String, _ fallback: Double, in range: ClosedRange<Double>, _ what: String)
-            throws(InvalidValue) -> Double
-        {
-            guard let text = values[key] else { return fallback }
-            guard let value = ValueParser.number(text), range.contains(value) else {
-                throw InvalidValue(
-                    "'\(key)=\(text.quotedInMessage)': \(key) takes \(what) from \(CSVFormat.number(range.lowerBound)) to "
-                        + "\(CSVFormat.number(range.upperBound))")
-            }
-            return value
-        }
-
-        /// A whole-number parameter in `range`.
-        func count(_ key: String, _ fallback: Int, in range: ClosedRange<Int>) throws(InvalidValue) -> Int {
-            guard let text = values[key] else { return fallback }
-            guard let value = ValueParser.integer(text), range.contains(value) else {
-                throw InvalidValue(
-                    "'\(key)=\(text.quotedInMessage)': \(key) takes a whole number from \(range.lowerBound) to \(range.upperBound)"
-                )
-            }
-            return value
-        }
-
-        /// A duration parameter greater than 0 (and, as every duration, at most the horizon).
-        func duration(_ key: String, _ fallback: Duration) throws(InvalidValue) -> Duration {
-            guard let text = values[key] else { return fallback }
-            guard let value = ValueParser.duration(text), value > .zero else {
-                throw InvalidValue(
-                    "'\(key)=\(text.quotedInMessage)': \(key) takes a duration greater than 0 and at most "
-                        + "\(ValueParser.horizonText), e.g. 10s")
-            }
-            return value
-        }
-
-        /// A duration parameter of at least 0 that must be given (`what` says what it is for).
-        func requiredDuration(_ key: String, _ what: String) throws(InvalidValue) -> Duration {
-            guard let text = values[key] else {
-                throw InvalidValue("'\(name)' needs \(key)=DURATION (\(what)), e.g. \(key)=10ms")
-            }
-            guard let value = ValueParser.duration(text), value >= .zero else {
-                throw InvalidValue(
-                    "'\(key)=\(text.quotedInMessage)': \(key) takes a duration of at least 0 and at most "
-                        + "\(ValueParser.horizonText), e.g. 10ms")
-            }
-            return value
-        }
-
-        /// A duration parameter of at least 0 (`what` says what it is for).
-        func nonNegativeDuration(_ key: String, _ fallback: Duration, _ what: String) throws(InvalidValue) -> Duration {
-            guard let text = values[key] else { return fallback }
-            guard let value = ValueParser.duration(text), value >= .zero else {
-                throw InvalidValue(
-                    "'\(key)=\(text.quotedInMessage)': \(key) takes a duration of at least 0 and at most "
-                        + "\(ValueParser.horizonText) (\(what)), e.g. 5ms")
-            }
-            return value
-        }
-
-        /// A parameter that names one of `choices` (`what` says what each is).
-        func choice(_ key: String, _ fallback: String, among choices: [String], _ what: String) throws(InvalidValue)
-            -> String
-        {
-            guard let text = values[key] else { return fallback }
-            guard choices.contains(text) else {
-                throw InvalidValue("'\(key)=\(text.quotedInMessage)': \(key) takes \(what)")
-            }
-            return text
-        }
-
-        /// The model's own check, as the message of the spec.
-        func model<Value>(_ make: () throws(BudgetError) -> Value) throws(InvalidValue) -> Value {
-            do { return try make() } catch { throw InvalidValue("\(error)") }
-        }
-    }
-
     /// Counts in a spec: up to a billion (a minimum of requests, of concurrent retries, of probes).
     private static let countRange = 0...1_000_000_000
     /// Token counts and rates in a spec.
@@ -145,7 +35,7 @@ enum LimitSpec {
 
     /// A budget, or `nil` for `none`; a malformed or out-of-range parameter throws a message naming it.
     static func parseBudget(_ text: String) throws(InvalidValue) -> RetryBudget? {
-        let parameters = try Parameters(text, keys: keys(budget: text))
+        let parameters = try SpecParameters(text, keys: keys(budget: text))
         switch parameters.name {
         case "none" where parameters.isEmpty:
             return nil
@@ -205,7 +95,7 @@ enum LimitSpec {
     /// A breaker, or `nil` for `none`.
     static func parseBreaker(_ text: String) throws(InvalidValue) -> CircuitBreaker? {
         let on = text.hasPrefix("on:") || text == "on"
-        let parameters = try Parameters(text, keys: on ? ["threshold", "min", "window", "open", "probes"] : [])
+        let parameters = try SpecParameters(text, keys: on ? ["threshold", "min", "window", "open", "probes"] : [])
         switch parameters.name {
         case "none" where parameters.isEmpty:
             return nil
@@ -241,7 +131,7 @@ enum LimitSpec {
             case "aws-adaptive": ["sdk", "scope"]
             default: []
             }
-        let parameters = try Parameters(text, keys: keys)
+        let parameters = try SpecParameters(text, keys: keys)
         switch parameters.name {
         case "none" where parameters.isEmpty:
             return nil
@@ -260,117 +150,6 @@ enum LimitSpec {
                 AdaptiveRateLimiting(sdk: RateLimiterSDK(rawValue: sdk)!, scope: RateLimiterScope(rawValue: scope)!))
         default:
             throw InvalidValue(unknownName(parameters.name, among: ["none", "adaptive", "aws-adaptive"]))
-        }
-    }
-
-    /// A hedge, or `nil` for `none`: copies of each attempt `delay` apart, `max-attempts` in all
-    /// (2 unless given), the first success cancelling the others unless `cancel=no`; or, with
-    /// `percentile=Q` instead of `delay`, Finagle's one backup at the Q-th percentile of recent latencies.
-    static func parseHedge(_ text: String) throws(InvalidValue) -> Hedging? {
-        let name = String(text.prefix { $0 != ":" })
-        guard name == "none" || name == "on" else { throw InvalidValue(unknownName(name, among: ["none", "on"])) }
-        let parameters = try Parameters(
-            text,
-            keys: name == "on"
-                ? [
-                    "delay", "percentile", "per-try-timeout", "backoff-base", "backoff-max", "max-attempts", "cancel",
-                    "cancel-delay",
-                ] : [])
-        switch parameters.name {
-        case "none" where parameters.isEmpty:
-            return nil
-        case "on":
-            let cancel = try parameters.choice(
-                "cancel", "yes", among: ["yes", "no"], "yes (the first success cancels the other copies) or no")
-            let cancellationDelay = try parameters.nonNegativeDuration(
-                "cancel-delay", .zero, "how long a cancellation takes to reach the server")
-            if cancel == "no", let given = parameters[given: "cancel-delay"] {
-                throw InvalidValue(
-                    "'cancel-delay=\(given.quotedInMessage)': cancel-delay needs cancel=yes (without cancellation the "
-                        + "losers run to their end)")
-            }
-            let rules = ["delay", "percentile", "per-try-timeout"].filter { parameters[given: $0] != nil }
-            if rules.count > 1 {
-                throw InvalidValue(
-                    "'\(rules[1])=\(parameters[given: rules[1]]!.quotedInMessage)': give one of delay, percentile "
-                        + "(Finagle's) and per-try-timeout (Envoy's), not \(rules[0]) and \(rules[1])")
-            }
-            for key in ["backoff-base", "backoff-max"] where rules.first != "per-try-timeout" {
-                if let given = parameters[given: key] {
-                    throw InvalidValue(
-                        "'\(key)=\(given.quotedInMessage)': \(key) is the backoff before a per-try timeout's "
-                            + "hedge, and needs per-try-timeout=DURATION")
-                }
-            }
-            if parameters[given: "per-try-timeout"] != nil {
-                let timeout = try parameters.duration("per-try-timeout", .seconds(1))
-                let copies = try parameters.count("max-attempts", 2, in: 1...Hedging.maximumCopies)
-                let base = try parameters.duration("backoff-base", .milliseconds(25))
-                // Without backoff-max, the hedge implies it (10 x the base) and says so in its errors.
-                let maximum: Duration? =
-                    parameters[given: "backoff-max"] == nil ? nil : try parameters.duration("backoff-max", base * 10)
-                do {
-                    return try Hedging(
-                        perTryTimeout: timeout, copies: copies, backoffBase: base, backoffMax: maximum,
-                        cancelsLosers: cancel == "yes", cancellationDelay: cancellationDelay)
-                } catch {
-                    let key = maximum == nil ? "backoff-base" : "backoff-max"
-                    throw InvalidValue("'\(key)=\(parameters[given: key] ?? "")': \(error)")
-                }
-            }
-            if parameters[given: "percentile"] != nil {
-                if let delay = parameters[given: "delay"] {
-                    throw InvalidValue(
-                        "'delay=\(delay.quotedInMessage)': give delay or percentile, not both (percentile is Finagle's "
-                            + "delay, the percentile of recent latencies)")
-                }
-                let copies = try parameters.count("max-attempts", 2, in: 1...Hedging.maximumCopies)
-                guard copies == 2 else {
-                    throw InvalidValue(
-                        "'max-attempts=\(copies)': with percentile a hedge sends one backup, as Finagle does "
-                            + "(max-attempts=2, the default)")
-                }
-                let what =
-                    "a fraction above 0 and at most 1 (1 - Finagle's maxExtraLoad: 0.99 sends backups at the p99)"
-                let percentile = try parameters.number("percentile", 0.99, in: 0...1, what)
-                guard percentile > 0 else {
-                    throw InvalidValue("'percentile=\(parameters[given: "percentile"]!)': percentile takes \(what)")
-                }
-                do {
-                    return try Hedging(
-                        percentile: percentile, cancelsLosers: cancel == "yes", cancellationDelay: cancellationDelay)
-                } catch {
-                    throw InvalidValue("\(error)")
-                }
-            }
-            let delay = try parameters.requiredDuration(
-                "delay", "when each next copy goes, or percentile=Q or per-try-timeout=T")
-            let copies = try parameters.count("max-attempts", 2, in: 1...Hedging.maximumCopies)
-            do {
-                return try Hedging(
-                    delay: delay, copies: copies, cancelsLosers: cancel == "yes", cancellationDelay: cancellationDelay)
-            } catch {
-                throw InvalidValue("\(error)")
-            }
-        default:
-            throw InvalidValue(unknownName(parameters.name, among: ["none", "on"]))
-        }
-    }
-
-    /// A hedge as `--hedge` takes it: `parseHedge(text(hedge))` is `hedge`.
-    static func text(_ hedge: Hedging?) -> String {
-        guard let hedge else { return "none" }
-        let cancel =
-            "cancel=\(hedge.cancelsLosers ? "yes" : "no")"
-            + (hedge.cancellationDelay > .zero ? ":cancel-delay=\(hedge.cancellationDelay.unitText)" : "")
-        switch hedge.rule {
-        case .fixedDelay(let delay):
-            return "on:delay=\(delay.unitText):max-attempts=\(hedge.copies):\(cancel)"
-        case .percentile(let percentile):
-            return "on:percentile=\(CSVFormat.number(percentile)):\(cancel)"
-        case .perTryTimeout(let timeout, let backoff):
-            return "on:per-try-timeout=\(timeout.unitText):max-attempts=\(hedge.copies):backoff-base="
-                + "\(backoff.base.unitText):backoff-max=\(backoff.cap!.unitText):\(cancel)"
         }
     }
 
@@ -403,7 +182,7 @@ enum LimitSpec {
         }
     }
 
-    private static func unknownName(_ name: String, among names: [String]) -> String {
+    static func unknownName(_ name: String, among names: [String]) -> String {
         let hint = Suggestion.closest(to: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
         return "unknown kind '\(name.quotedInMessage)'\(hint)"
     }

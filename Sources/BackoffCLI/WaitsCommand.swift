@@ -113,19 +113,6 @@ struct WaitsCommand: BackoffCommand {
 
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }
 
-    /// One row of `--samples FILE` per run: a mode, the run's number and its total wait.
-    static let sampleColumns: [Column<(jitter: String, run: Int, totalWait: Int64)>] = [
-        Column("jitter", "jitter mode") { $0.jitter },
-        Column("run", "the run's number, from 1") { String($0.run) },
-        Column("total_wait_s", "the run's total wait, seconds") { CSVFormat.seconds(nanoseconds: $0.totalWait) },
-    ]
-    /// One row of `--wait-samples FILE` per wait: a mode, the run, the retry and its wait.
-    static let waitSampleColumns: [Column<(jitter: String, run: Int, retry: Int, wait: Int64)>] = [
-        Column("jitter", "jitter mode") { $0.jitter },
-        Column("run", "the run's number, from 1") { String($0.run) },
-        Column("retry", "the retry the wait came before, from 1") { String($0.retry) },
-        Column("wait_s", "the wait, seconds") { CSVFormat.seconds(nanoseconds: $0.wait) },
-    ]
     static let example = "backoff waits --runs 100000 --jitter full,equal --base 100ms --cap 5s --max-attempts 6"
 
     let policy: PolicyOptions
@@ -250,30 +237,5 @@ struct WaitsCommand: BackoffCommand {
             try writeWaitSamples(to: waitSamplesFile, seeds: seeds)
         }
         return table
-    }
-
-    /// Writes every retry's wait of every mode's runs, drawn again from the same streams.
-    private func writeWaitSamples(to file: AtomicFileWriter, seeds: [UInt64]) throws(CommandLineError) {
-        file.write(Self.waitSampleColumns.header().joined(separator: ",") + "\n")
-        var chunk = ""
-        do {
-            for (experiment, seed) in zip(experiments, seeds) {
-                let name = experiment.policy.jitter.name
-                try experiment.forEachRunsWaits(seed: seed, algorithm: randomness.generator) { run, waits in
-                    for (retry, wait) in waits.enumerated() {
-                        chunk += Self.waitSampleColumns.row((name, run + 1, retry + 1, wait)).joined(separator: ",")
-                        chunk += "\n"
-                    }
-                    if chunk.utf8.count > 1 << 16 {
-                        file.write(chunk)
-                        chunk = ""
-                    }
-                }
-            }
-        } catch {
-            throw .failure("\(error)")
-        }
-        file.write(chunk)
-        try file.commit()
     }
 }
