@@ -8,7 +8,7 @@ import Foundation
 struct ParsedOptions {
     let command: String
     let specs: [OptionSpec]
-    private var values: [String: String] = [:]
+    private(set) var values: [String: String] = [:]
     /// The options given, in the order they appear on the command line.
     private(set) var order: [String] = []
     /// Every value given for each option, in order: one for most, any number for a repeatable one.
@@ -102,52 +102,6 @@ struct ParsedOptions {
         let kind =
             values[PolicyOptions.failureKind.name].flatMap(FailureKind.init(rawValue:)) ?? serverKind ?? .transient
         return PolicyStart(preset: preset.answering(kind), origin: "--preset \(name)")
-    }
-
-    /// Reads the gRPC service config at `path` as the policy's start.
-    private func readServiceConfig(_ path: String) throws(CommandLineError) -> PolicyStart {
-        let spec = spec(PolicyOptions.grpcServiceConfig.name)
-        let data: Data
-        do {
-            data = try BoundedFile.read(path, limit: 1 << 20)
-        } catch {
-            switch error {
-            case .unreadable: throw invalid(spec, path, detail: "the file cannot be read")
-            case .tooLarge:
-                throw invalid(spec, path, detail: "the file is larger than 1 MiB, too large for a service config")
-            }
-        }
-        let method = values[PolicyOptions.grpcMethod.name]
-        if let method, GrpcServiceConfig.methodName(method) == nil {
-            throw invalid(self.spec(PolicyOptions.grpcMethod.name), method)
-        }
-        do {
-            let config = try GrpcServiceConfig(json: data, method: method)
-            return PolicyStart(
-                preset: config.preset, origin: "--grpc-service-config",
-                origins: Dictionary(
-                    uniqueKeysWithValues: config.sources.map {
-                        (Self.option(setBy: $0.key), "\($0.value) in --grpc-service-config")
-                    }),
-                remarks: config.remarks.map { remark in
-                    guard case .firstMethodConfig = remark else { return remark.description }
-                    return "\(remark); pick another with --\(PolicyOptions.grpcMethod.name) SERVICE/METHOD"
-                })
-        } catch {
-            throw invalid(spec, path, detail: error.description)
-        }
-    }
-
-    /// The option a service config's setting stands for.
-    private static func option(setBy setting: GrpcServiceConfig.Setting) -> String {
-        switch setting {
-        case .base: PolicyOptions.base.name
-        case .cap: PolicyOptions.cap.name
-        case .multiplier: PolicyOptions.multiplier.name
-        case .maxAttempts: PolicyOptions.maxAttempts.name
-        case .budget: ScenarioOptions.budget.name
-        case .hedge: ScenarioOptions.hedge.name
-        }
     }
 
     /// The options the start sets that this command does not have (a budget outside `simulate`),
