@@ -48,15 +48,13 @@ public struct Hedging: Hashable, Sendable {
         public let description: String
     }
 
-    /// - Throws: ``Invalid`` for a negative delay or cancellation delay, or copies outside 1 to
-    ///   ``maximumCopies``.
+    /// - Throws: ``Invalid`` for a negative delay or cancellation delay, a cancellation delay
+    ///   without `cancelsLosers`, or copies outside 1 to ``maximumCopies``.
     public init(
         delay: Duration, copies: Int, cancelsLosers: Bool = true, cancellationDelay: Duration = .zero
     ) throws(Invalid) {
         guard delay >= .zero else { throw Invalid(description: "the hedging delay must not be negative") }
-        guard cancellationDelay >= .zero else {
-            throw Invalid(description: "the cancellation delay must not be negative")
-        }
+        try Self.validate(cancelsLosers: cancelsLosers, cancellationDelay: cancellationDelay)
         guard (1...Self.maximumCopies).contains(copies) else {
             throw Invalid(description: "a hedge sends 1 to \(Self.maximumCopies) copies, got \(copies)")
         }
@@ -79,9 +77,7 @@ public struct Hedging: Hashable, Sendable {
         guard percentile.isFinite, percentile > 0, percentile <= 1 else {
             throw Invalid(description: "the percentile must lie in (0, 1] (maxExtraLoad = 1 - percentile in [0, 1))")
         }
-        guard cancellationDelay >= .zero else {
-            throw Invalid(description: "the cancellation delay must not be negative")
-        }
+        try Self.validate(cancelsLosers: cancelsLosers, cancellationDelay: cancellationDelay)
         rule = .percentile(percentile)
         copies = 2
         self.cancelsLosers = cancelsLosers
@@ -104,9 +100,7 @@ public struct Hedging: Hashable, Sendable {
         cancelsLosers: Bool = true, cancellationDelay: Duration = .zero
     ) throws(Invalid) {
         guard perTryTimeout > .zero else { throw Invalid(description: "the per-try timeout must be positive") }
-        guard cancellationDelay >= .zero else {
-            throw Invalid(description: "the cancellation delay must not be negative")
-        }
+        try Self.validate(cancelsLosers: cancelsLosers, cancellationDelay: cancellationDelay)
         guard (1...Self.maximumCopies).contains(copies) else {
             throw Invalid(description: "a hedge sends 1 to \(Self.maximumCopies) copies, got \(copies)")
         }
@@ -136,6 +130,18 @@ public struct Hedging: Hashable, Sendable {
         self.copies = copies
         self.cancelsLosers = cancelsLosers
         self.cancellationDelay = cancellationDelay
+    }
+
+    /// A cancellation delay is at least 0, and only where the first success cancels the losers:
+    /// without cancellation the losers run to their end, and a delay would say nothing.
+    private static func validate(cancelsLosers: Bool, cancellationDelay: Duration) throws(Invalid) {
+        guard cancellationDelay >= .zero else {
+            throw Invalid(description: "the cancellation delay must not be negative")
+        }
+        guard cancelsLosers || cancellationDelay == .zero else {
+            throw Invalid(
+                description: "a cancellation delay needs cancellation (without it the losers run to their end)")
+        }
     }
 
     /// Finagle's `maxExtraLoad`, 1 − the percentile of a ``Rule/percentile(_:)`` rule; `nil` for

@@ -42,7 +42,7 @@ import Testing
         var values = Values(state: Self.seed)
         for draw in 0..<Self.draws {
             let cancels = values.bool()
-            // A cancellation delay only where there is cancellation: the parser refuses it otherwise.
+            // A cancellation delay only where there is cancellation: `Hedging` refuses one otherwise.
             let cancelDelay = cancels && values.bool() ? values.duration(1...5_000_000_000) : .zero
             let copies = values.int(1...Hedging.maximumCopies)
             let hedge: Hedging
@@ -65,6 +65,10 @@ import Testing
             #expect(try LimitSpec.parseHedge(text) == hedge, "seed \(Self.seed), draw \(draw): \(text)")
         }
         #expect(try LimitSpec.parseHedge(LimitSpec.text(nil)) == nil)
+        // The one value the printer could not have written back is not a value at all.
+        #expect(throws: Hedging.Invalid.self) {
+            try Hedging(delay: .milliseconds(5), copies: 2, cancelsLosers: false, cancellationDelay: .milliseconds(1))
+        }
     }
 
     @Test func everyBudgetReadsBackAsItself() throws {
