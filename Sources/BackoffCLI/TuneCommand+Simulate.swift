@@ -17,11 +17,6 @@ extension TuneCommand {
     /// An option's value, by the option's name.
     typealias NamedValue = (name: String, value: String)
 
-    /// The candidate's values, by option, in name order.
-    static func values(_ candidate: Candidate) -> [NamedValue] {
-        candidate.values.keys.sorted().map { ($0, candidate.values[$0]!) }
-    }
-
     /// The simulate command of `given`, through simulate's own declarations (the sweep's path: no
     /// argument list to write and lex again); a usage error names the candidate.
     static func command(_ given: [NamedValue]) throws(CommandLineError) -> SimulateCommand {

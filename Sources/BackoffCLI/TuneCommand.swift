@@ -38,10 +38,11 @@ struct TuneCommand: RunnableCommand {
         help: "Latin-hypercube points per combination of choices.", parse: Parsers.count(in: designRange))
     /// The design's size: its cost grows with the square of the points (each is kept apart from the others).
     static let designRange = 2...10_000
-    static let constraint = Option<[Constraint]>.repeatable(
+    static let constraint = Option<[SearchConstraint]>.repeatable(
         "constraint", "COLUMN<=VALUE",
         form: "COLUMN<=VALUE or COLUMN>=VALUE with a numeric simulate column, e.g. peak_retry_load<=120",
-        help: "A bound on a simulate column, COLUMN<=VALUE or COLUMN>=VALUE (repeatable).", parse: Constraint.init)
+        help: "A bound on a simulate column, COLUMN<=VALUE or COLUMN>=VALUE (repeatable).",
+        parse: SearchConstraint.init(parsing:))
     static let ownSpecs = [objective.spec, maximize.spec, constraint.spec, search.spec, design.spec]
     static var specs: [OptionSpec] {
         SimulateCommand.specs.filter {
@@ -75,30 +76,10 @@ struct TuneCommand: RunnableCommand {
     /// simulate columns that are not numbers.
     static let textColumns: Set<String> = ["jitter", "server", "schedule", "generator", "cap_mode", "recovered"]
 
-    struct Constraint: Sendable {
-        let column: String
-        let atMost: Bool
-        let bound: Double
-        var text: String { "\(column)\(atMost ? "<=" : ">=")\(CSVFormat.number(bound))" }
-
-        /// `COLUMN<=VALUE` or `COLUMN>=VALUE`, with a numeric simulate column and a finite bound.
-        init(_ text: String) throws(InvalidValue) {
-            let atMost = text.contains("<=")
-            let parts = text.components(separatedBy: atMost ? "<=" : ">=")
-            guard parts.count == 2, atMost || text.contains(">="), let bound = ValueParser.number(parts[1]),
-                bound.isFinite
-            else { throw InvalidValue() }
-            (column, self.atMost, self.bound) = (try TuneCommand.numericColumn(parts[0]), atMost, bound)
-        }
-
-        /// How far `value` is outside the bound (0 when it holds).
-        func violation(_ value: Double) -> Double { atMost ? max(0, value - bound) : max(0, bound - value) }
-    }
-
     let objectiveColumn: String
     let maximizing: Bool
-    let constraints: [Constraint]
-    let space: TuneSearchSpace
+    let constraints: [SearchConstraint]
+    let searched: TuneSearchSpace
     let designPoints: Int
     /// The scenario's options as given (tune sets --seed, --jobs and --output itself), by name.
     let scenarioOptions: [NamedValue]
@@ -131,12 +112,12 @@ struct TuneCommand: RunnableCommand {
             throw .usage("Missing '--search <space>': expected \(TuneSearchSpace.form)", command: Self.name)
         }
         do {
-            space = try TuneSearchSpace(searchText, specs: SimulateCommand.specs)
+            searched = try TuneSearchSpace(searchText, specs: SimulateCommand.specs)
         } catch {
             throw options.invalid(Self.search.spec, searchText, detail: error.detail)
         }
         let layerTexts = options.givenTexts(LayerOptions.layer.name)
-        for name in space.names {
+        for name in searched.space.names {
             if let (layer, key) = TuneSearchSpace.layerKey(name) {
                 guard layer <= layerTexts.count else {
                     throw .usage(
@@ -152,7 +133,7 @@ struct TuneCommand: RunnableCommand {
                 throw .usage("'--\(name)' is both given and searched: give it, or search it", command: Self.name)
             }
         }
-        if space.dimensions["jitter"] == nil, let jitter = options.givenText("jitter"),
+        if searched.space.dimensions["jitter"] == nil, let jitter = options.givenText("jitter"),
             jitter.contains(",") || jitter == "all"
         {
             throw .usage(
@@ -172,27 +153,29 @@ struct TuneCommand: RunnableCommand {
             for text in options.givenTexts(name) { given.append((name, text)) }
         }
         let jitter = PolicyOptions.jitterName
-        if space.dimensions[jitter] == nil && options.givenText(jitter) == nil { given.append((jitter, "full")) }
+        if searched.space.dimensions[jitter] == nil && options.givenText(jitter) == nil {
+            given.append((jitter, "full"))
+        }
         scenarioOptions = given
         // Every candidate's simulate must parse: check every choice and both ends of every range (with
         // the others at their centres) before anything runs, then that something varies.
         var largest = MemoryEstimate()
-        for choices in space.choiceCombinations {
-            for unit in space.checkpoints {
+        for choices in searched.space.choiceCombinations {
+            for unit in searched.space.checkpoints {
                 let candidate = try Self.command(
-                    given + Self.values(Candidate(space: space, unit: unit, choices: choices)))
+                    given + searched.options(searched.space.candidate(unit: unit, choices: choices)))
                 if candidate.memoryEstimate.bytes > largest.bytes { largest = candidate.memoryEstimate }
             }
         }
         do {
-            try space.requireVaried()
+            try searched.requireVaried()
         } catch {
             throw options.invalid(Self.search.spec, searchText, detail: error.detail)
         }
         // What the search holds: the largest candidate's run, --jobs at once, and every row it keeps
         // (the design's points for each combination of choices, about 8 KB each as text by column).
         let (points, together) = (designPoints, jobs)
-        let rows = Double(points * space.choiceCombinations.count)
+        let rows = Double(points * searched.space.choiceCombinations.count)
         let kept = MemoryEstimate.count(rows)
         let estimate =
             largest.times(together, "\(together) candidates at once (--jobs)")
@@ -202,24 +185,5 @@ struct TuneCommand: RunnableCommand {
                     bytes: rows * 8192)
             ])
         try MemoryLimit(options).check(estimate, command: Self.name)
-    }
-
-    /// One point of the search: unit coordinates of the numeric dimensions, and the choices.
-    struct Candidate: Hashable, Sendable {
-        let values: [String: String]
-        /// The unit coordinates of the numeric dimensions, and the choices, it came from.
-        let unit: [Double]
-        let choices: [String: String]
-
-        static func == (left: Candidate, right: Candidate) -> Bool { left.values == right.values }
-        func hash(into hasher: inout Hasher) { hasher.combine(values) }
-
-        init(space: TuneSearchSpace, unit: [Double], choices: [String: String]) {
-            (self.unit, self.choices) = (unit, choices)
-            var values = choices
-            for (name, u) in zip(space.numericNames, unit) { values[name] = space.value(name, at: u) }
-            for name in space.names where values[name] == nil { values[name] = space.value(name, at: 0) }
-            self.values = values
-        }
     }
 }

@@ -1,19 +1,15 @@
 import Foundation
+import Stochastics
 
 /// `tune --search 'base=10ms..1s,multiplier=1.5..4,max-attempts=3..12,jitter=full|equal|decorrelated'`:
-/// the options `tune` varies, each a continuous range (durations, on a log scale when the range spans
-/// a factor of 10 or more; numbers), an integer range (counts) or a list of choices (`a|b|c`).
+/// the options `tune` varies, read into a ``SearchSpace`` of Stochastics: each a continuous range
+/// (durations, in whole nanoseconds and on a log scale when the range spans a factor of 10 or more;
+/// numbers), an integer range (counts) or a list of choices (`a|b|c`).
 struct TuneSearchSpace {
-    enum Dimension {
-        /// A real range; `logarithmic` searches log(value). Durations are written in nanoseconds.
-        case continuous(low: Double, high: Double, logarithmic: Bool, duration: Bool)
-        case integer(low: Int, high: Int)
-        case choices([String])
-    }
-
-    /// The options searched, in the order given.
-    let names: [String]
-    let dimensions: [String: Dimension]
+    /// The space, each dimension named by the option it varies.
+    let space: SearchSpace
+    /// The dimensions that are durations, counted in nanoseconds.
+    let durations: Set<String>
 
     static let form =
         "comma-separated NAME=A..B (a range) or NAME=a|b|c (choices), e.g. "
@@ -21,8 +17,8 @@ struct TuneSearchSpace {
 
     /// Parses `text` against the options of `specs`.
     init(_ text: String, specs: [OptionSpec]) throws(InvalidValue) {
-        var names: [String] = []
-        var dimensions: [String: Dimension] = [:]
+        var dimensions: [(name: String, dimension: SearchSpace.Dimension)] = []
+        var durations: Set<String> = []
         for item in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
@@ -38,9 +34,11 @@ struct TuneSearchSpace {
                         "'\(name)' is not a layer key tune can search (LAYER.KEY with LAYER from layer1, and KEY one of "
                             + Self.searchableLayerKeys.joined(separator: ", ") + ")")
                 }
-                guard dimensions[name] == nil else { throw InvalidValue("'\(name)' is searched twice") }
-                names.append(name)
-                dimensions[name] = try Self.dimension(value, spec: spec, as: name)
+                guard !dimensions.contains(where: { $0.name == name }) else {
+                    throw InvalidValue("'\(name)' is searched twice")
+                }
+                dimensions.append((name, try Self.dimension(value, spec: spec, as: name)))
+                if spec.kind == .duration { durations.insert(name) }
                 continue
             }
             guard let spec = specs.first(where: { $0.name == name }), !TuneCommand.fixedOnly.contains(name) else {
@@ -48,41 +46,26 @@ struct TuneSearchSpace {
                     Suggestion.closest(to: name, among: TuneCommand.searchable).map { " (did you mean '\($0)'?)" } ?? ""
                 throw InvalidValue("'\(name)' is not an option tune can search\(hint)")
             }
-            guard dimensions[name] == nil else { throw InvalidValue("'\(name)' is searched twice") }
-            let dimension = try Self.dimension(value, spec: spec)
-            names.append(name)
-            dimensions[name] = dimension
+            guard !dimensions.contains(where: { $0.name == name }) else {
+                throw InvalidValue("'\(name)' is searched twice")
+            }
+            dimensions.append((name, try Self.dimension(value, spec: spec)))
+            if spec.kind == .duration { durations.insert(name) }
         }
-        self.names = names
-        self.dimensions = dimensions
+        do {
+            space = try SearchSpace(dimensions)
+        } catch {
+            throw InvalidValue(error.description)
+        }
+        self.durations = durations
     }
 
     /// Throws unless some option takes more than one value (checked after each value is known to
     /// be valid, so a bad choice is named as bad, not as an empty space).
     func requireVaried() throws(InvalidValue) {
-        let varied = dimensions.values.contains { dimension in
-            switch dimension {
-            case .continuous(let low, let high, _, _): high > low
-            case .integer(let low, let high): high > low
-            case .choices(let values): values.count > 1
-            }
+        guard space.isVaried else {
+            throw InvalidValue("the search space is empty: no option takes more than one value")
         }
-        guard varied else { throw InvalidValue("the search space is empty: no option takes more than one value") }
-    }
-
-    /// The unit coordinates at which every value of the space is tried before a run: the centre,
-    /// and each numeric dimension at its two ends with the others at the centre.
-    var checkpoints: [[Double]] {
-        let centre = numericNames.map { _ in 0.5 }
-        var points = [centre]
-        for index in centre.indices {
-            for end in [0.0, 1.0] {
-                var point = centre
-                point[index] = end
-                points.append(point)
-            }
-        }
-        return points
     }
 
     /// `layerK.KEY` as (K, KEY): a key of the Kth `--layer` SPEC; `nil` for another name.
@@ -100,7 +83,7 @@ struct TuneSearchSpace {
     }
 
     private static func dimension(_ value: String, spec: OptionSpec, as shown: String? = nil) throws(InvalidValue)
-        -> Dimension
+        -> SearchSpace.Dimension
     {
         do {
             return try dimension(value, spec: spec)
@@ -110,7 +93,7 @@ struct TuneSearchSpace {
         }
     }
 
-    private static func dimension(_ value: String, spec: OptionSpec) throws(InvalidValue) -> Dimension {
+    private static func dimension(_ value: String, spec: OptionSpec) throws(InvalidValue) -> SearchSpace.Dimension {
         if value.contains("..") {
             let bounds = value.components(separatedBy: "..")
             guard bounds.count == 2 else { throw InvalidValue("'\(spec.name)=\(value)': a range is A..B") }
@@ -123,7 +106,7 @@ struct TuneSearchSpace {
                         "'\(spec.name)=\(value)': expected DURATION..DURATION, 0 < A <= B, e.g. 10ms..1s")
                 }
                 let (a, b) = (low.nanoseconds, high.nanoseconds)
-                return .continuous(low: a, high: b, logarithmic: b >= 10 * a, duration: true)
+                return .continuous(low: a, high: b, logarithmic: b >= 10 * a, wholeNumbers: true)
             case .number:
                 guard let low = ValueParser.number(bounds[0]), let high = ValueParser.number(bounds[1]), low.isFinite,
                     high.isFinite,
@@ -131,7 +114,7 @@ struct TuneSearchSpace {
                 else {
                     throw InvalidValue("'\(spec.name)=\(value)': expected NUMBER..NUMBER with A <= B, e.g. 1.5..4")
                 }
-                return .continuous(low: low, high: high, logarithmic: false, duration: false)
+                return .continuous(low: low, high: high, logarithmic: false, wholeNumbers: false)
             case .count:
                 // Up to 2^53, where a count is exact in a Double (a design point is placed in one).
                 guard let low = ValueParser.integer(bounds[0]), let high = ValueParser.integer(bounds[1]), high >= low,
@@ -157,34 +140,24 @@ struct TuneSearchSpace {
     }
 
     /// The largest bound of a count's range: 2^53.
-    static let largestCount = 1 << 53
+    static let largestCount = SearchSpace.largestIntegerSpan
 
-    /// Every combination of the choice dimensions (one empty combination when there are none).
-    var choiceCombinations: [[String: String]] {
-        var combinations: [[String: String]] = [[:]]
-        for name in names {
-            guard case .choices(let values) = dimensions[name]! else { continue }
-            combinations = combinations.flatMap { combination in values.map { combination.merging([name: $0]) { $1 } } }
+    /// The option text of `value`, the value of dimension `name`.
+    func text(_ name: String, _ value: SearchValue) -> String {
+        switch value {
+        case .real(let x): durations.contains(name) ? "\(Int64(x))ns" : CSVFormat.number(x)
+        case .integer(let n): String(n)
+        case .choice(let label): label
         }
-        return combinations
     }
 
-    /// The continuous and integer dimensions, in order: the coordinates of the unit cube.
-    var numericNames: [String] {
-        names.filter { if case .choices = dimensions[$0]! { false } else { true } }
+    /// The candidate's values as option text, by option.
+    func texts(_ candidate: SearchCandidate) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: candidate.values.map { ($0.key, text($0.key, $0.value)) })
     }
 
-    /// The option text of dimension `name` at unit coordinate `u` in [0, 1].
-    func value(_ name: String, at u: Double) -> String {
-        let u = min(1, max(0, u))
-        switch dimensions[name]! {
-        case .continuous(let low, let high, let logarithmic, let duration):
-            let x = logarithmic ? exp(log(low) + u * (log(high) - log(low))) : low + u * (high - low)
-            return duration ? "\(Int64(x.rounded()))ns" : CSVFormat.number(x)
-        case .integer(let low, let high):
-            return String(min(high, low + Int((u * Double(high - low + 1)).rounded(.down))))
-        case .choices(let values):
-            return values[0]
-        }
+    /// The candidate's values as options, in name order.
+    func options(_ candidate: SearchCandidate) -> [(name: String, value: String)] {
+        texts(candidate).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 }

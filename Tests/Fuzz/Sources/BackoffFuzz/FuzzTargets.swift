@@ -98,7 +98,7 @@ enum FuzzTargets {
         guard let first = tokens.first, case .word(let name) = first.kind else { return "no command" }
         if name == TuneCommand.name {
             return describe { () throws(CommandLineError) in
-                "tune, \(try TuneCommand(tokens: tokens.dropFirst()).space.names.count) dimensions"
+                "tune, \(try TuneCommand(tokens: tokens.dropFirst()).searched.space.names.count) dimensions"
             }
         }
         guard let type = Commands.table(named: name) else { return "not a table command" }
