@@ -72,11 +72,7 @@ struct LayerOptions {
     }
 
     /// The hedge's keys, `--hedge on:KEY=VALUE` with KEY prefixed by `hedge-`.
-    static let hedgeKeys = [
-        "delay", "percentile", "per-try-timeout", "max-attempts", "cancel", "cancel-delay", "backoff-base",
-        "backoff-max",
-    ]
-    static let hedgeOptions = hedgeKeys.map { key in
+    static let hedgeOptions = LimitSpec.hedgeKeys.map { key in
         Option<String?>.optional(
             "hedge-\(key)", "value", form: "a value as --hedge on:\(key)=VALUE takes it",
             help: "The bottom layer's hedge: --hedge's \(key).", parse: Parsers.text)
@@ -90,34 +86,22 @@ struct LayerOptions {
             + hedgeOptions.map(\.spec)
     }
 
-    /// The layer's hedge from its `hedge-` keys, as `--hedge on:...` reads them; `nil` without any.
+    /// The layer's hedge from its `hedge-` keys, read as `--hedge on:...` reads its own; `nil` without any.
     private static func hedge(_ parsed: ParsedOptions) throws(CommandLineError) -> Hedging? {
-        var pieces: [String] = []
-        for (key, option) in zip(hedgeKeys, hedgeOptions) {
-            guard let value = try parsed(option) else { continue }
-            guard !value.contains(":") else {
-                throw parsed.invalid(option, detail: "a layer's hedge key takes one value, without ':'")
-            }
-            pieces.append("\(key)=\(value)")
+        var values: [String: String] = [:]
+        for (key, option) in zip(LimitSpec.hedgeKeys, hedgeOptions) {
+            if let value = try parsed(option) { values[key] = value }
         }
-        guard !pieces.isEmpty else { return nil }
-        let rules = ["delay=", "percentile=", "per-try-timeout="]
-        guard pieces.contains(where: { piece in rules.contains { piece.hasPrefix($0) } }) else {
+        guard !values.isEmpty else { return nil }
+        guard values["delay"] != nil || values["percentile"] != nil || values["per-try-timeout"] != nil else {
             throw CommandLineError.usage(
                 "the hedge needs hedge-delay=DURATION, hedge-percentile=Q or hedge-per-try-timeout=DURATION (when "
                     + "each next copy goes), e.g. hedge-delay=10ms", command: parsed.command)
         }
         do {
-            return try LimitSpec.parseHedge((["on"] + pieces).joined(separator: ":"))
+            return try LimitSpec.hedge(SpecParameters(name: "on", values: values, keyPrefix: "hedge-"))
         } catch {
-            // The hedge's message names its keys as --hedge does; here they carry their prefix.
-            var message = error.detail ?? "not of the form"
-            for key in hedgeKeys {
-                message = message.replacingOccurrences(of: "'\(key)=", with: "'hedge-\(key)=")
-                    .replacingOccurrences(of: " \(key) takes", with: " hedge-\(key) takes")
-                    .replacingOccurrences(of: " needs \(key)=", with: " needs hedge-\(key)=")
-            }
-            throw CommandLineError.usage("the hedge: \(message)", command: parsed.command)
+            throw CommandLineError.usage("the hedge: \(error.detail ?? "not of the form")", command: parsed.command)
         }
     }
 

@@ -3,9 +3,14 @@ import BackoffPolicies
 /// The `key=value` parameters of one spec (`--budget`, `--breaker`, `--throttle`, `--hedge`; see
 /// `LimitSpec`), read once each: a value that is not of its kind, or outside its range, throws a
 /// message naming the parameter, what it takes and its range.
+///
+/// The parameters come from a spec's text (`on:delay=10ms:max-attempts=3`) or, already split, from
+/// another grammar's keys (a layer's `hedge-delay=10ms`); `keyPrefix` names them in messages as the
+/// user wrote them.
 struct SpecParameters {
     let name: String
     private let values: [String: String]
+    private let keyPrefix: String
 
     /// Splits `text` into its name and parameters; an unknown or repeated key, or a piece
     /// without `=`, is refused by name.
@@ -28,7 +33,22 @@ struct SpecParameters {
             values[pair[0]] = pair[1]
         }
         self.values = values
+        keyPrefix = ""
     }
+
+    /// Parameters already split into keys and values (each key one of the spec's), that messages
+    /// name as `keyPrefix` + key.
+    init(name: String, values: [String: String], keyPrefix: String) {
+        self.name = name
+        self.values = values
+        self.keyPrefix = keyPrefix
+    }
+
+    /// The parameter `key` as the user wrote it.
+    func label(_ key: String) -> String { keyPrefix + key }
+
+    /// `'KEY=VALUE'` as the user wrote it, for a message about the value given for `key`.
+    func quoted(_ key: String, _ text: String) -> String { "'\(label(key))=\(text.quotedInMessage)'" }
 
     var isEmpty: Bool { values.isEmpty }
 
@@ -42,7 +62,7 @@ struct SpecParameters {
         guard let text = values[key] else { return fallback }
         guard let value = ValueParser.number(text), range.contains(value) else {
             throw InvalidValue(
-                "'\(key)=\(text.quotedInMessage)': \(key) takes \(what) from \(CSVFormat.number(range.lowerBound)) to "
+                "\(quoted(key, text)): \(label(key)) takes \(what) from \(CSVFormat.number(range.lowerBound)) to "
                     + "\(CSVFormat.number(range.upperBound))")
         }
         return value
@@ -53,7 +73,7 @@ struct SpecParameters {
         guard let text = values[key] else { return fallback }
         guard let value = ValueParser.integer(text), range.contains(value) else {
             throw InvalidValue(
-                "'\(key)=\(text.quotedInMessage)': \(key) takes a whole number from \(range.lowerBound) to \(range.upperBound)"
+                "\(quoted(key, text)): \(label(key)) takes a whole number from \(range.lowerBound) to \(range.upperBound)"
             )
         }
         return value
@@ -64,7 +84,7 @@ struct SpecParameters {
         guard let text = values[key] else { return fallback }
         guard let value = ValueParser.duration(text), value > .zero else {
             throw InvalidValue(
-                "'\(key)=\(text.quotedInMessage)': \(key) takes a duration greater than 0 and at most "
+                "\(quoted(key, text)): \(label(key)) takes a duration greater than 0 and at most "
                     + "\(ValueParser.horizonText), e.g. 10s")
         }
         return value
@@ -73,11 +93,11 @@ struct SpecParameters {
     /// A duration parameter of at least 0 that must be given (`what` says what it is for).
     func requiredDuration(_ key: String, _ what: String) throws(InvalidValue) -> Duration {
         guard let text = values[key] else {
-            throw InvalidValue("'\(name)' needs \(key)=DURATION (\(what)), e.g. \(key)=10ms")
+            throw InvalidValue("'\(name)' needs \(label(key))=DURATION (\(what)), e.g. \(label(key))=10ms")
         }
         guard let value = ValueParser.duration(text), value >= .zero else {
             throw InvalidValue(
-                "'\(key)=\(text.quotedInMessage)': \(key) takes a duration of at least 0 and at most "
+                "\(quoted(key, text)): \(label(key)) takes a duration of at least 0 and at most "
                     + "\(ValueParser.horizonText), e.g. 10ms")
         }
         return value
@@ -88,7 +108,7 @@ struct SpecParameters {
         guard let text = values[key] else { return fallback }
         guard let value = ValueParser.duration(text), value >= .zero else {
             throw InvalidValue(
-                "'\(key)=\(text.quotedInMessage)': \(key) takes a duration of at least 0 and at most "
+                "\(quoted(key, text)): \(label(key)) takes a duration of at least 0 and at most "
                     + "\(ValueParser.horizonText) (\(what)), e.g. 5ms")
         }
         return value
@@ -100,7 +120,7 @@ struct SpecParameters {
     {
         guard let text = values[key] else { return fallback }
         guard choices.contains(text) else {
-            throw InvalidValue("'\(key)=\(text.quotedInMessage)': \(key) takes \(what)")
+            throw InvalidValue("\(quoted(key, text)): \(label(key)) takes \(what)")
         }
         return text
     }

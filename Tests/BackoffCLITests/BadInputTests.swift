@@ -264,9 +264,22 @@ import Testing
         (
             "a layer's hedge value smuggling keys",
             ["simulate", "--server", "capacity", "--layer", "name=db,hedge-delay=1ms:max-attempts=9"],
-            "'--layer name=db,hedge-delay=1ms:max-attempts=9' (layer 1): invalid value '1ms:max-attempts=9' for key "
-                + "'hedge-delay': a layer's hedge key takes one value, without ':'; expected a value as --hedge "
-                + "on:delay=VALUE takes it"
+            "'--layer name=db,hedge-delay=1ms:max-attempts=9' (layer 1): the hedge: 'hedge-delay=1ms:max-attempts=9': "
+                + "hedge-delay takes a duration of at least 0 and at most 2^62 ns (1281023h, about 146 years), e.g. 10ms"
+        ),
+        (
+            "a layer's hedge with two rules: every key named as the layer spells it",
+            ["simulate", "--server", "capacity", "--layer", "hedge-delay=1ms,hedge-percentile=0.9"],
+            "'--layer hedge-delay=1ms,hedge-percentile=0.9' (layer 1): the hedge: 'hedge-percentile=0.9': give one of "
+                + "hedge-delay, hedge-percentile (Finagle's) and hedge-per-try-timeout (Envoy's), not hedge-delay and "
+                + "hedge-percentile"
+        ),
+        (
+            "a layer's hedge with a cancellation delay but no cancellation",
+            ["simulate", "--server", "capacity", "--layer", "hedge-delay=1ms,hedge-cancel=no,hedge-cancel-delay=1ms"],
+            "'--layer hedge-delay=1ms,hedge-cancel=no,hedge-cancel-delay=1ms' (layer 1): the hedge: "
+                + "'hedge-cancel-delay=1ms': hedge-cancel-delay needs hedge-cancel=yes (without cancellation the "
+                + "losers run to their end)"
         ),
         (
             "a layer's hedge without its rule",
@@ -515,8 +528,8 @@ import Testing
         (["--throttle", "adaptive:window=1281024h"], "'window=1281024h': window takes a duration greater than 0"),
         (
             ["--hedge", "on:dela=10ms"],
-            "unknown parameter 'dela' ('on' takes delay, percentile, per-try-timeout, backoff-base, backoff-max, "
-                + "max-attempts, cancel, cancel-delay)"
+            "unknown parameter 'dela' ('on' takes delay, percentile, per-try-timeout, max-attempts, cancel, "
+                + "cancel-delay, backoff-base, backoff-max)"
         ),
         (
             ["--hedge", "on"],
