@@ -115,6 +115,13 @@ enum LimitSpec {
         }
     }
 
+    /// A breaker as `--breaker` takes it: `parseBreaker(text(breaker))` is `breaker`.
+    static func text(_ breaker: CircuitBreaker?) -> String {
+        guard let breaker else { return "none" }
+        return "on:threshold=\(CSVFormat.number(breaker.failureThreshold)):min=\(breaker.minimumRequests):window="
+            + "\(breaker.window.unitText):open=\(breaker.openDuration.unitText):probes=\(breaker.probes)"
+    }
+
     /// What `--throttle` puts in front of the clients' attempts: the SRE book's adaptive throttling,
     /// which refuses attempts locally, or the AWS SDKs' adaptive rate limiter, which delays them.
     enum Throttle: Hashable, Sendable {

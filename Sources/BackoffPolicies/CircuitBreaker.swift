@@ -20,6 +20,8 @@ public struct CircuitBreaker: Hashable, Sendable {
     public let failureThreshold: Double
     public let minimumRequests: Int
     public let openDuration: Duration
+    /// How far back the failure rate looks.
+    public var window: Duration { .nanoseconds(requests.window) }
     private let openNanoseconds: Nanoseconds
     public let probes: Int
     public private(set) var state: State = .closed

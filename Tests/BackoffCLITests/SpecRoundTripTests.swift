@@ -1,12 +1,17 @@
 import BackoffPolicies
+import EventSimulation
+import Foundation
+import RetrySimulation
 import Testing
 
 @testable import BackoffCLI
 
-/// Printing a limit spec and parsing the text gives the value back, for values drawn at random
-/// across each spec's ranges (seeded, so a failure names a value that fails again): the hedge,
-/// the budget and the throttle, whose printed form is what the `hedge` column, a layer's keys,
-/// a preset's options and `tune`'s candidates carry.
+/// Printing a spec and parsing the text gives the value back, for values drawn at random across
+/// each spec's ranges (seeded, so a failure names a value that fails again): the hedge (as
+/// `--hedge` and as a layer's `hedge-` keys), the budget, the throttle and the breaker, whose
+/// printed form is what the `hedge` column, a layer's keys, a preset's options and `tune`'s
+/// candidates carry; and the arrivals, service times and servers that the `simulate` table's
+/// columns print and `check` reads back.
 @Suite struct SpecRoundTripTests {
     /// SplitMix64: a seeded source of the generated values, independent of GSL and of the platform.
     struct Values {
@@ -63,8 +68,12 @@ import Testing
             }
             let text = LimitSpec.text(hedge)
             #expect(try LimitSpec.parseHedge(text) == hedge, "seed \(Self.seed), draw \(draw): \(text)")
+            // The same keys in a layer's spec (`hedge-KEY=VALUE`) give the same hedge.
+            let keys = text.split(separator: ":").dropFirst().map { "hedge-\($0)" }.joined(separator: ",")
+            let layer = try LayerOptions.layer(keys, number: 1, jitter: .full, command: "simulate")
+            #expect(layer.hedging == hedge, "seed \(Self.seed), draw \(draw): --layer \(keys)")
         }
-        #expect(try LimitSpec.parseHedge(LimitSpec.text(nil)) == nil)
+        #expect(try LimitSpec.parseHedge(LimitSpec.text(nil as Hedging?)) == nil)
         // The one value the printer could not have written back is not a value at all.
         #expect(throws: Hedging.Invalid.self) {
             try Hedging(delay: .milliseconds(5), copies: 2, cancelsLosers: false, cancellationDelay: .milliseconds(1))
@@ -116,5 +125,90 @@ import Testing
             let text = LimitSpec.text(throttle)
             #expect(try LimitSpec.parseThrottle(text) == throttle, "seed \(Self.seed), draw \(draw): \(text)")
         }
+    }
+
+    @Test func everyBreakerReadsBackAsItself() throws {
+        var values = Values(state: Self.seed)
+        for draw in 0..<Self.draws {
+            let breaker = try CircuitBreaker(
+                failureThreshold: values.bool() ? 1 : max(values.unit(), 1e-9),
+                minimumRequests: values.int(1...1_000_000),
+                window: values.duration(1...86_400_000_000_000), openDuration: values.duration(1...86_400_000_000_000),
+                probes: values.int(1...10_000))
+            let text = LimitSpec.text(breaker)
+            #expect(try LimitSpec.parseBreaker(text) == breaker, "seed \(Self.seed), draw \(draw): \(text)")
+        }
+        #expect(try LimitSpec.parseBreaker(LimitSpec.text(nil as CircuitBreaker?)) == nil)
+    }
+
+    @Test func everyArrivalProcessReadsBackAsItself() {
+        var values = Values(state: Self.seed)
+        // A Poisson process's duration is --duration's, which the column does not carry.
+        let duration = Duration.seconds(7)
+        for draw in 0..<Self.draws {
+            let arrivals: Arrivals
+            switch values.int(0...2) {
+            case 0: arrivals = .burst
+            case 1: arrivals = .uniform(window: values.duration(1...3_600_000_000_000))
+            default: arrivals = .poisson(ratePerSecond: 1e6 * max(values.unit(), 1e-9), duration: duration)
+            }
+            let text = ScenarioText.arrivals(arrivals)
+            #expect(
+                ScenarioText.arrivals(text, duration: duration) == arrivals, "seed \(Self.seed), draw \(draw): \(text)")
+        }
+    }
+
+    /// A service time of any kind; a mixture's components are not mixtures, and its weights sum to 1.
+    static func serviceTime(_ values: inout Values, mixture: Bool) -> ServiceTime {
+        switch values.int(0...(mixture ? 3 : 2)) {
+        case 0: return .deterministic(values.duration(0...60_000_000_000))
+        case 1: return .exponential(mean: values.duration(1...60_000_000_000))
+        case 2:
+            return .lognormal(
+                mean: values.duration(1...60_000_000_000), standardDeviation: values.duration(0...60_000_000_000))
+        default:
+            let weights = (0..<values.int(1...4)).map { _ in max(values.unit(), 1e-3) }
+            let total = weights.reduce(0, +)
+            return .mixture(
+                weights.map { ServiceTime.Component(weight: $0 / total, time: serviceTime(&values, mixture: false)) })
+        }
+    }
+
+    @Test func everyServiceTimeReadsBackAsItself() {
+        var values = Values(state: Self.seed)
+        for draw in 0..<Self.draws {
+            let time = Self.serviceTime(&values, mixture: true)
+            let text = ScenarioText.service(time)
+            #expect(ScenarioOptions.serviceTime(text) == time, "seed \(Self.seed), draw \(draw): \(text)")
+        }
+    }
+
+    /// A server's kind and the parameters its `--server` text carries (the capacity server's,
+    /// contention's and Retry-After's come from options of their own, and are the defaults here).
+    @Test func everyServerReadsBackAsItself() throws {
+        var values = Values(state: Self.seed)
+        for draw in 0..<Self.draws {
+            let server: ServerModel
+            switch values.int(0...5) {
+            case 0: server = .alwaysFail
+            case 1: server = .bernoulli(failureProbability: values.bool() ? values.unit() : Double(values.int(0...1)))
+            case 2: server = .outage(until: VirtualTime(values.duration(0...3_600_000_000_000)))
+            case 3: server = .contention(hop: .standard)
+            case 4: server = try ScenarioOptions.parseServer("capacity")
+            default:
+                server = .rateLimit(
+                    RateLimit(
+                        rate: 1e4 * max(values.unit(), 1e-9), burst: values.bool() ? 1 : values.int(1...1_000_000),
+                        share: values.bool() ? 1 : max(values.unit(), 1e-9)))
+            }
+            let text = ServerSpec.text(server)
+            #expect(try ScenarioOptions.parseServer(text) == server, "seed \(Self.seed), draw \(draw): \(text)")
+        }
+        // A trace is named by its file, which the text reads again.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("round-trip-\(getpid()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try "time_s,failure_probability\n0,0.9\n1.5,0.25\n3,0\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let trace = try ScenarioOptions.parseServer("trace:\(file)")
+        #expect(try ScenarioOptions.parseServer(ServerSpec.text(trace)) == trace)
     }
 }

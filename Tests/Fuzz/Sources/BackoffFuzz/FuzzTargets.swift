@@ -72,13 +72,14 @@ enum FuzzTargets {
         return parts
     }
 
-    /// The server, arrival, service, budget, breaker, throttle and hedge specs, through their options.
+    /// The server, arrival, service, budget, breaker, throttle and hedge specs, through their options;
+    /// a limit spec's value is shown in its printed form (which the round-trip tests read back).
     private static func specs(_ text: String) -> [String] {
         [
             "server=\(show(ServerSpec.model(text).map(ServerSpec.text)))",
-            "budget=\(show(LimitSpec.budget(text).map { $0.map { "\($0)" } ?? "none" }))",
-            "breaker=\(show(LimitSpec.breaker(text).map { $0.map { "\($0)" } ?? "none" }))",
-            "throttle=\(show(LimitSpec.throttle(text).map { $0.map { "\($0)" } ?? "none" }))",
+            "budget=\(show(LimitSpec.budget(text).map { $0.map { LimitSpec.text($0) } ?? "none" }))",
+            "breaker=\(show(LimitSpec.breaker(text).map(LimitSpec.text)))",
+            "throttle=\(show(LimitSpec.throttle(text).map { $0.map { LimitSpec.text($0) } ?? "none" }))",
             "hedge=" + describe { () throws(InvalidValue) in LimitSpec.text(try LimitSpec.parseHedge(text)) },
             "arrivals=" + describe { () throws(InvalidValue) in try ScenarioOptions.arrivals.parse(text) },
             "service=" + describe { () throws(InvalidValue) in try ScenarioOptions.service.parse(text) },
