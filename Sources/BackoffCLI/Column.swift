@@ -18,7 +18,10 @@ struct Column<Source>: Sendable {
     }
 
     /// The column as the one that reports `parameters` of a row's policy.
-    func reporting(_ parameters: PolicyParameter...) -> Column {
+    func reporting(_ parameters: PolicyParameter...) -> Column { reporting(parameters) }
+
+    /// The column as the one that reports `parameters` of a row's policy.
+    func reporting(_ parameters: [PolicyParameter]) -> Column {
         var column = self
         column.policyParameters = parameters
         return column

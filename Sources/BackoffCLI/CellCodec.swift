@@ -1,0 +1,84 @@
+import BackoffPolicies
+
+/// How one kind of value is written into a CSV cell and read back. A table's writer and `check`'s
+/// reader use the same codec (through a ``TypedColumn``), so a cell reads back as the value that
+/// wrote it.
+struct CellCodec<Value>: Sendable {
+    /// Why a cell holds no value of this kind: the reason `check` gives after the cell's text.
+    struct Unreadable: Error {
+        let reason: String
+    }
+
+    let write: @Sendable (Value) -> String
+    let read: @Sendable (String) throws(Unreadable) -> Value
+
+    init(
+        write: @escaping @Sendable (Value) -> String, read: @escaping @Sendable (String) throws(Unreadable) -> Value
+    ) {
+        self.write = write
+        self.read = read
+    }
+
+    /// A codec whose reader gives `nil` for a cell that holds no value, for the reason `unreadable`.
+    init(
+        _ unreadable: String, write: @escaping @Sendable (Value) -> String,
+        read: @escaping @Sendable (String) -> Value?
+    ) {
+        self.write = write
+        self.read = { text throws(Unreadable) in
+            guard let value = read(text) else { throw Unreadable(reason: unreadable) }
+            return value
+        }
+    }
+}
+
+extension CellCodec where Value == Double {
+    /// A decimal number, as short as reads back to the same double.
+    static let number = CellCodec("not a number", write: CSVFormat.number, read: ValueParser.number)
+}
+
+extension CellCodec where Value == Double? {
+    /// A decimal number, or empty where the row has none.
+    static let numberOrEmpty = CellCodec(
+        "not a number", write: { $0.map(CSVFormat.number) ?? "" },
+        read: { text in text.isEmpty ? .some(nil) : ValueParser.number(text).map { $0 } })
+}
+
+extension CellCodec where Value == Int {
+    static let count = CellCodec("not a whole number", write: CSVFormat.integer, read: ValueParser.integer)
+}
+
+extension CellCodec where Value == Duration? {
+    /// Seconds, read back to whole nanoseconds; `inf` is no limit (`nil`).
+    static let seconds = CellCodec(
+        "not a number of seconds", write: { CSVFormat.seconds($0) }, read: { text in Self.readSeconds(text) })
+
+    /// Seconds, where 0 (or an empty cell, in tables older than the column) is none (`nil`).
+    static let secondsOrZero = CellCodec(
+        "not a number of seconds", write: { $0.map(CSVFormat.seconds) ?? "0" },
+        read: { text in text.isEmpty || text == "0" ? .some(nil) : Self.readSeconds(text) })
+
+    /// `inf` as `.some(nil)`; seconds within about 285 years to whole nanoseconds.
+    private static func readSeconds(_ text: String) -> Duration?? {
+        if text == "inf" { return .some(nil) }
+        guard let value = ValueParser.number(text), value.isFinite, abs(value) < 9e9 else { return nil }
+        return .nanoseconds(Int64((value * 1e9).rounded()))
+    }
+}
+
+extension CellCodec where Value: RawRepresentable<String> & Sendable {
+    /// A raw value of `Value`'s (`unreadable` names them).
+    static func raw(_ unreadable: String) -> CellCodec {
+        CellCodec(unreadable, write: \.rawValue, read: { Value(rawValue: $0) })
+    }
+}
+
+extension CellCodec {
+    /// A raw value, or empty in tables older than the column (`nil`: the default applies).
+    static func rawOrEmpty<Raw: RawRepresentable<String> & Sendable>(_ unreadable: String) -> CellCodec
+    where Value == Raw? {
+        CellCodec(
+            unreadable, write: { $0?.rawValue ?? "" },
+            read: { text in text.isEmpty ? .some(nil) : Raw(rawValue: text).map { $0 } })
+    }
+}

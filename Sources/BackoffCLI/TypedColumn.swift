@@ -1,0 +1,37 @@
+import BackoffPolicies
+
+/// A column declared once with the kind of value it holds (its ``CellCodec``): the writer of every
+/// table that has it, `check`'s reader, help and the data dictionary all come from this one
+/// declaration.
+struct TypedColumn<Value>: Sendable {
+    let name: String
+    /// One line for help and the data dictionary: what the column holds, with its unit.
+    let meaning: String
+    let codec: CellCodec<Value>
+    /// The policy parameters whose value the column reports (a row's policy error names it).
+    let policyParameters: [PolicyParameter]
+
+    init(_ name: String, _ meaning: String, _ codec: CellCodec<Value>, reporting parameters: PolicyParameter...) {
+        self.name = name
+        self.meaning = meaning
+        self.codec = codec
+        policyParameters = parameters
+    }
+
+    /// The column of a table whose rows are `Source`s, writing `value` of each.
+    func column<Source>(_ value: @escaping @Sendable (Source) -> Value) -> Column<Source> {
+        let write = codec.write
+        return Column(name, meaning) { write(value($0)) }.reporting(policyParameters)
+    }
+
+    /// The value in `record`, or `nil` when `table` has no such column.
+    /// - Throws: a ``RowPolicy/Problem`` naming the column when its cell holds no value of its kind.
+    func read(_ record: [String], in table: CSVReader) throws(RowPolicy.Problem) -> Value? {
+        guard let index = table.column(name) else { return nil }
+        do {
+            return try codec.read(record[index])
+        } catch {
+            throw RowPolicy.Problem(column: name, value: record[index], reason: error.reason)
+        }
+    }
+}
