@@ -33,66 +33,42 @@ extension CheckCommand {
     }
 
     /// The scenario of a simulate row, or `nil` when its columns cannot say (a row with layers in a
-    /// table without `layer_attempts`).
+    /// table without `layer_attempts`). Each column is read through its declaration
+    /// (``ScenarioColumns``), the one its table was written with.
     private static func scenario(_ record: [String], in table: CSVReader, policy: BackoffPolicy)
         throws(RowPolicy.Problem) -> Scenario?
     {
-        func field(_ name: String) -> String? { table.column(name).map { record[$0] } }
-        let serverText = field("server") ?? ""
-        guard var server = ServerSpec.model(serverText) else {
-            throw RowPolicy.Problem(column: "server", value: serverText, reason: "which is not a server model")
+        let columns = ScenarioColumns.self
+        guard var server = try columns.server.read(record, in: table) else {
+            throw RowPolicy.Problem(column: columns.server.name, value: "", reason: "which is not a server model")
         }
-        guard let clientsText = field("clients"), let bucketText = field("bucket_s") else { return nil }
-        guard let clients = ValueParser.integer(clientsText), clients >= 1 else {
-            throw RowPolicy.Problem(column: "clients", value: clientsText, reason: "not a whole number >= 1")
+        guard let clients = try columns.clients.read(record, in: table),
+            let bucketWidth = try columns.bucketWidth.read(record, in: table)
+        else { return nil }
+        let arrivals = try columns.arrivals.read(record, in: table) ?? .burst
+        let replicas = try columns.replicas.read(record, in: table) ?? 1
+        if case .capacity = server, let service = try columns.service.read(record, in: table) ?? nil {
+            server = .capacity(CapacityModel(workers: 1, serviceTime: service, queueLimit: 0, replicas: replicas))
         }
-        guard let seconds = ValueParser.number(bucketText), seconds > 0, seconds < 9e9 else {
-            throw RowPolicy.Problem(column: "bucket_s", value: bucketText, reason: "not a positive number of seconds")
-        }
-        let arrivalsText = field("arrivals") ?? "burst"
-        guard let arrivals = ScenarioText.arrivals(arrivalsText) else {
-            throw RowPolicy.Problem(column: "arrivals", value: arrivalsText, reason: "which is not an arrival process")
-        }
-        let replicasText = field("replicas") ?? "1"
-        guard let replicas = ValueParser.integer(replicasText), replicas >= 1 else {
-            throw RowPolicy.Problem(column: "replicas", value: replicasText, reason: "not a whole number >= 1")
-        }
-        if case .capacity = server, let serviceText = field("service") {
-            guard let service = ScenarioOptions.serviceTime(serviceText) else {
-                throw RowPolicy.Problem(column: "service", value: serviceText, reason: "which is not a service time")
-            }
-            server = .capacity(
-                CapacityModel(workers: 1, serviceTime: service, queueLimit: 0, replicas: replicas))
-        }
-        let hedgeText = field("hedge") ?? "none"
-        let hedging: Hedging?
-        do {
-            hedging = try LimitSpec.parseHedge(hedgeText)
-        } catch {
-            throw RowPolicy.Problem(column: "hedge", value: hedgeText, reason: "which is not a hedge")
-        }
-        guard let layers = try layers(field) else { return nil }
+        let hedging = try columns.hedge.read(record, in: table) ?? nil
+        guard let layers = try layers(record, in: table) else { return nil }
         do {
             return try Scenario(
-                clients: clients, server: server, policy: policy,
-                bucketWidth: .nanoseconds(Int64((seconds * 1e9).rounded())), arrivals: arrivals, layers: layers,
-                hedging: hedging)
+                clients: clients, server: server, policy: policy, bucketWidth: bucketWidth, arrivals: arrivals,
+                layers: layers, hedging: hedging)
         } catch {
             throw RowPolicy.Problem(
-                column: "server", value: serverText, reason: "which makes no valid scenario: \(error)")
+                column: columns.server.name, value: table.column(columns.server.name).map { record[$0] } ?? "",
+                reason: "which makes no valid scenario: \(error)")
         }
     }
 
     /// The row's layers, each with its attempts (all their closed forms need), or `nil` when the
     /// row has layers and the table no `layer_attempts`.
-    private static func layers(_ field: (String) -> String?) throws(RowPolicy.Problem) -> [ServiceLayer]? {
-        guard let text = field("layer_attempts") else {
-            let count = field("layers") ?? "0"
-            return count == "0" ? [] : nil
-        }
-        guard let counts = ScenarioText.layerAttempts(text) else {
-            throw RowPolicy.Problem(
-                column: "layer_attempts", value: text, reason: "not whole numbers >= 1 separated by x (e.g. 3x2)")
+    private static func layers(_ record: [String], in table: CSVReader) throws(RowPolicy.Problem) -> [ServiceLayer]? {
+        let column = ScenarioColumns.layerAttempts
+        guard let counts = try column.read(record, in: table) else {
+            return (try ScenarioColumns.layers.read(record, in: table) ?? 0) == 0 ? [] : nil
         }
         // A layer's waits are not the client's: only its attempts enter the closed forms.
         var layers: [ServiceLayer] = []
@@ -102,7 +78,8 @@ extension CheckCommand {
                 layers.append(try ServiceLayer(name: "layer \(index + 1)", policy: policy))
             } catch {
                 throw RowPolicy.Problem(
-                    column: "layer_attempts", value: text, reason: "which makes no valid layer: \(error)")
+                    column: column.name, value: record[table.column(column.name)!],
+                    reason: "which makes no valid layer: \(error)")
             }
         }
         return layers

@@ -10,6 +10,10 @@ struct Column<Source>: Sendable {
     let value: @Sendable (Source) -> String
     /// The policy parameters whose value the column reports (a row's policy error names it).
     private(set) var policyParameters: [PolicyParameter] = []
+    /// For a column declared with the kind of value it holds (``TypedColumn``): a cell read back as
+    /// that value and written again, or `nil` when the cell holds no such value. A table's cells
+    /// read back as themselves (tested for every command); `nil` for the other columns.
+    private(set) var rewrite: (@Sendable (String) -> String?)?
 
     init(_ name: String, _ meaning: String, _ value: @escaping @Sendable (Source) -> String) {
         self.name = name
@@ -24,6 +28,13 @@ struct Column<Source>: Sendable {
     func reporting(_ parameters: [PolicyParameter]) -> Column {
         var column = self
         column.policyParameters = parameters
+        return column
+    }
+
+    /// The column as one that reads its cells back through `rewrite` (see ``rewrite``).
+    func rereading(_ rewrite: @escaping @Sendable (String) -> String?) -> Column {
+        var column = self
+        column.rewrite = rewrite
         return column
     }
 

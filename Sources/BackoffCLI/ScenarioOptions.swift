@@ -8,8 +8,6 @@ import RetrySimulation
 /// server produce warnings, not silence.
 struct ScenarioOptions {
     let scenarios: [Scenario]
-    /// The `server` column's text.
-    let serverText: String
     /// Remarks for stderr: options that have no effect here.
     let warnings: [String]
 
@@ -134,7 +132,6 @@ struct ScenarioOptions {
                     + "hedge)")
         }
         self.scenarios = scenarios
-        serverText = ServerSpec.text(server)
         self.warnings = warnings
     }
 

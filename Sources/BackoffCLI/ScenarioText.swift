@@ -37,11 +37,6 @@ enum ScenarioText {
         }
     }
 
-    /// The attempts of each layer, top to bottom, `x`-separated (`3x2`; empty without layers).
-    static func layerAttempts(_ layers: [ServiceLayer]) -> String {
-        layers.map { String($0.policy.maxAttempts) }.joined(separator: "x")
-    }
-
     /// The attempts of a `layer_attempts` column, `nil` when a part is not a whole number >= 1.
     static func layerAttempts(_ text: String) -> [Int]? {
         guard !text.isEmpty else { return [] }

@@ -9,8 +9,8 @@ extension SimulateCommand {
     static let table: [Column<SimulateRow>] =
         [
             PolicyColumns.jitter { $0.scenario.policy },
-            Column("clients", "clients N (sessions that arrived)") { String($0.report.clients) },
-            Column("server", "server model") { $0.server },
+            ScenarioColumns.clients.column { $0.report.clients },
+            ScenarioColumns.server.column { $0.scenario.server },
         ]
         + PolicyColumns.leading { $0.scenario.policy }
         + [
@@ -46,7 +46,7 @@ extension SimulateCommand {
             Column("peak_retry_time_s", "start of the first bucket with that many, seconds") {
                 CSVFormat.number($0.report.timeline.peakRetryLoad.start.seconds)
             },
-            Column("bucket_s", "bucket width, seconds") { CSVFormat.seconds($0.scenario.bucketWidth) },
+            ScenarioColumns.bucketWidth.column { $0.scenario.bucketWidth },
             Column(
                 CheckedMean.attemptsPerClient.formulaColumn,
                 "closed-form expected attempts per client, for a burst of single requests against an instant server "
@@ -169,9 +169,7 @@ extension SimulateCommand {
                 String($0.report.tokenWaits)
             },
             Column("token_wait_s", "those waits in all, seconds") { CSVFormat.number($0.report.tokenWaitTotal) },
-            Column("layers", "service layers between the clients and the server (--layer)") {
-                String($0.scenario.layers.count)
-            },
+            ScenarioColumns.layers.column { $0.scenario.layers.count },
             Column("client_attempts", "attempts the clients sent (into the layers; without any, attempts_total)") {
                 String($0.report.clientAttempts)
             },

@@ -4,12 +4,8 @@ import Stochastics
 extension SimulateCommand {
     /// The columns of hedged requests and replicas (empty unless --hedge or --replicas above 1).
     static let hedgeColumns: [Column<SimulateRow>] = [
-        Column("replicas", "capacity: replicas behind the balancer (--replicas; 1 for other servers)") {
-            String($0.scenario.replicas)
-        },
-        Column("hedge", "the hedge, as --hedge takes it (none: one copy per attempt)") {
-            LimitSpec.text($0.scenario.hedging)
-        },
+        ScenarioColumns.replicas.column { $0.scenario.replicas },
+        ScenarioColumns.hedge.column { $0.scenario.hedging },
         Column(
             "copies_per_request",
             "copies sent per attempt that reached the replicas (empty unless --hedge or --replicas above 1)"
@@ -76,15 +72,11 @@ extension SimulateCommand {
             "how p99_total_wait_s was found: exact, or sketch (above 16,777,216 requests, where memory stays constant: "
                 + "a log-bucketed histogram, within 0.1 % of the exact quantile)"
         ) { $0.report.totalWait.quantilesAreExact ? "exact" : "sketch" },
-        Column("arrivals", "when sessions start, as --arrivals takes it: burst, uniform:WINDOW or poisson:RATE") {
-            ScenarioText.arrivals($0.scenario.arrivals)
+        ScenarioColumns.arrivals.column { $0.scenario.arrivals },
+        ScenarioColumns.service.column {
+            guard case .capacity(let model) = $0.scenario.server else { return nil }
+            return model.serviceTime
         },
-        Column("service", "capacity: the service time, as --service takes it (empty for other servers)") {
-            guard case .capacity(let model) = $0.scenario.server else { return "" }
-            return ScenarioText.service(model.serviceTime)
-        },
-        Column("layer_attempts", "each --layer's attempts, top to bottom, x-separated, e.g. 3x2 (empty: no layer)") {
-            ScenarioText.layerAttempts($0.scenario.layers)
-        },
+        ScenarioColumns.layerAttempts.column { $0.scenario.layers.map(\.policy.maxAttempts) },
     ]
 }

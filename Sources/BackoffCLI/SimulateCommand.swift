@@ -67,7 +67,6 @@ struct SimulateCommand: BackoffCommand {
     let policy: PolicyOptions
     private(set) var randomness: RunOptions
     let scenarios: [Scenario]
-    let serverText: String
     let timelinePath: String?
     let layerReportPath: String?
     let requestsPath: String?
@@ -96,7 +95,6 @@ struct SimulateCommand: BackoffCommand {
         } catch {
             throw .usage("Invalid value '\(replications)' for '--replications': \(error)", command: Self.name)
         }
-        serverText = scenario.serverText
         warnings = policy.warnings + stack.warnings + scenario.warnings
         timelinePath = try options(Self.timeline)
         layerReportPath = try options(LayerOptions.report)
@@ -202,7 +200,7 @@ struct SimulateCommand: BackoffCommand {
         var table = CSVTable(header: Self.header)
         let rows = zip(zip(scenarios, reports), expectedLoads).map { pair, load in
             SimulateRow(
-                scenario: pair.0, report: pair.1, load: load, seed: randomness.seed, server: serverText,
+                scenario: pair.0, report: pair.1, load: load, seed: randomness.seed,
                 generator: generator)
         }
         for row in rows { table.append(Self.table.row(row)) }

@@ -13,7 +13,6 @@ final class SimulateRow {
     let load: OutageLoad?
     let formula: (attemptsPerClient: Double, meanTotalWait: Double, successFraction: Double)?
     let seed: UInt64
-    let server: String
     let generator: GeneratorAlgorithm
     /// With a capacity drop that ends: whether goodput came back, and when (read by two columns).
     let recovery: (recovered: String, time: String)
@@ -21,7 +20,7 @@ final class SimulateRow {
     let hedgeFormula: (copies: Double, meanResponse: Double, work: Double)?
 
     init(
-        scenario: Scenario, report: ScenarioReport, load: OutageLoad?, seed: UInt64, server: String,
+        scenario: Scenario, report: ScenarioReport, load: OutageLoad?, seed: UInt64,
         generator: GeneratorAlgorithm
     ) {
         self.scenario = scenario
@@ -29,7 +28,6 @@ final class SimulateRow {
         self.load = load
         formula = scenario.closedForm(expectedLoad: load)
         self.seed = seed
-        self.server = server
         self.generator = generator
         recovery = Self.recovery(scenario, report)
         hedgeFormula = scenario.hedgeClosedForm

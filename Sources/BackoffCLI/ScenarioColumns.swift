@@ -1,0 +1,53 @@
+import BackoffPolicies
+import RetrySimulation
+
+/// The scenario columns of the `simulate` table that `check` reads back to rebuild a row's
+/// scenario, each declared once with the kind of value it holds (see ``TypedColumn``). Every one
+/// is written in the form its option takes, so a cell can be pasted back onto a command line.
+enum ScenarioColumns {
+    static let clients = TypedColumn("clients", "clients N (sessions that arrived)", atLeastOne)
+    /// The server's kind and the parameters `--server` carries (the rest are other options').
+    static let server = TypedColumn(
+        "server", "server model",
+        CellCodec<ServerModel>("which is not a server model", write: ServerSpec.text, read: ServerSpec.model))
+    static let bucketWidth = TypedColumn(
+        "bucket_s", "bucket width, seconds",
+        CellCodec<Duration>(
+            "not a positive number of seconds", write: { CSVFormat.seconds($0) },
+            read: { text in
+                guard let seconds = ValueParser.number(text), seconds > 0, seconds < 9e9 else { return nil }
+                return .nanoseconds(Int64((seconds * 1e9).rounded()))
+            }))
+    static let layers = TypedColumn(
+        "layers", "service layers between the clients and the server (--layer)", CellCodec<Int>.count)
+    static let replicas = TypedColumn(
+        "replicas", "capacity: replicas behind the balancer (--replicas; 1 for other servers)", atLeastOne)
+    static let hedge = TypedColumn(
+        "hedge", "the hedge, as --hedge takes it (none: one copy per attempt)",
+        CellCodec<Hedging?>(
+            "which is not a hedge", write: { LimitSpec.text($0) },
+            read: { text in
+                do throws(InvalidValue) { return .some(try LimitSpec.parseHedge(text)) } catch { return nil }
+            }))
+    /// A Poisson process's duration is `--duration`'s, which no column records and no closed form
+    /// depends on: it reads back as 1 s.
+    static let arrivals = TypedColumn(
+        "arrivals", "when sessions start, as --arrivals takes it: burst, uniform:WINDOW or poisson:RATE",
+        CellCodec<Arrivals>(
+            "which is not an arrival process", write: ScenarioText.arrivals, read: { ScenarioText.arrivals($0) }))
+    static let service = TypedColumn(
+        "service", "capacity: the service time, as --service takes it (empty for other servers)",
+        CellCodec<ServiceTime?>(
+            "which is not a service time", write: { $0.map(ScenarioText.service) ?? "" },
+            read: { text in text.isEmpty ? .some(nil) : ScenarioOptions.serviceTime(text).map { $0 } }))
+    static let layerAttempts = TypedColumn(
+        "layer_attempts", "each --layer's attempts, top to bottom, x-separated, e.g. 3x2 (empty: no layer)",
+        CellCodec<[Int]>(
+            "not whole numbers >= 1 separated by x (e.g. 3x2)",
+            write: { $0.map(String.init).joined(separator: "x") }, read: ScenarioText.layerAttempts))
+
+    /// A whole number of at least 1.
+    private static let atLeastOne = CellCodec<Int>(
+        "not a whole number >= 1", write: CSVFormat.integer,
+        read: { text in ValueParser.integer(text).flatMap { $0 >= 1 ? $0 : nil } })
+}
