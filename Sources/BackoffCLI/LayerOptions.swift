@@ -72,7 +72,7 @@ struct LayerOptions {
     }
 
     /// The hedge's keys, `--hedge on:KEY=VALUE` with KEY prefixed by `hedge-`.
-    static let hedgeOptions = LimitSpec.hedgeKeys.map { key in
+    static let hedgeOptions = HedgeSpec.keys.map { key in
         Option<String?>.optional(
             "hedge-\(key)", "value", form: "a value as --hedge on:\(key)=VALUE takes it",
             help: "The bottom layer's hedge: --hedge's \(key).", parse: Parsers.text)
@@ -89,7 +89,7 @@ struct LayerOptions {
     /// The layer's hedge from its `hedge-` keys, read as `--hedge on:...` reads its own; `nil` without any.
     private static func hedge(_ parsed: ParsedOptions) throws(CommandLineError) -> Hedging? {
         var values: [String: String] = [:]
-        for (key, option) in zip(LimitSpec.hedgeKeys, hedgeOptions) {
+        for (key, option) in zip(HedgeSpec.keys, hedgeOptions) {
             if let value = try parsed(option) { values[key] = value }
         }
         guard !values.isEmpty else { return nil }
@@ -99,7 +99,7 @@ struct LayerOptions {
                     + "each next copy goes), e.g. hedge-delay=10ms", command: parsed.command)
         }
         do {
-            return try LimitSpec.hedge(SpecParameters(name: "on", values: values, keyPrefix: "hedge-"))
+            return try HedgeSpec.hedge(SpecParameters(name: "on", values: values, keyPrefix: "hedge-"))
         } catch {
             throw CommandLineError.usage("the hedge: \(error.detail ?? "not of the form")", command: parsed.command)
         }

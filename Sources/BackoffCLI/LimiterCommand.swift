@@ -17,9 +17,9 @@ struct LimiterCommand: BackoffCommand {
         compares every state to 1e-9.
         """
     static let throttle = Option(
-        "throttle", "limiter", default: "aws-adaptive", form: "aws-adaptive[:sdk=\(LimitSpec.sdkNames)]",
+        "throttle", "limiter", default: "aws-adaptive", form: "aws-adaptive[:sdk=\(ThrottleSpec.sdkNames)]",
         help:
-            "The client-side rate limiter: aws-adaptive[:sdk=SDK], SDK one of \(LimitSpec.sdkNames) (default botocore).",
+            "The client-side rate limiter: aws-adaptive[:sdk=SDK], SDK one of \(ThrottleSpec.sdkNames) (default botocore).",
         parse: parseThrottle)
     static let eventsFile = Option<LimiterEvents?>.optional(
         "events", "file", form: "a CSV file with the columns time_s,event (send, success, throttle or error)",
@@ -119,7 +119,7 @@ struct LimiterCommand: BackoffCommand {
     /// `aws-adaptive[:sdk=SDK]`, read as `simulate --throttle` reads it; a replay has one limiter,
     /// so it takes no scope.
     @Sendable static func parseThrottle(_ text: String) throws(InvalidValue) -> RateLimiterSDK {
-        guard case .awsAdaptive(let limiter) = try LimitSpec.parseThrottle(text) else { throw InvalidValue() }
+        guard case .awsAdaptive(let limiter) = try ThrottleSpec.parse(text) else { throw InvalidValue() }
         if text.contains(":scope=") {
             throw InvalidValue("a replay has one limiter: 'scope' is for simulate --throttle")
         }

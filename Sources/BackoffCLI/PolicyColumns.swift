@@ -28,13 +28,12 @@ enum PolicyColumns {
         "granularity_s", "the unit each wait is floored to, seconds (0: none, waits to the nanosecond)",
         .secondsOrZero, reporting: .granularity)
 
-    /// A jitter mode by its name (`decorrelated:3` names its factor; the column `decorrelated_factor`
-    /// holds it too).
+    /// A jitter mode by its name (a decorrelated mode's factor is in `decorrelated_factor`).
     static let jitterCodec = CellCodec<Jitter>(
-        write: \.name,
+        write: JitterSpec.print,
         read: { text throws(CellCodec<Jitter>.Unreadable) in
             do throws(InvalidValue) {
-                return try PolicyOptions.parseJitter(text)
+                return try JitterSpec.parse(text)
             } catch {
                 throw .init(reason: "which is not a jitter mode (\(error.detail ?? "unknown"))")
             }

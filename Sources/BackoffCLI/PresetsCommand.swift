@@ -42,7 +42,7 @@ struct PresetsCommand: BackoffCommand {
             CSVFormat.number($0.policy.jitter.decorrelatedFactor)
         },
         Column("budget", "the shared retry budget it brings to simulate (none: no budget)") {
-            $0.preset.budget.map(LimitSpec.text) ?? "none"
+            BudgetSpec.print($0.preset.budget)
         },
         Column("retry_after", "its handling of a server's Retry-After in simulate") {
             $0.preset.retryAfterHandling.rawValue
@@ -79,10 +79,10 @@ struct PresetsCommand: BackoffCommand {
             $0.kind.rawValue
         },
         Column("rate_limiter", "the client-side rate limiter the preset brings to simulate, as --throttle takes it") {
-            $0.preset.adaptiveRateLimiter.map { LimitSpec.text(.awsAdaptive($0)) } ?? "none"
+            ThrottleSpec.print($0.preset.adaptiveRateLimiter.map { .awsAdaptive($0) })
         },
         Column("hedge", "the hedge the preset brings to simulate (capacity), as --hedge takes it") {
-            LimitSpec.text($0.preset.hedging)
+            HedgeSpec.print($0.preset.hedging)
         },
     ]
 

@@ -8,8 +8,7 @@ enum ScenarioColumns {
     static let clients = TypedColumn("clients", "clients N (sessions that arrived)", atLeastOne)
     /// The server's kind and the parameters `--server` carries (the rest are other options').
     static let server = TypedColumn(
-        "server", "server model",
-        CellCodec<ServerModel>("which is not a server model", write: ServerSpec.text, read: ServerSpec.model))
+        "server", "server model", CellCodec(ServerSpec.self, unreadable: "which is not a server model"))
     static let bucketWidth = TypedColumn(
         "bucket_s", "bucket width, seconds",
         CellCodec<Duration>(
@@ -24,27 +23,32 @@ enum ScenarioColumns {
         "replicas", "capacity: replicas behind the balancer (--replicas; 1 for other servers)", atLeastOne)
     static let hedge = TypedColumn(
         "hedge", "the hedge, as --hedge takes it (none: one copy per attempt)",
-        CellCodec<Hedging?>(
-            "which is not a hedge", write: { LimitSpec.text($0) },
-            read: { text in
-                do throws(InvalidValue) { return .some(try LimitSpec.parseHedge(text)) } catch { return nil }
-            }))
+        CellCodec(HedgeSpec.self, unreadable: "which is not a hedge"))
     /// A Poisson process's duration is `--duration`'s, which no column records and no closed form
     /// depends on: it reads back as 1 s.
     static let arrivals = TypedColumn(
         "arrivals", "when sessions start, as --arrivals takes it: burst, uniform:WINDOW or poisson:RATE",
         CellCodec<Arrivals>(
-            "which is not an arrival process", write: ScenarioText.arrivals, read: { ScenarioText.arrivals($0) }))
+            "which is not an arrival process", write: { ArrivalsSpec.print(.init($0)) },
+            read: { ArrivalsSpec.value($0)?.arrivals(duration: .seconds(1)) }))
     static let service = TypedColumn(
         "service", "capacity: the service time, as --service takes it (empty for other servers)",
         CellCodec<ServiceTime?>(
-            "which is not a service time", write: { $0.map(ScenarioText.service) ?? "" },
-            read: { text in text.isEmpty ? .some(nil) : ScenarioOptions.serviceTime(text).map { $0 } }))
+            "which is not a service time", write: { $0.map(ServiceTimeSpec.print) ?? "" },
+            read: { text in text.isEmpty ? .some(nil) : ServiceTimeSpec.value(text).map { $0 } }))
     static let layerAttempts = TypedColumn(
         "layer_attempts", "each --layer's attempts, top to bottom, x-separated, e.g. 3x2 (empty: no layer)",
         CellCodec<[Int]>(
             "not whole numbers >= 1 separated by x (e.g. 3x2)",
-            write: { $0.map(String.init).joined(separator: "x") }, read: ScenarioText.layerAttempts))
+            write: { $0.map(String.init).joined(separator: "x") }, read: layerAttempts))
+
+    /// The attempts of a `layer_attempts` cell, `nil` when a part is not a whole number >= 1.
+    private static func layerAttempts(_ text: String) -> [Int]? {
+        guard !text.isEmpty else { return [] }
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        let counts = parts.compactMap { ValueParser.integer(String($0)) }.filter { $0 >= 1 }
+        return counts.count == parts.count ? counts : nil
+    }
 
     /// A whole number of at least 1.
     private static let atLeastOne = CellCodec<Int>(

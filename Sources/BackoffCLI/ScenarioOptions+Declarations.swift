@@ -19,7 +19,7 @@ extension ScenarioOptions {
         "server", "model", kind: .serverModel, default: "outage:2s", form: ServerSpec.form,
         help:
             "Server model: always-fail, bernoulli:P, outage:DURATION, contention, capacity, or trace:FILE (an incident: "
-            + "time_s,failure_probability[,retry_after_s], a step function).", parse: parseServer
+            + "time_s,failure_probability[,retry_after_s], a step function).", parse: ServerSpec.parse
     ).setting(.server, formStatesRange: true).grouped(.server)
     static let serverRetryAfter = Option(
         "server-retry-after", "duration", kind: .duration, default: "none",
@@ -52,12 +52,10 @@ extension ScenarioOptions {
     ).setting(.replicas, formStatesRange: true).grouped(.server)
     static let service = Option(
         "service", "distribution", default: "exp:20ms",
-        form:
-            "fixed:DURATION, exp:MEAN or lognormal:MEAN:SD with durations greater than 0, or mixture:W@DIST;W@DIST... "
-            + "with weights summing to 1, e.g. exp:20ms",
+        form: ServiceTimeSpec.form,
         help:
             "capacity: service time, fixed:D, exp:MEAN, lognormal:MEAN:SD or mixture:W1@DIST1;W2@DIST2;... (weights sum to 1).",
-        parse: Parsers.form(serviceTime)
+        parse: ServiceTimeSpec.parse
     ).setting(.serviceTime, formStatesRange: true).grouped(.server)
     static let queue = Option(
         "queue", "count", kind: .count, default: "100", form: Parsers.countForm(0...1_000_000_000, example: 100),
@@ -106,9 +104,9 @@ extension ScenarioOptions {
     ).setting(.timeout, formStatesRange: true).grouped(.clients)
     static let arrivals = Option(
         "arrivals", "process", default: "burst",
-        form: "burst, uniform:DURATION (e.g. uniform:1s) or poisson:RATE with RATE > 0 (e.g. poisson:500)",
+        form: ArrivalsSpec.form,
         help: "When sessions start: burst (all at 0), uniform:WINDOW, or poisson:RATE per second over --duration.",
-        parse: Parsers.form(ArrivalsText.init)
+        parse: ArrivalsSpec.parse
     ).setting(.arrivals, formStatesRange: true).grouped(.clients)
     static let duration = Option(
         "duration", "duration", kind: .duration, default: "10s", form: "a duration greater than 0, e.g. 10s",
@@ -141,27 +139,27 @@ extension ScenarioOptions {
         help: "Pause between the end of a request and the next one of the session.", parse: Parsers.duration
     ).setting(.thinkTime).grouped(.clients)
     static let budget = Option(
-        "budget", "budget", default: "none", form: LimitSpec.budgetForm,
+        "budget", "budget", default: "none", form: BudgetSpec.form,
         help:
             "Retry budget shared by all clients: none, token (gRPC), aws-quota, ratio (Finagle) or concurrency (Envoy).",
-        parse: LimitSpec.parseBudget
-    ).setByPreset({ $0.budget.map { .some($0) } }, text: { $0.map(LimitSpec.text) ?? "none" }).grouped(.limits)
+        parse: BudgetSpec.parse
+    ).setByPreset({ $0.budget.map { .some($0) } }, text: { BudgetSpec.print($0 ?? nil) }).grouped(.limits)
     static let breaker = Option(
-        "breaker", "breaker", default: "none", form: LimitSpec.breakerForm,
-        help: "Circuit breaker shared by all clients: none or on[:parameters].", parse: LimitSpec.parseBreaker
+        "breaker", "breaker", default: "none", form: BreakerSpec.form,
+        help: "Circuit breaker shared by all clients: none or on[:parameters].", parse: BreakerSpec.parse
     ).grouped(.limits)
     static let throttle = Option(
-        "throttle", "throttle", default: "none", form: LimitSpec.throttleForm,
+        "throttle", "throttle", default: "none", form: ThrottleSpec.form,
         help: "Client-side throttling: none, adaptive[:k=K] (the SRE book's: refuses attempts locally) or "
             + "aws-adaptive[:sdk=SDK][:scope=shared|per-client] (the AWS SDKs' adaptive rate limiter: delays attempts "
             + "for tokens; SDK is botocore, go-v2, smithy-swift or java-v2).",
-        parse: LimitSpec.parseThrottle
+        parse: ThrottleSpec.parse
     ).setByPreset(
-        { $0.adaptiveRateLimiter.map { .some(.awsAdaptive($0)) } }, text: { $0.map(LimitSpec.text) ?? "none" }
+        { $0.adaptiveRateLimiter.map { .some(.awsAdaptive($0)) } }, text: { ThrottleSpec.print($0 ?? nil) }
     ).grouped(.limits)
     /// Optional (none when not given), for the reason `--replicas` is.
     static let hedge = Option<Hedging??>.optional(
-        "hedge", "hedge", form: LimitSpec.hedgeForm,
+        "hedge", "hedge", form: HedgeSpec.form,
         help: "capacity: hedged requests: none (when not given), or on:delay=D[:max-attempts=N][:cancel=yes|no] (copy "
             + "k of an attempt goes (k - 1) x D after the first, to a replica no copy used, unless an answer came; a "
             + "rejection sends the next at once; the first success wins and, with cancel=yes, stops the others' work); "
@@ -172,9 +170,10 @@ extension ScenarioOptions {
             + "whole ms below min(B 2^(k-1), M), B 25ms and M 10 x B by default; a failure also backs off; a hedge is a "
             + "retry: N is num_retries + 1). cancel-delay=D: the cancellation reaches the server D after the answer. "
             + "With --budget a copy after the first is a retry to it (gRPC's token bucket: only above half its tokens).",
-        parse: LimitSpec.parseHedge
-    ).setting(.hedge).setByPreset({ $0.hedging.map { .some(.some($0)) } }, text: { LimitSpec.text($0 ?? nil) }).grouped(
-        .layers)
+        parse: HedgeSpec.parse
+    ).setting(.hedge).setByPreset({ $0.hedging.map { .some(.some($0)) } }, text: { HedgeSpec.print($0 ?? nil) })
+        .grouped(
+            .layers)
     static let onGiveUp = Option(
         "on-give-up", "mode", default: "end-session", form: "end-session or continue",
         help:

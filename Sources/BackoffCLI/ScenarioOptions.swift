@@ -75,7 +75,7 @@ struct ScenarioOptions {
             if case .capacity = server {} else { runsCopies = false }
             if !runsCopies {
                 warnings.append(
-                    "the start's hedge ('--hedge \(LimitSpec.text(hedge))') has no effect: hedging needs --server "
+                    "the start's hedge ('--hedge \(HedgeSpec.print(hedge))') has no effect: hedging needs --server "
                         + "capacity and no --layer; ignored")
                 hedging = nil
             }
@@ -91,7 +91,7 @@ struct ScenarioOptions {
                 }
             if arrivalsEnd < .seconds(12) {
                 warnings.append(
-                    "'--hedge \(LimitSpec.text(hedge))': Finagle sends no backup in its first 3 s and backs up after "
+                    "'--hedge \(HedgeSpec.print(hedge))': Finagle sends no backup in its first 3 s and backs up after "
                         + "1 ms until its latency histogram is first read at 12 s; "
                         + (arrivalsEnd == .zero
                             ? "the clients all arrive at 0" : "the arrivals end at \(arrivalsEnd.unitText)")
@@ -101,7 +101,7 @@ struct ScenarioOptions {
         let failureKind = try options(PolicyOptions.failureKind)
         if let kind = server.failureKind, options.isGiven(PolicyOptions.failureKind), kind != failureKind {
             throw .usage(
-                "'--failure-kind \(failureKind.rawValue)' does not fit '--server \(ServerSpec.text(server))': its failures "
+                "'--failure-kind \(failureKind.rawValue)' does not fit '--server \(ServerSpec.print(server))': its failures "
                     + "are \(kind.rawValue) errors", command: options.command)
         }
         var scenarios: [Scenario] = []

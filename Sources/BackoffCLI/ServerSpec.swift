@@ -4,16 +4,28 @@ import RetrySimulation
 /// The `--server` syntax: `always-fail`, `bernoulli:P`, `outage:DURATION`, `contention`, `capacity`,
 /// `trace:FILE`, `ratelimit:RATE[:burst=B][:share=F]`.
 /// The parameters of contention and capacity (and Retry-After) come from their own options.
-enum ServerSpec {
+enum ServerSpec: ArgumentCodec {
     static let form =
         "always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), "
         + "contention, capacity, trace:FILE (a CSV of time_s,failure_probability), or ratelimit:RATE[:burst=B][:share=F] "
         + "(RATE > 0 a second or a minute, e.g. 10/s or 600/m; B >= 1 whole tokens, default 1; F the share of "
         + "clients limited, 0 < F <= 1, default 1)"
 
+    /// The model `text` names, with the default parameters of the other options'.
+    static func parse(_ text: String) throws(InvalidValue) -> ServerModel {
+        if text.hasPrefix("trace:") { return .trace(try TraceFile.trace(path: String(text.dropFirst(6)))) }
+        if let model = model(text) { return model }
+        let name = String(text.prefix { $0 != ":" })
+        guard !names.contains(name) else { throw InvalidValue() }
+        throw InvalidValue(
+            Suggestion.closest(to: name, among: names).map {
+                "unknown model '\(name)' (did you mean '\($0)'?)"
+            })
+    }
+
     /// The kind of model written as `text` (default parameters), or `nil` when it is not of the
     /// accepted form. The model checks the ranges (`ServerModel.validate()`).
-    static func model(_ text: String) -> ServerModel? {
+    private static func model(_ text: String) -> ServerModel? {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         switch (parts[0], parts.count) {
         case ("always-fail", 1):
@@ -38,7 +50,7 @@ enum ServerSpec {
     }
 
     /// The canonical text of a model's kind, as the CSV `server` column shows it.
-    static func text(_ model: ServerModel) -> String {
+    static func print(_ model: ServerModel) -> String {
         switch model {
         case .alwaysFail: "always-fail"
         case .bernoulli(let p, _): "bernoulli:\(CSVFormat.number(p))"

@@ -36,7 +36,7 @@ struct SweepAxis: Equatable {
         case .count:
             return ValueParser.integer(value).map(String.init) ?? value
         case .serverModel:
-            return ServerSpec.model(value).map(ServerSpec.text) ?? value
+            return ServerSpec.value(value).map(ServerSpec.print) ?? value
         case .flag, .text:
             return value
         }

@@ -475,29 +475,29 @@ import Testing
 
 @Suite struct LimitSpecTests {
     @Test func budgetsBreakersAndThrottlesParseOrNameTheForm() {
-        #expect(LimitSpec.budget("none") == .some(nil))
-        #expect(LimitSpec.budget("token") == .some(.tokenBucket(.grpcExample)))
-        #expect(LimitSpec.budget("aws-quota") == .some(.quota(.awsStandard)))
-        #expect(LimitSpec.budget("token:max=0") == nil)
-        #expect(LimitSpec.budget("token:ratio=x") == nil)
-        #expect(LimitSpec.budget("token:volume=3") == nil)
-        #expect(LimitSpec.budget("ratio:percent=1.5") == nil)
-        #expect(LimitSpec.budget("concurrency:min=-1") == nil)
-        #expect(LimitSpec.breaker("on:threshold=0") == nil)
-        #expect(LimitSpec.breaker("on:open=5") == nil, "a duration needs a unit")
-        #expect(LimitSpec.throttle("adaptive:k=0.5") == nil)
-        if case .sre(let throttle)?? = LimitSpec.throttle("adaptive:k=2") {
+        #expect(BudgetSpec.value("none") == .some(nil))
+        #expect(BudgetSpec.value("token") == .some(.tokenBucket(.grpcExample)))
+        #expect(BudgetSpec.value("aws-quota") == .some(.quota(.awsStandard)))
+        #expect(BudgetSpec.value("token:max=0") == nil)
+        #expect(BudgetSpec.value("token:ratio=x") == nil)
+        #expect(BudgetSpec.value("token:volume=3") == nil)
+        #expect(BudgetSpec.value("ratio:percent=1.5") == nil)
+        #expect(BudgetSpec.value("concurrency:min=-1") == nil)
+        #expect(BreakerSpec.value("on:threshold=0") == nil)
+        #expect(BreakerSpec.value("on:open=5") == nil, "a duration needs a unit")
+        #expect(ThrottleSpec.value("adaptive:k=0.5") == nil)
+        if case .sre(let throttle)?? = ThrottleSpec.value("adaptive:k=2") {
             #expect(throttle.k == 2)
         } else {
             Issue.record("adaptive:k=2 should be the SRE book's throttle")
         }
         let botocoreShared = AdaptiveRateLimiting(sdk: .botocore, scope: .shared)
-        #expect(LimitSpec.throttle("aws-adaptive") == .some(.some(.awsAdaptive(botocoreShared))))
+        #expect(ThrottleSpec.value("aws-adaptive") == .some(.some(.awsAdaptive(botocoreShared))))
         #expect(
-            LimitSpec.throttle("aws-adaptive:sdk=java-v2:scope=per-client")
+            ThrottleSpec.value("aws-adaptive:sdk=java-v2:scope=per-client")
                 == .some(.some(.awsAdaptive(AdaptiveRateLimiting(sdk: .javaV2, scope: .perClient)))))
-        #expect(LimitSpec.throttle("aws-adaptive:sdk=java") == nil, "java-v2 is the SDK's name")
-        #expect(LimitSpec.throttle("aws-adaptive:scope=everyone") == nil)
+        #expect(ThrottleSpec.value("aws-adaptive:sdk=java") == nil, "java-v2 is the SDK's name")
+        #expect(ThrottleSpec.value("aws-adaptive:scope=everyone") == nil)
         let result = Invocation(["simulate", "--budget", "token:max=0"])
         #expect(result.status == 64 && result.stdout.isEmpty)
         #expect(

@@ -45,7 +45,7 @@ import Testing
             "on:percentile=0.9:cancel=yes:cancel-delay=5ms",
             "on:delay=10ms:max-attempts=3:cancel=yes:cancel-delay=1s",
         ] {
-            #expect(LimitSpec.text(try LimitSpec.parseHedge(spec)) == spec)
+            #expect(HedgeSpec.print(try HedgeSpec.parse(spec)) == spec)
         }
         let result = Invocation(
             "simulate --server capacity --replicas 2 --workers 50 --service exp:50ms --arrivals poisson:100 "

@@ -18,14 +18,14 @@ import Testing
         .concurrency(try! ConcurrencyBudget(budgetPercent: 0, minRetryConcurrency: 3)),
     ])
     func aBudgetsTextReadsBackAsTheBudget(budget: RetryBudget) throws {
-        let text = LimitSpec.text(budget)
-        #expect(try LimitSpec.parseBudget(text) == budget, "\(text)")
+        let text = BudgetSpec.print(budget)
+        #expect(try BudgetSpec.parse(text) == budget, "\(text)")
     }
 
     @Test func theStandardQuotaIsWrittenByItsName() {
-        #expect(LimitSpec.text(.quota(.awsStandard)) == "aws-quota")
+        #expect(BudgetSpec.print(.quota(.awsStandard)) == "aws-quota")
         #expect(
-            LimitSpec.text(.quota(try! RetryQuota(maximum: 500, retryCost: 14, timeoutRetryCost: 5)))
+            BudgetSpec.print(.quota(try! RetryQuota(maximum: 500, retryCost: 14, timeoutRetryCost: 5)))
                 == "aws-quota:cost=14:timeout-cost=5")
     }
 
@@ -66,7 +66,7 @@ import Testing
         #expect(
             backoff.base == router.base && backoff.cap == router.cap && backoff.jitter == router.jitter
                 && backoff.capMode == router.capMode && backoff.granularity == router.granularity)
-        #expect(try hedging(["--hedge", LimitSpec.text(envoy)]) == envoy)
+        #expect(try hedging(["--hedge", HedgeSpec.print(envoy)]) == envoy)
         #expect(
             try hedging(["--hedge", "on:per-try-timeout=50ms:max-attempts=3:backoff-base=10ms:backoff-max=40ms"])
                 == (try Hedging(

@@ -6,12 +6,12 @@ import Testing
 
 @testable import BackoffCLI
 
-/// Printing a spec and parsing the text gives the value back, for values drawn at random across
-/// each spec's ranges (seeded, so a failure names a value that fails again): the hedge (as
-/// `--hedge` and as a layer's `hedge-` keys), the budget, the throttle and the breaker, whose
-/// printed form is what the `hedge` column, a layer's keys, a preset's options and `tune`'s
-/// candidates carry; and the arrivals, service times and servers that the `simulate` table's
-/// columns print and `check` reads back.
+/// Printing a spec and parsing the text gives the value back through its ``ArgumentCodec``, for
+/// values drawn at random across each spec's ranges (seeded, so a failure names a value that
+/// fails again): the hedge (as `--hedge` and as a layer's `hedge-` keys), the budget, the throttle
+/// and the breaker, whose printed form is what the `hedge` column, a layer's keys, a preset's
+/// options and `tune`'s candidates carry; and the jitter modes, arrivals, service times and
+/// servers that the tables' columns print and `check` reads back.
 @Suite struct SpecRoundTripTests {
     /// SplitMix64: a seeded source of the generated values, independent of GSL and of the platform.
     struct Values {
@@ -66,14 +66,14 @@ import Testing
                     perTryTimeout: values.duration(1...60_000_000_000), copies: copies, backoffBase: base,
                     backoffMax: maximum, cancelsLosers: cancels, cancellationDelay: cancelDelay)
             }
-            let text = LimitSpec.text(hedge)
-            #expect(try LimitSpec.parseHedge(text) == hedge, "seed \(Self.seed), draw \(draw): \(text)")
+            let text = HedgeSpec.print(hedge)
+            #expect(try HedgeSpec.parse(text) == hedge, "seed \(Self.seed), draw \(draw): \(text)")
             // The same keys in a layer's spec (`hedge-KEY=VALUE`) give the same hedge.
             let keys = text.split(separator: ":").dropFirst().map { "hedge-\($0)" }.joined(separator: ",")
             let layer = try LayerOptions.layer(keys, number: 1, jitter: .full, command: "simulate")
             #expect(layer.hedging == hedge, "seed \(Self.seed), draw \(draw): --layer \(keys)")
         }
-        #expect(try LimitSpec.parseHedge(LimitSpec.text(nil as Hedging?)) == nil)
+        #expect(try HedgeSpec.parse(HedgeSpec.print(nil)) == nil)
         // The one value the printer could not have written back is not a value at all.
         #expect(throws: Hedging.Invalid.self) {
             try Hedging(delay: .milliseconds(5), copies: 2, cancelsLosers: false, cancellationDelay: .milliseconds(1))
@@ -104,15 +104,15 @@ import Testing
                 budget = .concurrency(
                     try ConcurrencyBudget(budgetPercent: values.unit(), minRetryConcurrency: values.int(0...10_000)))
             }
-            let text = LimitSpec.text(budget)
-            #expect(try LimitSpec.parseBudget(text) == budget, "seed \(Self.seed), draw \(draw): \(text)")
+            let text = BudgetSpec.print(budget)
+            #expect(try BudgetSpec.parse(text) == budget, "seed \(Self.seed), draw \(draw): \(text)")
         }
     }
 
     @Test func everyThrottleReadsBackAsItself() throws {
         var values = Values(state: Self.seed)
         for draw in 0..<Self.draws {
-            let throttle: LimitSpec.Throttle
+            let throttle: Throttle
             if values.bool() {
                 throttle = .sre(
                     try AdaptiveThrottle(k: 1 + 1e3 * values.unit(), window: values.duration(1...86_400_000_000_000)))
@@ -122,8 +122,8 @@ import Testing
                         sdk: RateLimiterSDK.allCases[values.int(0...RateLimiterSDK.allCases.count - 1)],
                         scope: RateLimiterScope.allCases[values.int(0...RateLimiterScope.allCases.count - 1)]))
             }
-            let text = LimitSpec.text(throttle)
-            #expect(try LimitSpec.parseThrottle(text) == throttle, "seed \(Self.seed), draw \(draw): \(text)")
+            let text = ThrottleSpec.print(throttle)
+            #expect(try ThrottleSpec.parse(text) == throttle, "seed \(Self.seed), draw \(draw): \(text)")
         }
     }
 
@@ -135,13 +135,25 @@ import Testing
                 minimumRequests: values.int(1...1_000_000),
                 window: values.duration(1...86_400_000_000_000), openDuration: values.duration(1...86_400_000_000_000),
                 probes: values.int(1...10_000))
-            let text = LimitSpec.text(breaker)
-            #expect(try LimitSpec.parseBreaker(text) == breaker, "seed \(Self.seed), draw \(draw): \(text)")
+            let text = BreakerSpec.print(breaker)
+            #expect(try BreakerSpec.parse(text) == breaker, "seed \(Self.seed), draw \(draw): \(text)")
         }
-        #expect(try LimitSpec.parseBreaker(LimitSpec.text(nil as CircuitBreaker?)) == nil)
+        #expect(try BreakerSpec.parse(BreakerSpec.print(nil)) == nil)
     }
 
-    @Test func everyArrivalProcessReadsBackAsItself() {
+    @Test func everyJitterModeReadsBackAsItself() throws {
+        var values = Values(state: Self.seed)
+        for draw in 0..<Self.draws {
+            var jitter = PolicyColumnRoundTripTests.jitter(&values)
+            // A decorrelated mode's factor is another option's: its name reads back with the default.
+            if case .decorrelated = jitter { jitter = .decorrelated() }
+            if case .decorrelatedMonotone = jitter { jitter = .decorrelatedMonotone() }
+            let text = JitterSpec.print(jitter)
+            #expect(try JitterSpec.parse(text) == jitter, "seed \(Self.seed), draw \(draw): \(text)")
+        }
+    }
+
+    @Test func everyArrivalProcessReadsBackAsItself() throws {
         var values = Values(state: Self.seed)
         // A Poisson process's duration is --duration's, which the column does not carry.
         let duration = Duration.seconds(7)
@@ -152,9 +164,10 @@ import Testing
             case 1: arrivals = .uniform(window: values.duration(1...3_600_000_000_000))
             default: arrivals = .poisson(ratePerSecond: 1e6 * max(values.unit(), 1e-9), duration: duration)
             }
-            let text = ScenarioText.arrivals(arrivals)
+            let text = ArrivalsSpec.print(.init(arrivals))
             #expect(
-                ScenarioText.arrivals(text, duration: duration) == arrivals, "seed \(Self.seed), draw \(draw): \(text)")
+                try ArrivalsSpec.parse(text).arrivals(duration: duration) == arrivals,
+                "seed \(Self.seed), draw \(draw): \(text)")
         }
     }
 
@@ -174,12 +187,12 @@ import Testing
         }
     }
 
-    @Test func everyServiceTimeReadsBackAsItself() {
+    @Test func everyServiceTimeReadsBackAsItself() throws {
         var values = Values(state: Self.seed)
         for draw in 0..<Self.draws {
             let time = Self.serviceTime(&values, mixture: true)
-            let text = ScenarioText.service(time)
-            #expect(ScenarioOptions.serviceTime(text) == time, "seed \(Self.seed), draw \(draw): \(text)")
+            let text = ServiceTimeSpec.print(time)
+            #expect(try ServiceTimeSpec.parse(text) == time, "seed \(Self.seed), draw \(draw): \(text)")
         }
     }
 
@@ -194,21 +207,21 @@ import Testing
             case 1: server = .bernoulli(failureProbability: values.bool() ? values.unit() : Double(values.int(0...1)))
             case 2: server = .outage(until: VirtualTime(values.duration(0...3_600_000_000_000)))
             case 3: server = .contention(hop: .standard)
-            case 4: server = try ScenarioOptions.parseServer("capacity")
+            case 4: server = try ServerSpec.parse("capacity")
             default:
                 server = .rateLimit(
                     RateLimit(
                         rate: 1e4 * max(values.unit(), 1e-9), burst: values.bool() ? 1 : values.int(1...1_000_000),
                         share: values.bool() ? 1 : max(values.unit(), 1e-9)))
             }
-            let text = ServerSpec.text(server)
-            #expect(try ScenarioOptions.parseServer(text) == server, "seed \(Self.seed), draw \(draw): \(text)")
+            let text = ServerSpec.print(server)
+            #expect(try ServerSpec.parse(text) == server, "seed \(Self.seed), draw \(draw): \(text)")
         }
         // A trace is named by its file, which the text reads again.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("round-trip-\(getpid()).csv").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         try "time_s,failure_probability\n0,0.9\n1.5,0.25\n3,0\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let trace = try ScenarioOptions.parseServer("trace:\(file)")
-        #expect(try ScenarioOptions.parseServer(ServerSpec.text(trace)) == trace)
+        let trace = try ServerSpec.parse("trace:\(file)")
+        #expect(try ServerSpec.parse(ServerSpec.print(trace)) == trace)
     }
 }

@@ -55,7 +55,7 @@ enum FuzzTargets {
             "duration=\(show(ValueParser.duration(text)))", "number=\(show(ValueParser.number(text)))",
             "integer=\(show(ValueParser.integer(text)))", "list=\(show(ValueParser.list(text)?.count))",
             "size=\(show(MemoryLimit.size(text)))",
-            "jitter=" + describe { () throws(InvalidValue) in try PolicyOptions.parseJitter(text) },
+            "jitter=" + describe { () throws(InvalidValue) in try JitterSpec.parse(text) },
         ]
         for option in [
             PolicyOptions.base.spec, PolicyOptions.multiplier.spec, PolicyOptions.maxAttempts.spec,
@@ -76,11 +76,11 @@ enum FuzzTargets {
     /// a limit spec's value is shown in its printed form (which the round-trip tests read back).
     private static func specs(_ text: String) -> [String] {
         [
-            "server=\(show(ServerSpec.model(text).map(ServerSpec.text)))",
-            "budget=\(show(LimitSpec.budget(text).map { $0.map { LimitSpec.text($0) } ?? "none" }))",
-            "breaker=\(show(LimitSpec.breaker(text).map(LimitSpec.text)))",
-            "throttle=\(show(LimitSpec.throttle(text).map { $0.map { LimitSpec.text($0) } ?? "none" }))",
-            "hedge=" + describe { () throws(InvalidValue) in LimitSpec.text(try LimitSpec.parseHedge(text)) },
+            "server=\(show(ServerSpec.value(text).map(ServerSpec.print)))",
+            "budget=\(show(BudgetSpec.value(text).map(BudgetSpec.print)))",
+            "breaker=\(show(BreakerSpec.value(text).map(BreakerSpec.print)))",
+            "throttle=\(show(ThrottleSpec.value(text).map(ThrottleSpec.print)))",
+            "hedge=" + describe { () throws(InvalidValue) in HedgeSpec.print(try HedgeSpec.parse(text)) },
             "arrivals=" + describe { () throws(InvalidValue) in try ScenarioOptions.arrivals.parse(text) },
             "service=" + describe { () throws(InvalidValue) in try ScenarioOptions.service.parse(text) },
             "trigger=" + describe { () throws(InvalidValue) in try ScenarioOptions.retryTrigger.parse(text) },

@@ -1,9 +1,18 @@
 import BackoffPolicies
+import RetrySimulation
 
-/// `--hedge`: its parser and its printer (see ``LimitSpec``).
-extension LimitSpec {
+/// `--hedge`: a hedge, or `none` (see ``LimitSpec`` for the syntax).
+enum HedgeSpec: ArgumentCodec {
+    static let form =
+        "none, on:delay=DURATION[:max-attempts=N][:cancel=yes|no][:cancel-delay=DURATION] (N from 1 to "
+        + "\(Hedging.maximumCopies), copies in all), or on:percentile=Q[:cancel=yes|no][:cancel-delay=DURATION] "
+        + "(Finagle's backup at the Q-th percentile of recent latencies, 0 < Q <= 1), or "
+        + "on:per-try-timeout=DURATION[:max-attempts=N][:backoff-base=DURATION][:backoff-max=DURATION][:cancel=yes|no] "
+        + "(Envoy's hedge_on_per_try_timeout), e.g. on:delay=10ms:max-attempts=2, on:percentile=0.99 or "
+        + "on:per-try-timeout=100ms"
+
     /// The keys of `--hedge on:KEY=VALUE:...`, which a layer takes prefixed (`hedge-delay=`).
-    static let hedgeKeys = [
+    static let keys = [
         "delay", "percentile", "per-try-timeout", "max-attempts", "cancel", "cancel-delay", "backoff-base",
         "backoff-max",
     ]
@@ -11,21 +20,23 @@ extension LimitSpec {
     /// A hedge, or `nil` for `none`: copies of each attempt `delay` apart, `max-attempts` in all
     /// (2 unless given), the first success cancelling the others unless `cancel=no`; or, with
     /// `percentile=Q` instead of `delay`, Finagle's one backup at the Q-th percentile of recent latencies.
-    static func parseHedge(_ text: String) throws(InvalidValue) -> Hedging? {
+    static func parse(_ text: String) throws(InvalidValue) -> Hedging? {
         let name = String(text.prefix { $0 != ":" })
-        guard name == "none" || name == "on" else { throw InvalidValue(unknownName(name, among: ["none", "on"])) }
-        let parameters = try SpecParameters(text, keys: name == "on" ? hedgeKeys : [])
+        guard name == "none" || name == "on" else {
+            throw InvalidValue(LimitSpec.unknownName(name, among: ["none", "on"]))
+        }
+        let parameters = try SpecParameters(text, keys: name == "on" ? keys : [])
         switch parameters.name {
         case "none" where parameters.isEmpty:
             return nil
         case "on":
             return try hedge(parameters)
         default:
-            throw InvalidValue(unknownName(parameters.name, among: ["none", "on"]))
+            throw InvalidValue(LimitSpec.unknownName(parameters.name, among: ["none", "on"]))
         }
     }
 
-    /// The hedge of `on`'s parameters (``hedgeKeys``), from `--hedge on:...` or a layer's `hedge-` keys;
+    /// The hedge of `on`'s parameters (``keys``), from `--hedge on:...` or a layer's `hedge-` keys;
     /// messages name each key as `parameters` labels it.
     static func hedge(_ parameters: SpecParameters) throws(InvalidValue) -> Hedging {
         func quoted(_ key: String) -> String { parameters.quoted(key, parameters[given: key] ?? "") }
@@ -104,8 +115,8 @@ extension LimitSpec {
         }
     }
 
-    /// A hedge as `--hedge` takes it: `parseHedge(text(hedge))` is `hedge`.
-    static func text(_ hedge: Hedging?) -> String {
+    /// A hedge as `--hedge` takes it: `parse(print(hedge))` is `hedge`.
+    static func print(_ hedge: Hedging?) -> String {
         guard let hedge else { return "none" }
         let cancel =
             "cancel=\(hedge.cancelsLosers ? "yes" : "no")"
