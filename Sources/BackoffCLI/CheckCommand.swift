@@ -49,12 +49,12 @@ struct CheckCommand: RunnableCommand {
     static let comparisons: [(mean: CheckedMean, measured: String, formula: String, standardError: String)] =
         CheckedMean.allCases.map { ($0, $0.column, $0.formulaColumn, $0.standardErrorColumn) }
 
-    /// Columns that describe a row's parameters rather than measure something.
-    static let parameterColumns: Set<String> = [
-        "jitter", "clients", "server", "base_s", "multiplier", "cap_s", "max_attempts", "runs", "seed", "bucket_s",
-        "schedule", "decorrelated_factor", "max_elapsed_s", "generator", "quantiles", "point_id", "wait_budget_s",
-        "arrivals", "service", "layer_attempts", "hedge", "replicas", "layers",
-    ]
+    /// Columns that describe a row's parameters rather than measure something: the declared policy
+    /// and scenario columns, and the run's.
+    static let parameterColumns = Set(
+        PolicyColumns.names + ScenarioColumns.names + [
+            "runs", "seed", "generator", "quantiles", "point_id", "wait_budget_s",
+        ])
 
     let path: String
     let baselinePath: String?

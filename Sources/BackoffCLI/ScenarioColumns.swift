@@ -42,6 +42,13 @@ enum ScenarioColumns {
             "not whole numbers >= 1 separated by x (e.g. 3x2)",
             write: { $0.map(String.init).joined(separator: "x") }, read: layerAttempts))
 
+    /// The names of these columns.
+    static let names = [
+        clients.name, server.name, bucketWidth.name, layers.name, replicas.name, hedge.name, arrivals.name,
+        service.name,
+        layerAttempts.name,
+    ]
+
     /// The attempts of a `layer_attempts` cell, `nil` when a part is not a whole number >= 1.
     private static func layerAttempts(_ text: String) -> [Int]? {
         guard !text.isEmpty else { return [] }

@@ -286,6 +286,25 @@ import Testing
         #expect(unmatched.status == 1 && unmatched.stdout.contains("1 unmatched"))
     }
 
+    /// Every policy column is a parameter that rows match by, the newest included: two policies that
+    /// differ only in their granularity are different rows, not one row whose granularity_s failed.
+    @Test func baselineRowsMatchByEveryPolicyColumn() throws {
+        let directory = TemporaryDirectory()
+        let (old, new) = (directory.file("old.csv"), directory.file("new.csv"))
+        #expect(
+            Invocation([
+                "waits", "--runs", "1000", "--jitter", "none,full,equal", "--granularity", "1ms", "--output", old,
+            ]).status == 0)
+        #expect(
+            Invocation([
+                "waits", "--runs", "1000", "--jitter", "none,full,equal", "--granularity", "2ms", "--output", new,
+            ]).status == 0)
+        let check = Invocation(["check", new, "--baseline", old, "--rel", "0.5"])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("6 unmatched"), "\(check.stdout)")
+        #expect(!check.stdout.contains("relative difference"), "\(check.stdout)")
+    }
+
     @Test func aTableWithoutTheNeededColumnsIsAUsageError() throws {
         let directory = TemporaryDirectory()
         let table = directory.file("plain.csv")
