@@ -11,52 +11,60 @@ struct CellCodec<Value>: Sendable {
 
     let write: @Sendable (Value) -> String
     let read: @Sendable (String) throws(Unreadable) -> Value
+    /// True when every cell is a number (or empty): a column `tune` may optimise or bound.
+    let holdsNumbers: Bool
 
     init(
-        write: @escaping @Sendable (Value) -> String, read: @escaping @Sendable (String) throws(Unreadable) -> Value
+        write: @escaping @Sendable (Value) -> String, read: @escaping @Sendable (String) throws(Unreadable) -> Value,
+        holdsNumbers: Bool = false
     ) {
         self.write = write
         self.read = read
+        self.holdsNumbers = holdsNumbers
     }
 
     /// A codec whose reader gives `nil` for a cell that holds no value, for the reason `unreadable`.
     init(
         _ unreadable: String, write: @escaping @Sendable (Value) -> String,
-        read: @escaping @Sendable (String) -> Value?
+        read: @escaping @Sendable (String) -> Value?, holdsNumbers: Bool = false
     ) {
         self.write = write
         self.read = { text throws(Unreadable) in
             guard let value = read(text) else { throw Unreadable(reason: unreadable) }
             return value
         }
+        self.holdsNumbers = holdsNumbers
     }
 }
 
 extension CellCodec where Value == Double {
     /// A decimal number, as short as reads back to the same double.
-    static let number = CellCodec("not a number", write: CSVFormat.number, read: ValueParser.number)
+    static let number = CellCodec(
+        "not a number", write: CSVFormat.number, read: ValueParser.number, holdsNumbers: true)
 }
 
 extension CellCodec where Value == Double? {
     /// A decimal number, or empty where the row has none.
     static let numberOrEmpty = CellCodec(
         "not a number", write: { $0.map(CSVFormat.number) ?? "" },
-        read: { text in text.isEmpty ? .some(nil) : ValueParser.number(text).map { $0 } })
+        read: { text in text.isEmpty ? .some(nil) : ValueParser.number(text).map { $0 } }, holdsNumbers: true)
 }
 
 extension CellCodec where Value == Int {
-    static let count = CellCodec("not a whole number", write: CSVFormat.integer, read: ValueParser.integer)
+    static let count = CellCodec(
+        "not a whole number", write: CSVFormat.integer, read: ValueParser.integer, holdsNumbers: true)
 }
 
 extension CellCodec where Value == Duration? {
     /// Seconds, read back to whole nanoseconds; `inf` is no limit (`nil`).
     static let seconds = CellCodec(
-        "not a number of seconds", write: { CSVFormat.seconds($0) }, read: { text in Self.readSeconds(text) })
+        "not a number of seconds", write: { CSVFormat.seconds($0) }, read: { text in Self.readSeconds(text) },
+        holdsNumbers: true)
 
     /// Seconds, where 0 (or an empty cell, in tables older than the column) is none (`nil`).
     static let secondsOrZero = CellCodec(
         "not a number of seconds", write: { $0.map(CSVFormat.seconds) ?? "0" },
-        read: { text in text.isEmpty || text == "0" ? .some(nil) : Self.readSeconds(text) })
+        read: { text in text.isEmpty || text == "0" ? .some(nil) : Self.readSeconds(text) }, holdsNumbers: true)
 
     /// `inf` as `.some(nil)`; seconds within about 285 years to whole nanoseconds.
     private static func readSeconds(_ text: String) -> Duration?? {

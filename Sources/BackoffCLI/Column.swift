@@ -14,6 +14,9 @@ struct Column<Source>: Sendable {
     /// that value and written again, or `nil` when the cell holds no such value. A table's cells
     /// read back as themselves (tested for every command); `nil` for the other columns.
     private(set) var rewrite: (@Sendable (String) -> String?)?
+    /// True for a column whose cells are words rather than numbers (`jitter`, `server`...): no
+    /// objective or constraint of `tune`, and no measurement for `check`.
+    private(set) var holdsText = false
 
     init(_ name: String, _ meaning: String, _ value: @escaping @Sendable (Source) -> String) {
         self.name = name
@@ -35,6 +38,13 @@ struct Column<Source>: Sendable {
     func rereading(_ rewrite: @escaping @Sendable (String) -> String?) -> Column {
         var column = self
         column.rewrite = rewrite
+        return column
+    }
+
+    /// The column as one whose cells are words rather than numbers.
+    func holdingText() -> Column {
+        var column = self
+        column.holdsText = true
         return column
     }
 

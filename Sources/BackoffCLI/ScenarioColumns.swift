@@ -16,7 +16,7 @@ enum ScenarioColumns {
             read: { text in
                 guard let seconds = ValueParser.number(text), seconds > 0, seconds < 9e9 else { return nil }
                 return .nanoseconds(Int64((seconds * 1e9).rounded()))
-            }))
+            }, holdsNumbers: true))
     static let layers = TypedColumn(
         "layers", "service layers between the clients and the server (--layer)", CellCodec<Int>.count)
     static let replicas = TypedColumn(
@@ -60,5 +60,5 @@ enum ScenarioColumns {
     /// A whole number of at least 1.
     private static let atLeastOne = CellCodec<Int>(
         "not a whole number >= 1", write: CSVFormat.integer,
-        read: { text in ValueParser.integer(text).flatMap { $0 >= 1 ? $0 : nil } })
+        read: { text in ValueParser.integer(text).flatMap { $0 >= 1 ? $0 : nil } }, holdsNumbers: true)
 }

@@ -66,7 +66,7 @@ extension SimulateCommand {
         ]
         + PolicyColumns.trailing { $0.scenario.policy }
         + [
-            Column("generator", "GSL generator") { $0.generator.rawValue },
+            Column("generator", "GSL generator") { $0.generator.rawValue }.holdingText(),
             Column(
                 CheckedMean.attemptsPerClient.standardErrorColumn,
                 "standard error of attempts_per_client: sd of per-client attempts / √N; where clients interact and "
@@ -152,7 +152,7 @@ extension SimulateCommand {
                 "recovered",
                 "capacity with a degradation window: yes when goodput over 1 s reached 90 % of its pre-trigger level within "
                     + "10 s of the window's end, no otherwise (empty: no window)"
-            ) { $0.recovery.recovered },
+            ) { $0.recovery.recovered }.holdingText(),
             Column("recovery_time_s", "when it did, seconds after the window's end (empty: never, or no window)") {
                 $0.recovery.time
             },

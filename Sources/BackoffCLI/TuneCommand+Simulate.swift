@@ -5,9 +5,11 @@ import RetrySimulation
 extension TuneCommand {
     /// `name` when it is a numeric column of simulate; otherwise why not, with the closest name.
     static func numericColumn(_ name: String) throws(InvalidValue) -> String {
-        let numeric = Set(SimulateCommand.columns.map(\.name)).subtracting(textColumns)
+        let numeric = Set(SimulateCommand.table.filter { !$0.holdsText }.map(\.name))
         guard numeric.contains(name) else {
-            if textColumns.contains(name) { throw InvalidValue("'\(name)' is not a numeric column") }
+            if SimulateCommand.table.contains(where: { $0.name == name }) {
+                throw InvalidValue("'\(name)' is not a numeric column")
+            }
             let hint = Suggestion.closest(to: name, among: numeric.sorted()).map { " (did you mean '\($0)'?)" } ?? ""
             throw InvalidValue("unknown column '\(name.quotedInMessage)'" + hint)
         }

@@ -73,8 +73,6 @@ struct TuneCommand: RunnableCommand {
         "base", "multiplier", "cap", "max-attempts", "max-retries", "jitter", "cap-mode", "increment",
         "decorrelated-factor", "schedule", "budget", "breaker", "throttle", "max-elapsed",
     ]
-    /// simulate columns that are not numbers.
-    static let textColumns: Set<String> = ["jitter", "server", "schedule", "generator", "cap_mode", "recovered"]
 
     let objectiveColumn: String
     let maximizing: Bool

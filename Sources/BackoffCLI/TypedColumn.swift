@@ -21,8 +21,9 @@ struct TypedColumn<Value>: Sendable {
     /// The column of a table whose rows are `Source`s, writing `value` of each.
     func column<Source>(_ value: @escaping @Sendable (Source) -> Value) -> Column<Source> {
         let (write, read) = (codec.write, codec.read)
-        return Column(name, meaning) { write(value($0)) }.reporting(policyParameters)
+        let column = Column(name, meaning) { write(value($0)) }.reporting(policyParameters)
             .rereading { text in (try? read(text)).map(write) }
+        return codec.holdsNumbers ? column : column.holdingText()
     }
 
     /// The value in `record`, or `nil` when `table` has no such column.

@@ -14,7 +14,7 @@ import Testing
         return rewrites
     }
 
-    static let simulateColumns = rewrites(SimulateCommand.table + SimulateCommand.hedgeColumns)
+    static let simulateColumns = rewrites(SimulateCommand.table)
 
     /// Command lines covering every kind of each declared column: all jitter modes and the
     /// parametrized ones, caps and no cap, cap rules, first retries, granularities, schedules,
@@ -62,6 +62,34 @@ import Testing
                 let cell = record[table.column(name)!]
                 #expect(columns[name]!(cell) == cell, "\(arguments.joined(separator: " ")): \(name) holds '\(cell)'")
             }
+        }
+    }
+
+    /// Every simulate column that is not declared as text holds a number (or nothing) in every
+    /// cell, so `tune` may optimise or bound it; a text column is refused as an objective by name.
+    @Test func numericColumnsHoldNumbers() throws {
+        let lines =
+            Self.cases.map(\.arguments).filter { $0[0] == "simulate" } + [
+                [
+                    "simulate", "--server", "capacity", "--clients", "200", "--arrivals", "poisson:400", "--duration",
+                    "2s",
+                    "--degrade-from", "500ms", "--degrade-until", "1s", "--jitter", "full",
+                ]
+            ]
+        let numeric = Set(SimulateCommand.table.filter { !$0.holdsText }.map(\.name))
+        for arguments in lines {
+            let result = Invocation(arguments)
+            #expect(result.status == 0, "\(arguments.joined(separator: " ")): \(result.stderr)")
+            let table = CSVReader(text: result.stdout)
+            for record in table.records {
+                for (name, cell) in zip(table.header, record) where numeric.contains(name) && !cell.isEmpty {
+                    #expect(Double(cell) != nil, "\(arguments.joined(separator: " ")): \(name) holds '\(cell)'")
+                }
+            }
+        }
+        for column in ["first_retry", "hedge", "quantiles", "recovered", "layer_attempts"] {
+            let tune = Invocation(["tune", "--search", "max-attempts=2..4", "--objective", column, "--clients", "20"])
+            #expect(tune.status == 64 && tune.stderr.contains("'\(column)' is not a numeric column"), "\(tune.stderr)")
         }
     }
 }
