@@ -2,6 +2,7 @@ import BackoffPolicies
 import EventSimulation
 import Foundation
 import RetrySimulation
+import Stochastics
 import Testing
 
 @testable import BackoffCLI
@@ -150,6 +151,20 @@ import Testing
             if case .decorrelatedMonotone = jitter { jitter = .decorrelatedMonotone() }
             let text = JitterSpec.print(jitter)
             #expect(try JitterSpec.parse(text) == jitter, "seed \(Self.seed), draw \(draw): \(text)")
+        }
+    }
+
+    /// `tune --constraint`: any numeric simulate column, either side, any finite bound.
+    @Test func everyConstraintReadsBackAsItself() throws {
+        var values = Values(state: Self.seed)
+        let numeric = SimulateCommand.table.filter { !$0.holdsText }.map(\.name)
+        for draw in 0..<Self.draws {
+            let bound = (values.bool() ? -1 : 1) * 1e6 * values.unit() * (values.bool() ? 1 : 1e-9)
+            let constraint = SearchConstraint(
+                numeric[values.int(0...numeric.count - 1)], atMost: values.bool(), bound: bound)
+            #expect(
+                try SearchConstraint(parsing: constraint.text) == constraint,
+                "seed \(Self.seed), draw \(draw): \(constraint.text)")
         }
     }
 
