@@ -11,25 +11,12 @@ extension CheckCommand {
     /// that no column records (budgets, time limits, sessions) take their defaults: where one of them
     /// removed a closed form the row's formula column is empty, and ``checkFormulas`` skips it.
     /// - Throws: a ``RowPolicy/Problem`` naming the column that describes no valid policy or scenario.
-    static func recompute(_ record: [String], in table: CSVReader) throws(RowPolicy.Problem) -> RecomputedForms? {
+    static func recompute(_ record: [String], in table: CSVReader) throws(RowPolicy.Problem) -> ClosedForms? {
         guard let policy = try RowPolicy.policy(record, in: table) else { return nil }
-        guard table.column("server") != nil else {
-            return RecomputedForms([.meanTotalWait: policy.totalWaitMoments?.mean])
-        }
+        guard table.column(ScenarioColumns.server.name) != nil else { return ClosedForms(policy: policy) }
         guard let scenario = try scenario(record, in: table, policy: policy) else { return nil }
-        let form = scenario.closedForm
-        var forms: [CheckedMean: Double?] = [
-            .attemptsPerClient: form?.attemptsPerClient, .meanTotalWait: form?.meanTotalWait,
-            .successes: form.map { $0.successFraction * Double(scenario.clients) },
-        ]
         // The hedge's forms need the service time, which only the `service` column records.
-        if table.column("service") != nil {
-            let hedge = scenario.hedgeClosedForm
-            forms[.copiesPerRequest] = hedge?.copies
-            forms[.meanResponse] = hedge?.meanResponse
-            forms[.workPerRequest] = hedge?.work
-        }
-        return RecomputedForms(forms)
+        return ClosedForms(scenario: scenario, hedge: table.column(ScenarioColumns.service.name) != nil)
     }
 
     /// The scenario of a simulate row, or `nil` when its columns cannot say (a row with layers in a

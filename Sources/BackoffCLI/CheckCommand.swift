@@ -45,9 +45,9 @@ struct CheckCommand: RunnableCommand {
     ]
     static let example = "backoff check sweep.csv && backoff check sweep.csv --baseline last-release.csv --rel 0.05"
 
-    /// The simulated means, with their formula and standard error columns (see ``CheckedMean``).
-    static let comparisons: [(mean: CheckedMean, measured: String, formula: String, standardError: String)] =
-        CheckedMean.allCases.map { ($0, $0.column, $0.formulaColumn, $0.standardErrorColumn) }
+    /// The simulated means, with their formula and standard error columns (see ``ClosedFormMean``).
+    static let comparisons: [(mean: ClosedFormMean, measured: String, formula: String, standardError: String)] =
+        ClosedFormMean.allCases.map { ($0, $0.column, $0.formulaColumn, $0.standardErrorColumn) }
 
     /// Columns that describe a row's parameters rather than measure something: the declared policy
     /// and scenario columns, and the run's.
@@ -120,7 +120,7 @@ struct CheckCommand: RunnableCommand {
         }
         for (row, record) in table.records.enumerated() {
             report.rows += 1
-            let recomputed: RecomputedForms?
+            let recomputed: ClosedForms?
             do {
                 recomputed = try Self.recompute(record, in: table)
             } catch {
@@ -206,7 +206,7 @@ struct CheckCommand: RunnableCommand {
     /// clients (the closed forms hold for one request per client): a run in which every request
     /// succeeded has no spread of its own (se 0), though the formula allows a few failures.
     static func standardError(
-        _ measured: Double, of mean: CheckedMean, expected: Double, _ record: [String], _ table: CSVReader
+        _ measured: Double, of mean: ClosedFormMean, expected: Double, _ record: [String], _ table: CSVReader
     ) -> Double {
         guard mean == .successes, let column = table.column("clients"), let n = Double(record[column]), n >= 1 else {
             return measured

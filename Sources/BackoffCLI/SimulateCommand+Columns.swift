@@ -18,13 +18,13 @@ extension SimulateCommand {
             Column("attempts_total", "attempts made by all clients (contention: writes, the 2015 study's calls)") {
                 String($0.report.attempts)
             },
-            Column(CheckedMean.attemptsPerClient.column, "attempts_total / N") {
+            Column(ClosedFormMean.attemptsPerClient.column, "attempts_total / N") {
                 CSVFormat.number($0.report.attemptsPerClient)
             },
-            Column(CheckedMean.successes.column, "requests that succeeded") { String($0.report.successes) },
+            Column(ClosedFormMean.successes.column, "requests that succeeded") { String($0.report.successes) },
             Column("give_ups", "requests that ran out of attempts (or time)") { String($0.report.giveUps) },
             Column(
-                CheckedMean.meanTotalWait.column,
+                ClosedFormMean.meanTotalWait.column,
                 "mean per-request total wait (its backoff, and with --throttle aws-adaptive its token waits), seconds"
             ) {
                 CSVFormat.number($0.report.totalWait.mean)
@@ -48,18 +48,18 @@ extension SimulateCommand {
             },
             ScenarioColumns.bucketWidth.column { $0.scenario.bucketWidth },
             Column(
-                CheckedMean.attemptsPerClient.formulaColumn,
+                ClosedFormMean.attemptsPerClient.formulaColumn,
                 "closed-form expected attempts per client, for a burst of single requests against an instant server "
                     + "(always-fail; bernoulli; outage without jitter, or by convolution with a jitter mode whose waits are "
                     + "independent: full, equal, proportional, additive; empty otherwise)"
             ) { CSVFormat.number($0.formula?.attemptsPerClient) },
             Column(
-                CheckedMean.meanTotalWait.formulaColumn,
+                ClosedFormMean.meanTotalWait.formulaColumn,
                 "closed-form expected total wait, seconds (empty: no closed form)"
             ) {
                 CSVFormat.number($0.formula?.meanTotalWait)
             },
-            Column(CheckedMean.successes.formulaColumn, "closed-form expected successes (empty: no closed form)") {
+            Column(ClosedFormMean.successes.formulaColumn, "closed-form expected successes (empty: no closed form)") {
                 row in
                 CSVFormat.number(row.formula.map { $0.successFraction * row.clients })
             },
@@ -68,7 +68,7 @@ extension SimulateCommand {
         + [
             Column("generator", "GSL generator") { $0.generator.rawValue }.holdingText(),
             Column(
-                CheckedMean.attemptsPerClient.standardErrorColumn,
+                ClosedFormMean.attemptsPerClient.standardErrorColumn,
                 "standard error of attempts_per_client: sd of per-client attempts / √N; where clients interact and "
                     + "arrive over time, from 32 batches of them in arrival order; with --replications R, the sd of "
                     + "attempts_per_client over R runs; empty for a burst of interacting clients run once"
@@ -76,14 +76,14 @@ extension SimulateCommand {
                 CSVFormat.number($0.standardError($0.report.attemptsStandardError))
             },
             Column(
-                CheckedMean.meanTotalWait.standardErrorColumn,
+                ClosedFormMean.meanTotalWait.standardErrorColumn,
                 "standard error of mean_total_wait_s, seconds (batches of clients where they interact and arrive over time; "
                     + "the sd over R runs with --replications R; empty for a burst of interacting clients run once)"
             ) {
                 CSVFormat.number($0.standardError($0.report.meanTotalWaitStandardError))
             },
             Column(
-                CheckedMean.successes.standardErrorColumn,
+                ClosedFormMean.successes.standardErrorColumn,
                 "standard error of successes: binomial, √(n p (1 - p)), n requests, p = successes / n; where clients "
                     + "interact and arrive over time, from 32 batches of them in arrival order; with --replications R, "
                     + "the sd of successes over R runs; empty for a burst of interacting clients run once"

@@ -59,11 +59,13 @@ struct WaitsCommand: BackoffCommand {
         [PolicyColumns.jitter { $0.policy }] + PolicyColumns.leading { $0.policy } + [
             Column("runs", "simulated requests R") { String($0.runs) },
             Column("seed", "root seed (the mode's stream seed is derived from it)") { String($0.seed) },
-            Column(CheckedMean.meanTotalWait.column, "mean total wait, seconds") { CSVFormat.number($0.summary.mean) },
+            Column(ClosedFormMean.meanTotalWait.column, "mean total wait, seconds") {
+                CSVFormat.number($0.summary.mean)
+            },
             Column("sd_total_wait_s", "sample standard deviation of the total wait, seconds") {
                 CSVFormat.number($0.summary.standardDeviation)
             },
-            Column(CheckedMean.meanTotalWait.standardErrorColumn, "standard error of the mean, sd / √R, seconds") {
+            Column(ClosedFormMean.meanTotalWait.standardErrorColumn, "standard error of the mean, sd / √R, seconds") {
                 CSVFormat.number($0.summary.standardError)
             },
             Column("p50_total_wait_s", "median total wait (quantiles: type 7), seconds") {
@@ -73,7 +75,7 @@ struct WaitsCommand: BackoffCommand {
             Column("p99_total_wait_s", "99th percentile, seconds") { CSVFormat.number($0.summary.quantile(0.99)) },
             Column("max_total_wait_s", "largest total wait seen, seconds") { CSVFormat.number($0.summary.maximum) },
             Column(
-                CheckedMean.meanTotalWait.formulaColumn,
+                ClosedFormMean.meanTotalWait.formulaColumn,
                 "closed-form E[W], seconds (empty: none, i.e. --max-elapsed with jitter)"
             ) {
                 CSVFormat.number($0.formula?.mean)

@@ -1,4 +1,5 @@
 import Foundation
+import RetrySimulation
 import Testing
 
 @testable import BackoffCLI
@@ -33,7 +34,21 @@ import Testing
         let simulate = try check("simulate --clients 3000 --server outage:1s --jitter none,full,equal --max-attempts 6")
         #expect(simulate.status == 0, "\(simulate.stdout)")
         #expect(
-            simulate.stdout.contains("9 formula values recomputed from the policy columns: PASS"), "\(simulate.stdout)")
+            simulate.stdout.contains("18 formula values recomputed from the policy columns: PASS"), "\(simulate.stdout)"
+        )
+    }
+
+    /// A hedge's formula written into a row without a hedge: recomputed, the row has none there,
+    /// so the invented value fails (it was once compared, unverified, with the measured copies).
+    @Test func anInventedHedgeFormulaFails() throws {
+        let result = try check("simulate --clients 500 --server capacity --jitter full --max-attempts 3") { records in
+            set("formula_copies_per_request", row: 1, to: "1", in: &records)
+        }
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "formula_copies_per_request is 1, but the row's policy has no closed form there (the column should be "
+                    + "empty)"), "\(result.stdout)")
     }
 
     /// Every jitter mode's row is written with the policy columns its formulas need, and read back by
@@ -123,7 +138,7 @@ import Testing
         return names.filter { $0.hasSuffix(".csv") }.sorted().compactMap { name in
             let path = data.appendingPathComponent(name).path
             guard let header = (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").first,
-                CheckedMean.allCases.contains(where: { mean in
+                ClosedFormMean.allCases.contains(where: { mean in
                     [mean.column, mean.formulaColumn, mean.standardErrorColumn].allSatisfy {
                         header.split(separator: ",").map(String.init).contains($0)
                     }
