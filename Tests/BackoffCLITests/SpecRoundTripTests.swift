@@ -44,9 +44,25 @@ import Testing
     static let seed: UInt64 = 20_261_206
     static let draws = 400
 
+    /// Draws ``draws`` values from the seeded stream and expects each to print through `codec` and
+    /// parse back as itself; returns what each printed.
+    @discardableResult
+    static func expectRoundTrip<Codec: ArgumentCodec>(
+        _ codec: Codec.Type, _ draw: (inout Values) throws -> Codec.Value
+    ) throws -> [String] where Codec.Value: Equatable {
+        var values = Values(state: seed)
+        var texts: [String] = []
+        for index in 0..<draws {
+            let value = try draw(&values)
+            let text = Codec.print(value)
+            #expect(try Codec.parse(text) == value, "seed \(seed), draw \(index): \(text)")
+            texts.append(text)
+        }
+        return texts
+    }
+
     @Test func everyHedgeReadsBackAsItself() throws {
-        var values = Values(state: Self.seed)
-        for draw in 0..<Self.draws {
+        let texts = try Self.expectRoundTrip(HedgeSpec.self) { values in
             let cancels = values.bool()
             // A cancellation delay only where there is cancellation: `Hedging` refuses one otherwise.
             let cancelDelay = cancels && values.bool() ? values.duration(1...5_000_000_000) : .zero
@@ -67,12 +83,13 @@ import Testing
                     perTryTimeout: values.duration(1...60_000_000_000), copies: copies, backoffBase: base,
                     backoffMax: maximum, cancelsLosers: cancels, cancellationDelay: cancelDelay)
             }
-            let text = HedgeSpec.print(hedge)
-            #expect(try HedgeSpec.parse(text) == hedge, "seed \(Self.seed), draw \(draw): \(text)")
-            // The same keys in a layer's spec (`hedge-KEY=VALUE`) give the same hedge.
+            return hedge
+        }
+        // The same keys in a layer's spec (`hedge-KEY=VALUE`) give the same hedge.
+        for (draw, text) in texts.enumerated() {
             let keys = text.split(separator: ":").dropFirst().map { "hedge-\($0)" }.joined(separator: ",")
             let layer = try LayerOptions.layer(keys, number: 1, jitter: .full, command: "simulate")
-            #expect(layer.hedging == hedge, "seed \(Self.seed), draw \(draw): --layer \(keys)")
+            #expect(layer.hedging == (try HedgeSpec.parse(text)), "seed \(Self.seed), draw \(draw): --layer \(keys)")
         }
         #expect(try HedgeSpec.parse(HedgeSpec.print(nil)) == nil)
         // The one value the printer could not have written back is not a value at all.
@@ -82,8 +99,7 @@ import Testing
     }
 
     @Test func everyBudgetReadsBackAsItself() throws {
-        var values = Values(state: Self.seed)
-        for draw in 0..<Self.draws {
+        try Self.expectRoundTrip(BudgetSpec.self) { values in
             let budget: RetryBudget
             switch values.int(0...3) {
             case 0:
@@ -105,14 +121,12 @@ import Testing
                 budget = .concurrency(
                     try ConcurrencyBudget(budgetPercent: values.unit(), minRetryConcurrency: values.int(0...10_000)))
             }
-            let text = BudgetSpec.print(budget)
-            #expect(try BudgetSpec.parse(text) == budget, "seed \(Self.seed), draw \(draw): \(text)")
+            return budget
         }
     }
 
     @Test func everyThrottleReadsBackAsItself() throws {
-        var values = Values(state: Self.seed)
-        for draw in 0..<Self.draws {
+        try Self.expectRoundTrip(ThrottleSpec.self) { values in
             let throttle: Throttle
             if values.bool() {
                 throttle = .sre(
@@ -123,34 +137,29 @@ import Testing
                         sdk: RateLimiterSDK.allCases[values.int(0...RateLimiterSDK.allCases.count - 1)],
                         scope: RateLimiterScope.allCases[values.int(0...RateLimiterScope.allCases.count - 1)]))
             }
-            let text = ThrottleSpec.print(throttle)
-            #expect(try ThrottleSpec.parse(text) == throttle, "seed \(Self.seed), draw \(draw): \(text)")
+            return throttle
         }
     }
 
     @Test func everyBreakerReadsBackAsItself() throws {
-        var values = Values(state: Self.seed)
-        for draw in 0..<Self.draws {
+        try Self.expectRoundTrip(BreakerSpec.self) { values in
             let breaker = try CircuitBreaker(
                 failureThreshold: values.bool() ? 1 : max(values.unit(), 1e-9),
                 minimumRequests: values.int(1...1_000_000),
                 window: values.duration(1...86_400_000_000_000), openDuration: values.duration(1...86_400_000_000_000),
                 probes: values.int(1...10_000))
-            let text = BreakerSpec.print(breaker)
-            #expect(try BreakerSpec.parse(text) == breaker, "seed \(Self.seed), draw \(draw): \(text)")
+            return breaker
         }
         #expect(try BreakerSpec.parse(BreakerSpec.print(nil)) == nil)
     }
 
     @Test func everyJitterModeReadsBackAsItself() throws {
-        var values = Values(state: Self.seed)
-        for draw in 0..<Self.draws {
+        try Self.expectRoundTrip(JitterSpec.self) { values in
             var jitter = PolicyColumnRoundTripTests.jitter(&values)
             // A decorrelated mode's factor is another option's: its name reads back with the default.
             if case .decorrelated = jitter { jitter = .decorrelated() }
             if case .decorrelatedMonotone = jitter { jitter = .decorrelatedMonotone() }
-            let text = JitterSpec.print(jitter)
-            #expect(try JitterSpec.parse(text) == jitter, "seed \(Self.seed), draw \(draw): \(text)")
+            return jitter
         }
     }
 
@@ -168,21 +177,14 @@ import Testing
         }
     }
 
+    /// `--arrivals` (a Poisson process's duration is `--duration`'s, which the column does not carry).
     @Test func everyArrivalProcessReadsBackAsItself() throws {
-        var values = Values(state: Self.seed)
-        // A Poisson process's duration is --duration's, which the column does not carry.
-        let duration = Duration.seconds(7)
-        for draw in 0..<Self.draws {
-            let arrivals: Arrivals
+        try Self.expectRoundTrip(ArrivalsSpec.self) { values in
             switch values.int(0...2) {
-            case 0: arrivals = .burst
-            case 1: arrivals = .uniform(window: values.duration(1...3_600_000_000_000))
-            default: arrivals = .poisson(ratePerSecond: 1e6 * max(values.unit(), 1e-9), duration: duration)
+            case 0: .burst
+            case 1: .uniform(window: values.duration(1...3_600_000_000_000))
+            default: .poisson(ratePerSecond: 1e6 * max(values.unit(), 1e-9))
             }
-            let text = ArrivalsSpec.print(.init(arrivals))
-            #expect(
-                try ArrivalsSpec.parse(text).arrivals(duration: duration) == arrivals,
-                "seed \(Self.seed), draw \(draw): \(text)")
         }
     }
 
@@ -203,19 +205,16 @@ import Testing
     }
 
     @Test func everyServiceTimeReadsBackAsItself() throws {
-        var values = Values(state: Self.seed)
-        for draw in 0..<Self.draws {
+        try Self.expectRoundTrip(ServiceTimeSpec.self) { values in
             let time = Self.serviceTime(&values, mixture: true)
-            let text = ServiceTimeSpec.print(time)
-            #expect(try ServiceTimeSpec.parse(text) == time, "seed \(Self.seed), draw \(draw): \(text)")
+            return time
         }
     }
 
     /// A server's kind and the parameters its `--server` text carries (the capacity server's,
     /// contention's and Retry-After's come from options of their own, and are the defaults here).
     @Test func everyServerReadsBackAsItself() throws {
-        var values = Values(state: Self.seed)
-        for draw in 0..<Self.draws {
+        try Self.expectRoundTrip(ServerSpec.self) { values in
             let server: ServerModel
             switch values.int(0...5) {
             case 0: server = .alwaysFail
@@ -229,8 +228,7 @@ import Testing
                         rate: 1e4 * max(values.unit(), 1e-9), burst: values.bool() ? 1 : values.int(1...1_000_000),
                         share: values.bool() ? 1 : max(values.unit(), 1e-9)))
             }
-            let text = ServerSpec.print(server)
-            #expect(try ServerSpec.parse(text) == server, "seed \(Self.seed), draw \(draw): \(text)")
+            return server
         }
         // A trace is named by its file, which the text reads again.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("round-trip-\(getpid()).csv").path
