@@ -1,6 +1,6 @@
 /// A value the command line reads from one argument and writes back in the same form, as
 /// swift-argument-parser's `ExpressibleByArgument` does. The option, a layer's `key=value`, a CSV
-/// column (``CellCodec/init(_:)``) and `check`'s reader all go through one codec, and printing a
+/// column (``CellCodec/init(_:unreadable:)``) and `check`'s reader all go through one codec, and printing a
 /// value then parsing the text gives the value back (a seeded property test for each codec).
 protocol ArgumentCodec: SendableMetatype {
     associatedtype Value: Sendable

@@ -74,13 +74,6 @@ extension CellCodec where Value == Duration? {
     }
 }
 
-extension CellCodec where Value: RawRepresentable<String> & Sendable {
-    /// A raw value of `Value`'s (`unreadable` names them).
-    static func raw(_ unreadable: String) -> CellCodec {
-        CellCodec(unreadable, write: \.rawValue, read: { Value(rawValue: $0) })
-    }
-}
-
 extension CellCodec {
     /// A raw value, or empty in tables older than the column (`nil`: the default applies).
     static func rawOrEmpty<Raw: RawRepresentable<String> & Sendable>(_ unreadable: String) -> CellCodec
