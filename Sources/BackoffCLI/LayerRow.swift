@@ -35,9 +35,9 @@ struct LayerRow {
 
     /// The columns of `--layer-report FILE`.
     static let columns: [Column<LayerRow>] = [
-        Column("jitter", "jitter mode") { $0.jitter },
+        Column("jitter", "jitter mode") { $0.jitter }.holdingText(),
         Column("layer", "0 for the clients, k for the kth layer from the top") { String($0.layer) },
-        Column("name", "the layer's name (clients for layer 0)") { $0.name },
+        Column("name", "the layer's name (clients for layer 0)") { $0.name }.holdingText(),
         Column("requests", "requests received from the caller (layer 0: requests the clients sent)") {
             String($0.tally.requests)
         },

@@ -43,7 +43,7 @@ struct LimiterCommand: BackoffCommand {
     static let table: [Column<Row>] = [
         Column("row", "the event's row in the events file (the header is row 1)") { String($0.row) },
         Column("time_s", "the event's time in the file, seconds") { CSVFormat.number($0.event.time) },
-        Column("event", "send, success, throttle or error") { $0.event.kind.rawValue },
+        Column("event", "send, success, throttle or error") { $0.event.kind.rawValue }.holdingText(),
         Column("at_s", "when it took effect: its time, or the end of the token wait before it, seconds") {
             CSVFormat.number($0.at)
         },
@@ -56,7 +56,7 @@ struct LimiterCommand: BackoffCommand {
         Column("tokens", "tokens in the bucket as of its last refill") { CSVFormat.number($0.limiter.tokens) },
         Column("enabled", "yes once a throttle has turned the limiter on (it stays on)") {
             $0.limiter.isEnabled ? "yes" : "no"
-        },
+        }.holdingText(),
     ]
 
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }

@@ -29,24 +29,22 @@ struct PresetsCommand: BackoffCommand {
         + evidence
 
     private static let identity: [Column<Row>] = [
-        Column("preset", "preset name, for --preset") { $0.preset.name },
-        Column("library", "the library and setting it reproduces") { $0.preset.library },
+        Column("preset", "preset name, for --preset") { $0.preset.name }.holdingText(),
+        Column("library", "the library and setting it reproduces") { $0.preset.library }.holdingText(),
         PolicyColumns.jitter { $0.policy },
         PolicyColumns.capMode { $0.policy },
     ]
 
     private static let limits: [Column<Row>] = [
-        Column("max_elapsed_s", "total-time limit, seconds (inf: none)") { CSVFormat.seconds($0.policy.maxElapsed) },
-        Column("schedule", "exponential, constant, linear or immediate") { $0.policy.schedule.name },
-        Column("decorrelated_factor", "r of the decorrelated modes (empty for other modes)") {
-            CSVFormat.number($0.policy.jitter.decorrelatedFactor)
-        },
+        PolicyColumns.maxElapsed.column { $0.policy.maxElapsed },
+        PolicyColumns.schedule.column { $0.policy.schedule.name },
+        PolicyColumns.decorrelatedFactor.column { $0.policy.jitter.decorrelatedFactor },
         Column("budget", "the shared retry budget it brings to simulate (none: no budget)") {
             BudgetSpec.print($0.preset.budget)
-        },
+        }.holdingText(),
         Column("retry_after", "its handling of a server's Retry-After in simulate") {
             $0.preset.retryAfterHandling.rawValue
-        },
+        }.holdingText(),
     ]
 
     private static let closedForms: [Column<Row>] = [
@@ -65,8 +63,8 @@ struct PresetsCommand: BackoffCommand {
         Column("at_cap_fraction", "closed-form expected share of waits at the cap") {
             CSVFormat.number($0.closedForm?.atCapFraction)
         },
-        Column("source", "the file or spec read, with its version") { $0.preset.source },
-        Column("notes", "where the library and the model part") { $0.preset.notes },
+        Column("source", "the file or spec read, with its version") { $0.preset.source }.holdingText(),
+        Column("notes", "where the library and the model part") { $0.preset.notes }.holdingText(),
     ]
 
     private static let evidence: [Column<Row>] = [
@@ -74,16 +72,16 @@ struct PresetsCommand: BackoffCommand {
             "verified",
             "library-code VERSION: compared with the library's own code, run at VERSION, by scripts/conformance; "
                 + "source-read: written from its source, not run"
-        ) { $0.preset.evidence.text },
+        ) { $0.preset.evidence.text }.holdingText(),
         Column("failure_kind", "the kind of failure the row's policy answers (a preset may treat each apart)") {
             $0.kind.rawValue
-        },
+        }.holdingText(),
         Column("rate_limiter", "the client-side rate limiter the preset brings to simulate, as --throttle takes it") {
             ThrottleSpec.print($0.preset.adaptiveRateLimiter.map { .awsAdaptive($0) })
-        },
+        }.holdingText(),
         Column("hedge", "the hedge the preset brings to simulate (capacity), as --hedge takes it") {
             HedgeSpec.print($0.preset.hedging)
-        },
+        }.holdingText(),
     ]
 
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }

@@ -32,7 +32,7 @@ struct ScheduleCommand: BackoffCommand {
             CSVFormat.seconds(nanoseconds: $0.wait)
         },
         Column("start_s", "seconds from the first attempt to this one") { CSVFormat.seconds(nanoseconds: $0.start) },
-        Column("jitter", "jitter mode") { $0.jitter.name },
+        PolicyColumns.jitterMode.column { $0.jitter },
         Column("window_low_s", "lower end of the interval the wait was drawn from, seconds") {
             CSVFormat.number($0.window.lowerBound / 1e9)
         },

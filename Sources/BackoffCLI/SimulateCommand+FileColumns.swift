@@ -15,7 +15,7 @@ extension SimulateCommand {
 
     /// The columns of `--timeline FILE`.
     static let timelineColumns: [Column<TimelineRow>] = [
-        Column("jitter", "jitter mode") { $0.jitter },
+        Column("jitter", "jitter mode") { $0.jitter }.holdingText(),
         Column("bucket_start_s", "start of the bucket, seconds") { CSVFormat.number($0.start) },
         Column("attempts", "attempts arriving at the server") { String($0.bucket.attempts) },
         Column("retries", "retries among them") { String($0.bucket.retries) },
@@ -39,7 +39,7 @@ extension SimulateCommand {
 
     /// The columns of `--requests FILE`: one row per request, a mode's jitter name with its record.
     static let requestColumns: [Column<(jitter: String, request: RequestRecord)>] = [
-        Column("jitter", "jitter mode") { $0.jitter },
+        Column("jitter", "jitter mode") { $0.jitter }.holdingText(),
         Column("client", "the client, 0-based in arrival order") { String($0.request.client) },
         Column("request", "the request within the client's session, 0-based") { String($0.request.request) },
         Column("start_s", "when the request's first attempt left, seconds") {
@@ -56,7 +56,7 @@ extension SimulateCommand {
             "outcome", "succeeded, permanent_failure, gave_up, denied_by_budget, rejected_locally or deadline_exceeded"
         ) {
             $0.request.outcome.columnText
-        },
+        }.holdingText(),
         Column("total_wait_s", "the request's backoff waits and rate-limiter token waits, seconds") {
             CSVFormat.seconds(nanoseconds: $0.request.totalWait.wholeNanoseconds)
         },

@@ -139,6 +139,22 @@ struct TuneSearchSpace {
         return .choices(choices)
     }
 
+    /// The space as `--search` takes it: `TuneSearchSpace(text, specs:)` is this space again.
+    var text: String {
+        space.names.map { name in
+            let range: String
+            switch space.dimensions[name]! {
+            case .continuous(let low, let high, _, _):
+                range =
+                    durations.contains(name)
+                    ? "\(Int64(low))ns..\(Int64(high))ns" : "\(CSVFormat.number(low))..\(CSVFormat.number(high))"
+            case .integer(let low, let high): range = "\(low)..\(high)"
+            case .choices(let labels): range = labels.joined(separator: "|")
+            }
+            return "\(name)=\(range)"
+        }.joined(separator: ",")
+    }
+
     /// The largest bound of a count's range: 2^53.
     static let largestCount = SearchSpace.largestIntegerSpan
 

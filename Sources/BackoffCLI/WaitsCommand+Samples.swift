@@ -5,13 +5,13 @@ import BackoffPolicies
 extension WaitsCommand {
     /// One row of `--samples FILE` per run: a mode, the run's number and its total wait.
     static let sampleColumns: [Column<(jitter: String, run: Int, totalWait: Int64)>] = [
-        Column("jitter", "jitter mode") { $0.jitter },
+        Column("jitter", "jitter mode") { $0.jitter }.holdingText(),
         Column("run", "the run's number, from 1") { String($0.run) },
         Column("total_wait_s", "the run's total wait, seconds") { CSVFormat.seconds(nanoseconds: $0.totalWait) },
     ]
     /// One row of `--wait-samples FILE` per wait: a mode, the run, the retry and its wait.
     static let waitSampleColumns: [Column<(jitter: String, run: Int, retry: Int, wait: Int64)>] = [
-        Column("jitter", "jitter mode") { $0.jitter },
+        Column("jitter", "jitter mode") { $0.jitter }.holdingText(),
         Column("run", "the run's number, from 1") { String($0.run) },
         Column("retry", "the retry the wait came before, from 1") { String($0.retry) },
         Column("wait_s", "the wait, seconds") { CSVFormat.seconds(nanoseconds: $0.wait) },

@@ -100,9 +100,9 @@ struct WaitsCommand: BackoffCommand {
                     + "0.1 % of the exact quantiles)"
             ) {
                 $0.summary.quantilesAreExact ? "exact" : "sketch"
-            },
+            }.holdingText(),
         ] + PolicyColumns.trailing { $0.policy } + [
-            Column("generator", "GSL generator") { $0.generator.rawValue },
+            Column("generator", "GSL generator") { $0.generator.rawValue }.holdingText(),
             PolicyColumns.capMode { $0.policy },
             Column("at_cap_fraction", "measured share of all waits drawn that equal the cap (empty: no wait drawn)") {
                 CSVFormat.number($0.waits.atCapFraction)

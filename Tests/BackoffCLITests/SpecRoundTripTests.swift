@@ -178,6 +178,37 @@ import Testing
     }
 
     /// `--arrivals` (a Poisson process's duration is `--duration`'s, which the column does not carry).
+    /// `tune --search`: ranges of durations (log-scaled or not), numbers and counts, choices, and
+    /// a layer's keys, each drawn or left out.
+    @Test func everySearchSpaceReadsBackAsItself() throws {
+        var values = Values(state: Self.seed)
+        for draw in 0..<Self.draws {
+            var items: [String] = []
+            if values.bool() {
+                let low = values.duration(1...60_000_000_000)
+                items.append("base=\(low.unitText)..\((low * values.int(1...1_000)).unitText)")
+            }
+            if values.bool() {
+                let low = 1 + 9 * values.unit()
+                items.append("multiplier=\(CSVFormat.number(low))..\(CSVFormat.number(low + 5 * values.unit()))")
+            }
+            if values.bool() {
+                let low = values.int(1...20)
+                items.append("max-attempts=\(low)..\(low + values.int(0...20))")
+            }
+            if values.bool() { items.append("layer1.timeout=1ms..\(values.int(1...5_000))ms") }
+            let modes = ["none", "full", "equal", "decorrelated"].filter { _ in values.bool() }
+            if !modes.isEmpty || items.isEmpty {
+                items.append("jitter=" + (modes.isEmpty ? ["full"] : modes).joined(separator: "|"))
+            }
+            let searched = try TuneSearchSpace(items.joined(separator: ","), specs: SimulateCommand.specs)
+            let again = try TuneSearchSpace(searched.text, specs: SimulateCommand.specs)
+            #expect(
+                again.space == searched.space && again.durations == searched.durations,
+                "seed \(Self.seed), draw \(draw): \(searched.text)")
+        }
+    }
+
     @Test func everyArrivalProcessReadsBackAsItself() throws {
         try Self.expectRoundTrip(ArrivalsSpec.self) { values in
             switch values.int(0...2) {
