@@ -49,12 +49,10 @@ struct CheckCommand: RunnableCommand {
     static let comparisons: [(mean: ClosedFormMean, measured: String, formula: String, standardError: String)] =
         ClosedFormMean.allCases.map { ($0, $0.column, $0.formulaColumn, $0.standardErrorColumn) }
 
-    /// Columns that describe a row's parameters rather than measure something: the declared policy
-    /// and scenario columns, and the run's.
+    /// Columns that describe a row's parameters rather than measure something, as every table
+    /// command declares them, and a sweep's `point_id`.
     static let parameterColumns = Set(
-        PolicyColumns.names + ScenarioColumns.names + [
-            "runs", "seed", "generator", "quantiles", "point_id", "wait_budget_s",
-        ])
+        Commands.tables.flatMap { $0.columns.filter(\.describesParameter).map(\.name) } + ["point_id"])
 
     let path: String
     let baselinePath: String?

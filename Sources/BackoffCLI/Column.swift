@@ -17,6 +17,9 @@ struct Column<Source>: Sendable {
     /// True for a column whose cells are words rather than numbers (`jitter`, `server`...): no
     /// objective or constraint of `tune`, and no measurement for `check`.
     private(set) var holdsText = false
+    /// True for a column that describes the row's parameters (its policy, scenario or run) rather
+    /// than measures something: `check --baseline` matches rows by these.
+    private(set) var describesParameter = false
 
     init(_ name: String, _ meaning: String, _ value: @escaping @Sendable (Source) -> String) {
         self.name = name
@@ -48,8 +51,17 @@ struct Column<Source>: Sendable {
         return column
     }
 
+    /// The column as one that describes the row's parameters.
+    func parameter() -> Column {
+        var column = self
+        column.describesParameter = true
+        return column
+    }
+
     /// The column as documentation: its name and meaning.
-    var documentation: ColumnDocumentation { ColumnDocumentation(name: name, meaning: meaning) }
+    var documentation: ColumnDocumentation {
+        ColumnDocumentation(name: name, meaning: meaning, describesParameter: describesParameter)
+    }
 }
 
 extension Array {

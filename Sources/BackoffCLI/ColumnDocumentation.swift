@@ -1,5 +1,7 @@
-/// A column's name and meaning, as help and the data dictionary show them.
+/// A column's name and meaning, as help and the data dictionary show them, and whether it
+/// describes a row's parameters (what `check --baseline` matches rows by) rather than measures.
 struct ColumnDocumentation: Sendable, Equatable {
     let name: String
     let meaning: String
+    var describesParameter = false
 }

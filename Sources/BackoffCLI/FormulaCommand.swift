@@ -89,7 +89,7 @@ struct FormulaCommand: BackoffCommand {
     static let budgetTable: [Column<Row>] = [
         Column("wait_budget_s", "with --wait-budget: the budget T, seconds") {
             $0.waitBudget.map(CSVFormat.seconds) ?? ""
-        },
+        }.parameter(),
         Column(
             "max_attempts_within_budget",
             "with --wait-budget: the most attempts n with E[W(n)] <= T (inf: any n; empty: no closed form)"
@@ -109,13 +109,13 @@ struct FormulaCommand: BackoffCommand {
         [
             Column("outage_s", "with --outage: the outage T, seconds") {
                 $0.outage.map { CSVFormat.seconds($0.end) } ?? ""
-            },
+            }.parameter(),
             Column("clients", "with --outage: the clients N of the burst") {
                 $0.outage.map { String($0.clients) } ?? ""
-            },
+            }.parameter(),
             Column("bucket_s", "with --outage: the bucket width, seconds") {
                 $0.outage.map { CSVFormat.seconds($0.bucket) } ?? ""
-            },
+            }.parameter(),
             Column(
                 "outage_attempts_per_client",
                 "with --outage: expected attempts per client (empty for the decorrelated modes and polly-v2)"

@@ -14,7 +14,7 @@ extension SimulateCommand {
         ]
         + PolicyColumns.leading { $0.scenario.policy }
         + [
-            Column("seed", "root seed") { String($0.seed) },
+            Column("seed", "root seed") { String($0.seed) }.parameter(),
             Column("attempts_total", "attempts made by all clients (contention: writes, the 2015 study's calls)") {
                 String($0.report.attempts)
             },
@@ -66,7 +66,7 @@ extension SimulateCommand {
         ]
         + PolicyColumns.trailing { $0.scenario.policy }
         + [
-            Column("generator", "GSL generator") { $0.generator.rawValue }.holdingText(),
+            Column("generator", "GSL generator") { $0.generator.rawValue }.holdingText().parameter(),
             Column(
                 ClosedFormMean.attemptsPerClient.standardErrorColumn,
                 "standard error of attempts_per_client: sd of per-client attempts / √N; where clients interact and "

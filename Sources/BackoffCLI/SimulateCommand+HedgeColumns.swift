@@ -71,7 +71,7 @@ extension SimulateCommand {
             "quantiles",
             "how p99_total_wait_s was found: exact, or sketch (above 16,777,216 requests, where memory stays constant: "
                 + "a log-bucketed histogram, within 0.1 % of the exact quantile)"
-        ) { $0.report.totalWait.quantilesAreExact ? "exact" : "sketch" }.holdingText(),
+        ) { $0.report.totalWait.quantilesAreExact ? "exact" : "sketch" }.holdingText().parameter(),
         ScenarioColumns.arrivals.column { $0.scenario.arrivals },
         ScenarioColumns.service.column {
             guard case .capacity(let model) = $0.scenario.server else { return nil }

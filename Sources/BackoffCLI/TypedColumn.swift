@@ -2,7 +2,8 @@ import BackoffPolicies
 
 /// A column declared once with the kind of value it holds (its ``CellCodec``): the writer of every
 /// table that has it, `check`'s reader, help and the data dictionary all come from this one
-/// declaration.
+/// declaration. Each describes a row's parameters (a policy's or a scenario's), which
+/// `check --baseline` matches rows by.
 struct TypedColumn<Value>: Sendable {
     let name: String
     /// One line for help and the data dictionary: what the column holds, with its unit.
@@ -22,7 +23,7 @@ struct TypedColumn<Value>: Sendable {
     func column<Source>(_ value: @escaping @Sendable (Source) -> Value) -> Column<Source> {
         let (write, read) = (codec.write, codec.read)
         let column = Column(name, meaning) { write(value($0)) }.reporting(policyParameters)
-            .rereading { text in (try? read(text)).map(write) }
+            .rereading { text in (try? read(text)).map(write) }.parameter()
         return codec.holdsNumbers ? column : column.holdingText()
     }
 

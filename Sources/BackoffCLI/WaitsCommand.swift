@@ -57,8 +57,8 @@ struct WaitsCommand: BackoffCommand {
     /// The table's columns, in order; new columns go at the end.
     static let table: [Column<Row>] =
         [PolicyColumns.jitter { $0.policy }] + PolicyColumns.leading { $0.policy } + [
-            Column("runs", "simulated requests R") { String($0.runs) },
-            Column("seed", "root seed (the mode's stream seed is derived from it)") { String($0.seed) },
+            Column("runs", "simulated requests R") { String($0.runs) }.parameter(),
+            Column("seed", "root seed (the mode's stream seed is derived from it)") { String($0.seed) }.parameter(),
             Column(ClosedFormMean.meanTotalWait.column, "mean total wait, seconds") {
                 CSVFormat.number($0.summary.mean)
             },
@@ -100,9 +100,9 @@ struct WaitsCommand: BackoffCommand {
                     + "0.1 % of the exact quantiles)"
             ) {
                 $0.summary.quantilesAreExact ? "exact" : "sketch"
-            }.holdingText(),
+            }.holdingText().parameter(),
         ] + PolicyColumns.trailing { $0.policy } + [
-            Column("generator", "GSL generator") { $0.generator.rawValue }.holdingText(),
+            Column("generator", "GSL generator") { $0.generator.rawValue }.holdingText().parameter(),
             PolicyColumns.capMode { $0.policy },
             Column("at_cap_fraction", "measured share of all waits drawn that equal the cap (empty: no wait drawn)") {
                 CSVFormat.number($0.waits.atCapFraction)

@@ -305,6 +305,19 @@ import Testing
         #expect(!check.stdout.contains("relative difference"), "\(check.stdout)")
     }
 
+    /// The columns `check --baseline` matches rows by are those the tables declare as parameters:
+    /// every policy and scenario column, and the run's (runs, seed, generator, quantiles, the
+    /// formula's budget and outage, a sweep's point_id); never a measurement.
+    @Test func baselineKeysAreTheDeclaredParameters() {
+        let expected: Set = [
+            "jitter", "base_s", "multiplier", "cap_s", "max_attempts", "schedule", "decorrelated_factor",
+            "max_elapsed_s", "cap_mode", "first_retry", "granularity_s", "clients", "server", "bucket_s", "layers",
+            "replicas", "hedge", "arrivals", "service", "layer_attempts", "runs", "seed", "generator", "quantiles",
+            "wait_budget_s", "outage_s", "point_id",
+        ]
+        #expect(CheckCommand.parameterColumns == expected)
+    }
+
     @Test func aTableWithoutTheNeededColumnsIsAUsageError() throws {
         let directory = TemporaryDirectory()
         let table = directory.file("plain.csv")
