@@ -93,8 +93,9 @@ enum HedgeSpec: ArgumentCodec {
             }
             let what =
                 "a fraction above 0 and at most 1 (1 - Finagle's maxExtraLoad: 0.99 sends backups at the p99)"
-            let percentile = try parameters.number("percentile", 0.99, in: 0...1, what)
-            guard percentile > 0 else {
+            // Read here rather than by `SpecParameters.number`, whose message would add "from 0 to 1".
+            guard let percentile = ValueParser.number(parameters[given: "percentile"]!), percentile > 0, percentile <= 1
+            else {
                 throw InvalidValue("\(quoted("percentile")): \(label("percentile")) takes \(what)")
             }
             do {
