@@ -34,7 +34,7 @@ public enum ClosedFormMean: CaseIterable, Hashable, Sendable {
 public struct ClosedForms: Sendable {
     private let values: [ClosedFormMean: Double?]
 
-    /// The forms of a policy's waits: the mean total wait (``BackoffPolicy/totalWaitMoments``).
+    /// The forms of a policy's waits: the mean total wait (`BackoffPolicy.totalWaitMoments`).
     public init(policy: BackoffPolicy) {
         values = [.meanTotalWait: policy.totalWaitMoments?.mean]
     }
