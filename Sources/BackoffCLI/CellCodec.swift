@@ -69,6 +69,20 @@ extension CellCodec where Value == Duration? {
     /// `inf` as `.some(nil)`; seconds within about 285 years to whole nanoseconds.
     private static func readSeconds(_ text: String) -> Duration?? {
         if text == "inf" { return .some(nil) }
+        // Unwrapped first: returned as is, a nil would promote to `.some(nil)`, which is `inf`.
+        guard let duration = CellCodec<Duration>.wholeNanoseconds(text) else { return nil }
+        return duration
+    }
+}
+
+extension CellCodec where Value == Duration {
+    /// Seconds greater than 0, read back to whole nanoseconds.
+    static let positiveSeconds = CellCodec(
+        "not a positive number of seconds", write: { CSVFormat.seconds($0) },
+        read: { text in wholeNanoseconds(text).flatMap { $0 > .zero ? $0 : nil } }, holdsNumbers: true)
+
+    /// Seconds within about 285 years, to whole nanoseconds; `nil` for other text.
+    fileprivate static func wholeNanoseconds(_ text: String) -> Duration? {
         guard let value = ValueParser.number(text), value.isFinite, abs(value) < 9e9 else { return nil }
         return .nanoseconds(Int64((value * 1e9).rounded()))
     }

@@ -28,12 +28,6 @@ enum PolicyColumns {
         "granularity_s", "the unit each wait is floored to, seconds (0: none, waits to the nanosecond)",
         .secondsOrZero, reporting: .granularity)
 
-    /// The names of the policy columns, in the order a table has them.
-    static let names = [
-        jitterMode.name, base.name, multiplier.name, cap.name, maxAttempts.name, schedule.name, decorrelatedFactor.name,
-        maxElapsed.name, capModeColumn.name, firstRetry.name, granularity.name,
-    ]
-
     /// A jitter mode by its name (a decorrelated mode's factor is in `decorrelated_factor`).
     static let jitterCodec = CellCodec<Jitter>(
         write: JitterSpec.print,

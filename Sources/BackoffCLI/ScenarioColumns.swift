@@ -9,14 +9,7 @@ enum ScenarioColumns {
     /// The server's kind and the parameters `--server` carries (the rest are other options').
     static let server = TypedColumn(
         "server", "server model", CellCodec(ServerSpec.self, unreadable: "which is not a server model"))
-    static let bucketWidth = TypedColumn(
-        "bucket_s", "bucket width, seconds",
-        CellCodec<Duration>(
-            "not a positive number of seconds", write: { CSVFormat.seconds($0) },
-            read: { text in
-                guard let seconds = ValueParser.number(text), seconds > 0, seconds < 9e9 else { return nil }
-                return .nanoseconds(Int64((seconds * 1e9).rounded()))
-            }, holdsNumbers: true))
+    static let bucketWidth = TypedColumn("bucket_s", "bucket width, seconds", CellCodec<Duration>.positiveSeconds)
     static let layers = TypedColumn(
         "layers", "service layers between the clients and the server (--layer)", CellCodec<Int>.count)
     static let replicas = TypedColumn(
@@ -41,13 +34,6 @@ enum ScenarioColumns {
         CellCodec<[Int]>(
             "not whole numbers >= 1 separated by x (e.g. 3x2)",
             write: { $0.map(String.init).joined(separator: "x") }, read: layerAttempts))
-
-    /// The names of these columns.
-    static let names = [
-        clients.name, server.name, bucketWidth.name, layers.name, replicas.name, hedge.name, arrivals.name,
-        service.name,
-        layerAttempts.name,
-    ]
 
     /// The attempts of a `layer_attempts` cell, `nil` when a part is not a whole number >= 1.
     private static func layerAttempts(_ text: String) -> [Int]? {
