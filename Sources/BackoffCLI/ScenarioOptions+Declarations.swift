@@ -70,6 +70,16 @@ extension ScenarioOptions {
             + "recommends (M/M/c+D). Counted in expired_drops; without it that work is served and counted in "
             + "wasted_work."
     ).grouped(.server)
+    /// Optional, so that a run without it (FIFO) keeps every sweep point's seed as it was.
+    static let queueDiscipline = Option<QueueDiscipline?>.optional(
+        "queue-discipline", "discipline", form: QueueDisciplineSpec.form,
+        help: "capacity: the order in which a free worker takes queued attempts: fifo (when not given); lifo "
+            + "(newest first); adaptive-lifo[:interval=D] (FIFO, then LIFO once the queue has not been empty for D, "
+            + "100ms); or codel[:target=T][:interval=D], Facebook's controlled delay (once the queue has not been "
+            + "empty for D, 100ms, a worker sheds an attempt that waited longer than T, 5ms, and otherwise one that "
+            + "waited longer than D: it answers it at once with a failure its caller may retry, counted in rejected).",
+        parse: QueueDisciplineSpec.parse
+    ).setting(.queueDiscipline).grouped(.server)
     static let rejectRetryAfter = Option(
         "reject-retry-after", "duration", kind: .duration, default: "none",
         form: "a duration with a unit (e.g. 1s), or none",
@@ -194,13 +204,13 @@ extension ScenarioOptions {
         duration.spec, permanent.spec,
         retryAfter.spec, retryTrigger.spec, requestsPerClient.spec, think.spec, budget.spec, breaker.spec,
         throttle.spec,
-        onGiveUp.spec, hedge.spec,
+        onGiveUp.spec, hedge.spec, queueDiscipline.spec,
     ]
 
     /// The options that describe one server model only.
     static let serverOnly: [OptionSpec] = [
         serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, replicas.spec, service.spec, queue.spec,
         dropExpired.spec, rejectRetryAfter.spec, degradeFrom.spec, degradeUntil.spec, degradeTo.spec,
-        capacityTrace.spec, timeout.spec,
+        capacityTrace.spec, timeout.spec, queueDiscipline.spec,
     ]
 }

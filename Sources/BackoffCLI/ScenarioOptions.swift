@@ -156,7 +156,7 @@ struct ScenarioOptions {
         case .capacity:
             let names =
                 [workers, queue].map(\.name) + [
-                    replicas.name, dropExpired.name,
+                    replicas.name, dropExpired.name, queueDiscipline.name,
                     service.name, rejectRetryAfter.name, degradeFrom.name, degradeUntil.name, degradeTo.name,
                     capacityTrace.name, timeout.name,
                 ]
@@ -181,7 +181,7 @@ struct ScenarioOptions {
             workers: try options(workers), serviceTime: try options(service), queueLimit: try options(queue),
             rejectionRetryAfter: try options(rejectRetryAfter), degradation: degradation,
             capacityProfile: try options(capacityTrace), replicas: try options(replicas) ?? 1,
-            dropsExpired: try options(dropExpired))
+            dropsExpired: try options(dropExpired), queueDiscipline: try options(queueDiscipline) ?? .fifo)
     }
 
     /// The scenario's error, reported against the option that sets the parameter it concerns (found

@@ -1,6 +1,7 @@
 import EventSimulation
 
-/// A server with a fixed number of workers in front of a bounded FIFO queue.
+/// A server with a fixed number of workers in front of a bounded queue, FIFO unless its
+/// ``queueDiscipline`` says otherwise.
 ///
 /// An attempt that finds a free worker is served at once; one that finds every worker busy waits
 /// in the queue; one that finds the queue full is rejected at once (a throttle, optionally with a
@@ -26,6 +27,8 @@ public struct CapacityModel: Hashable, Sendable {
     /// Whether a worker drops a queued attempt whose caller has stopped waiting (its timeout, a
     /// layer's per-try timeout, or a hedge's answered request) instead of serving it.
     public let dropsExpired: Bool
+    /// The order in which a free worker takes queued attempts, and those it sheds (FIFO by default).
+    public let queueDiscipline: QueueDiscipline
     /// The delay sent with a rejection, if any.
     public let rejectionRetryAfter: Duration?
     public let degradation: Degradation?
@@ -35,9 +38,10 @@ public struct CapacityModel: Hashable, Sendable {
     public init(
         workers: Int, serviceTime: ServiceTime, queueLimit: Int, rejectionRetryAfter: Duration? = nil,
         degradation: Degradation? = nil, capacityProfile: StepFunction<Double>? = nil, replicas: Int = 1,
-        dropsExpired: Bool = false
+        dropsExpired: Bool = false, queueDiscipline: QueueDiscipline = .fifo
     ) {
         self.workers = workers
+        self.queueDiscipline = queueDiscipline
         self.dropsExpired = dropsExpired
         self.replicas = replicas
         self.serviceTime = serviceTime

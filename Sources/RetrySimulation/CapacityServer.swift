@@ -2,8 +2,9 @@ import BackoffPolicies
 import EventSimulation
 import Foundation
 
-/// Workers serving a FIFO queue (see ``CapacityModel``): an attempt that finds a worker free is
-/// served at once, one that finds the queue full is rejected at once, and the others wait. Service
+/// Workers serving a queue (see ``CapacityModel``): an attempt that finds a worker free is served
+/// at once, one that finds the queue full is rejected at once, and the others wait, to be taken in
+/// the order of the model's ``QueueDiscipline`` (``WaitingQueue``), or shed by it. Service
 /// times come from the client's stream; they are divided by the capacity left when they start (the
 /// degradation window's fraction, or the capacity profile's factor). A client that stops waiting
 /// (its timeout, handled by the driver) does not take the work back: the worker still does it
@@ -27,13 +28,14 @@ struct CapacityServer: WithdrawableServer {
     /// A mixture's components, each with the cumulative weight up to it (empty for another time).
     private let mixture: [(cumulative: Double, time: ServiceTime)]
     var busyWorkers = 0
-    var queue = RingBuffer<(client: Int32, attempt: Int64)>()
+    var queue: WaitingQueue
     /// Queue entries whose work was withdrawn: they no longer count, and are dropped when reached.
     var withdrawnQueued = 0
 
     init(_ model: ServerModel) {
         guard case .capacity(let capacity) = model else { preconditionFailure("\(model) is not the capacity model") }
         self.model = capacity
+        queue = WaitingQueue(capacity.queueDiscipline)
         switch capacity.serviceTime {
         case .deterministic(let t): service = (t.nanoseconds, 0, (0, 0))
         case .exponential(let mean): service = (0, mean.nanoseconds, (0, 0))
@@ -55,8 +57,9 @@ struct CapacityServer: WithdrawableServer {
         rejectionRetryAfter = capacity.rejectionRetryAfter?.wholeNanoseconds
     }
 
-    /// An attempt leaves through an answer (served), a rejection (queue full), wasted work (served
-    /// after its client stopped waiting) or a drop (an expired one, with `dropsExpired`).
+    /// An attempt leaves through an answer (served), a rejection (queue full, or shed by the
+    /// discipline), wasted work (served after its client stopped waiting) or a drop (an expired
+    /// one, with `dropsExpired`, or one shed after its client stopped waiting).
     static var releasesEveryAttempt: Bool { true }
 
     mutating func receive<Decisions: ServerDecisions>(
@@ -66,7 +69,9 @@ struct CapacityServer: WithdrawableServer {
         if busyWorkers < model.workers {
             startService(client: Int32(index), attempt: attempt, &decisions)
         } else if queue.count - withdrawnQueued < model.queueLimit {
-            queue.append((Int32(index), attempt))
+            queue.append(
+                client: Int32(index), attempt: attempt, at: decisions.now.nanoseconds,
+                wasEmpty: queue.count == withdrawnQueued)
             decisions.queued(length: queue.count - withdrawnQueued)
         } else {
             decisions.reject(index, retryAfter: rejectionRetryAfter)
@@ -101,20 +106,27 @@ struct CapacityServer: WithdrawableServer {
         }
     }
 
-    /// A worker is free: it takes the first queued attempt still wanted.
+    /// A worker is free: it takes the next queued attempt still wanted, as the discipline orders
+    /// them, and answers those the discipline sheds with a failure on the way.
     @inline(__always)
     private mutating func startNextQueued<Decisions: ServerDecisions>(_ decisions: inout Decisions) {
-        while let next = queue.popFirst() {
-            if decisions.isWithdrawn(Int(next.client), attempt: next.attempt) {
+        while let (next, sheds) = queue.next(at: decisions.now.nanoseconds) {
+            let client = Int(next.client)
+            if decisions.isWithdrawn(client, attempt: next.attempt) {
                 withdrawnQueued -= 1  // it stopped counting when withdrawn
                 continue
             }
             decisions.queued(length: queue.count - withdrawnQueued)
             // Work its caller cancelled (deadline propagation) leaves the queue unserved.
-            guard !decisions.isCancelled(Int(next.client), attempt: next.attempt) else { continue }
-            // A server that checks the deadline drops work nobody waits for any more.
-            if model.dropsExpired && !decisions.isAwaiting(Int(next.client), attempt: next.attempt) {
-                decisions.dropped(Int(next.client), attempt: next.attempt)
+            guard !decisions.isCancelled(client, attempt: next.attempt) else { continue }
+            // A server that checks the deadline drops work nobody waits for any more; so does one
+            // that sheds it, as nobody waits for its failure either.
+            if (model.dropsExpired || sheds) && !decisions.isAwaiting(client, attempt: next.attempt) {
+                decisions.dropped(client, attempt: next.attempt)
+                continue
+            }
+            if sheds {
+                decisions.reject(client, retryAfter: rejectionRetryAfter)
                 continue
             }
             startService(client: next.client, attempt: next.attempt, &decisions)

@@ -1,5 +1,5 @@
-/// A FIFO queue in one contiguous array that grows by doubling: O(1) amortised append and
-/// removal at the front, no allocation per element once grown.
+/// A double-ended queue in one contiguous array that grows by doubling: O(1) amortised append,
+/// and removal at either end, no allocation per element once grown.
 struct RingBuffer<Element> {
     private var storage: [Element?] = []
     private var head = 0
@@ -21,6 +21,16 @@ struct RingBuffer<Element> {
         storage[head] = nil
         head = (head + 1) % storage.count
         count -= 1
+        return element
+    }
+
+    /// Removes and returns the back element. - Complexity: O(1).
+    mutating func popLast() -> Element? {
+        guard count > 0 else { return nil }
+        count -= 1
+        let index = (head + count) % storage.count
+        let element = storage[index]
+        storage[index] = nil
         return element
     }
 

@@ -51,6 +51,7 @@ public enum ServerModel: Hashable, Sendable {
                 throw .invalidReplicas(model.replicas)
             }
             guard model.queueLimit >= 0 else { throw .negativeQueueLimit(model.queueLimit) }
+            guard model.queueDiscipline.isValid else { throw .invalidQueueDiscipline(model.queueDiscipline) }
             switch model.serviceTime {
             case .deterministic(let t), .exponential(let t):
                 guard t > .zero else { throw .nonPositiveServiceTime }

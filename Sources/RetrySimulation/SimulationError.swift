@@ -11,6 +11,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case noWorkers(Int)
     case invalidReplicas(Int)
     case negativeQueueLimit(Int)
+    case invalidQueueDiscipline(QueueDiscipline)
     case nonPositiveServiceTime
     case invalidLognormalServiceTime
     case invalidMixture(String)
@@ -89,6 +90,9 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .hedgeAboveBottomLayer(let name):
             "layer '\(name)': only the bottom layer hedges (its attempts are the ones that reach the server's replicas)"
         case .negativeQueueLimit(let n): "the queue limit must not be negative, got \(n)"
+        case .invalidQueueDiscipline:
+            "a queue discipline's target and interval must be greater than 0, within virtual time's horizon, and the "
+                + "target no longer than the interval"
         case .nonPositiveServiceTime: "the service time must be greater than 0"
         case .invalidLognormalServiceTime: "the lognormal service time needs mean > 0 and sd >= 0"
         case .invalidMixture(let reason): reason
