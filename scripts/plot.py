@@ -514,6 +514,9 @@ def everything(out):
     outcome_map(os.path.join(DATA, "metastability-map.csv"), "sweep_arrivals", "sweep_degrade_until_s", "recovered", out,
                 facet="sweep_budget", name="metastability-map",
                 title="Does goodput recover after capacity drops to 30 % at 5 s? (capacity 1,000 clients per second)")
+    outcome_map(os.path.join(DATA, "queue-discipline-map.csv"), "sweep_arrivals", "sweep_degrade_until_s", "recovered",
+                out, facet="sweep_queue_discipline", name="queue-discipline-map",
+                title="Does goodput recover without a budget, per queue discipline? (capacity 1,000 clients per second)")
     presets([os.path.join(DATA, "presets-outage.csv"), os.path.join(DATA, "presets-outage-10-attempts.csv")], out)
     trace(os.path.join(DATA, "incident-trace.csv"), os.path.join(DATA, "incident-replay-timeline.csv"), out)
     tune(os.path.join(DATA, "tune-outage.csv"), out)

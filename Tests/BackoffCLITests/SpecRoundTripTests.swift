@@ -125,6 +125,20 @@ import Testing
         }
     }
 
+    @Test func everyQueueDisciplineReadsBackAsItself() throws {
+        try Self.expectRoundTrip(QueueDisciplineSpec.self) { values in
+            let interval = values.duration(1...86_400_000_000_000)
+            switch values.int(0...3) {
+            case 0: return .fifo
+            case 1: return .lifo
+            case 2: return .adaptiveLIFO(interval: interval)
+            default:
+                let target = values.duration(1...interval.wholeNanoseconds)
+                return .controlledDelay(target: target, interval: interval)
+            }
+        }
+    }
+
     @Test func everyThrottleReadsBackAsItself() throws {
         try Self.expectRoundTrip(ThrottleSpec.self) { values in
             let throttle: Throttle
