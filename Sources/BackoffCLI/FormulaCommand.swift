@@ -12,7 +12,8 @@ struct FormulaCommand: BackoffCommand {
         full: Σ e_k / 2, variance Σ e_k² / 12; equal: 3 Σ e_k / 4, variance Σ e_k² / 48; proportional:F: Σ e_k, \
         variance F² Σ e_k² / 3; additive:D: Σ e_k + (n-1) D / 2; under --cap-mode clamp each wait is min(c, U(low, high)) \
         of its uncapped window; decorrelated modes: an exact recursion, integrated numerically when the cap binds; \
-        polly-v2: a one-dimensional integral (empty when its cap can clamp). e_k = min(c, b m^(k-1)) for the \
+        polly-v2: a one-dimensional integral (empty when its cap can clamp); exponential: Σ e_k, variance Σ e_k², \
+        clamped m (1 - e^(-c/m)) each. e_k = min(c, b m^(k-1)) for the \
         exponential schedule.
         """
     static let defaultJitter = "none,full,equal,decorrelated"
@@ -118,7 +119,7 @@ struct FormulaCommand: BackoffCommand {
             }.parameter(),
             Column(
                 "outage_attempts_per_client",
-                "with --outage: expected attempts per client (empty for the decorrelated modes and polly-v2)"
+                "with --outage: expected attempts per client (empty for the decorrelated modes, polly-v2 and exponential)"
             ) {
                 CSVFormat.number($0.load?.expectedAttempts)
             },

@@ -2,7 +2,7 @@ import BackoffPolicies
 
 /// One jitter mode, as `--jitter` lists them, a layer's `jitter=` and the `jitter` column take it:
 /// `none`, `full`, `equal`, `proportional:F`, `upward:F`, `additive:D`, `decorrelated`,
-/// `decorrelated-monotone` or `polly-v2`. A decorrelated mode's factor is not in its name (it is
+/// `decorrelated-monotone`, `polly-v2` or `exponential`. A decorrelated mode's factor is not in its name (it is
 /// `--decorrelated-factor`'s, and the `decorrelated_factor` column's): it reads back as 3.
 enum JitterSpec: ArgumentCodec {
     static let form = Jitter.names.joined(separator: ", ")

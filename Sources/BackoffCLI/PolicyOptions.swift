@@ -31,10 +31,11 @@ struct PolicyOptions {
         Option(
             jitterName, "list", default: defaultValue,
             form: "a comma-separated list of none, full, equal, proportional:F, upward:F, additive:D, decorrelated, "
-                + "decorrelated-monotone, polly-v2, or all",
+                + "decorrelated-monotone, polly-v2, exponential, or all",
             help:
                 "Jitter modes, comma-separated: none, full, equal, proportional:F, upward:F, additive:D, decorrelated, "
-                + "decorrelated-monotone, polly-v2, or all (none, full, equal, decorrelated).",
+                + "decorrelated-monotone, polly-v2, exponential (a wait exponential of mean e_k), or all (none, full, "
+                + "equal, decorrelated).",
             parse: parseJitters
         ).setByPreset({ [$0.policy.jitter] }, text: { $0.map(\.name).joined(separator: ",") }).setting(.jitter)
     }

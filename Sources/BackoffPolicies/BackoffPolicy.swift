@@ -91,7 +91,7 @@ public struct BackoffPolicy: Hashable, Sendable {
         guard jitter.capModes.contains(capMode) else { throw .capModeNotApplicable(capMode, jitter: jitter) }
         if let maxElapsed, maxElapsed < .zero { throw .negativeMaxElapsed(maxElapsed) }
         if let granularity, granularity <= .zero { throw .nonPositiveGranularity(granularity) }
-        if jitter.buildsItsOwnSchedule {
+        if !jitter.kernel.takesWaitShapes {
             if firstRetry != .jittered {
                 throw .waitShapeNeedsIndependentWaits(jitter: jitter, rule: "an \(firstRetry.rawValue) first retry")
             }

@@ -62,6 +62,9 @@ extension PolicyError: CustomStringConvertible {
                 + "set a cap or allow fewer attempts"
         case .nonPositiveGranularity(let g):
             "the granularity must be greater than 0, got \(g)"
+        case .waitShapeNeedsIndependentWaits(let jitter, let rule) where !jitter.buildsItsOwnSchedule:
+            "\(rule) needs waits drawn uniformly from a window; \(jitter.name) jitter's waits have none (use none, "
+                + "full, equal, proportional, upward or additive)"
         case .waitShapeNeedsIndependentWaits(let jitter, let rule):
             "\(rule) needs waits drawn independently of each other; \(jitter.name) jitter draws each wait from the "
                 + "one before (use none, full, equal, proportional or additive)"

@@ -50,7 +50,7 @@ import Testing
         (
             "unknown jitter", ["waits", "--jitter", "none,fulll"],
             "Invalid value 'none,fulll' for '--jitter <list>': unknown jitter 'fulll' (did you mean 'full'?); "
-                + "expected a comma-separated list of none, full, equal, proportional:F, upward:F, additive:D, decorrelated, decorrelated-monotone, polly-v2, or all"
+                + "expected a comma-separated list of none, full, equal, proportional:F, upward:F, additive:D, decorrelated, decorrelated-monotone, polly-v2, exponential, or all"
         ),
         ("unknown option", ["waits", "--atempts", "3"], "Unknown option '--atempts'. Did you mean '--max-attempts'?"),
         ("missing value", ["waits", "--base"], "Missing value for '--base <duration>'"),
@@ -343,7 +343,7 @@ import Testing
     ]
 
     static let jitterForm =
-        "expected a comma-separated list of none, full, equal, proportional:F, upward:F, additive:D, decorrelated, decorrelated-monotone, polly-v2, or all"
+        "expected a comma-separated list of none, full, equal, proportional:F, upward:F, additive:D, decorrelated, decorrelated-monotone, polly-v2, exponential, or all"
 
     @Test(arguments: cases)
     func badInputExits64WithAMessageAndWritesNothing(id: String, arguments: [String], message: String) throws {

@@ -24,17 +24,16 @@ import Testing
             default: .immediate
             }
         var jitter = PolicyColumnRoundTripTests.jitter(&values)
-        // Granularity and an unjittered first retry need independent draws.
-        let independent = !(jitter.decorrelatedFactor != nil || jitter == .pollyV2)
-        if !independent, values.bool() { jitter = .full }
+        // Granularity and an unjittered first retry need independent draws from a window.
+        if !jitter.acceptsWaitShapes, values.bool() { jitter = .full }
         return try BackoffPolicy(
             base: base, schedule: schedule, cap: values.bool() ? nil : base * values.int(1...1_000), jitter: jitter,
             capMode: [nil, CapMode.nominal, .clamp][values.int(0...2)],
             budget: values.bool() ? .maxAttempts(values.int(1...100)) : .maxRetries(values.int(0...99)),
             maxElapsed: values.bool() ? nil : values.duration(1...3_600_000_000_000),
-            firstRetry: jitter.decorrelatedFactor == nil && jitter != .pollyV2
+            firstRetry: jitter.acceptsWaitShapes
                 ? [FirstRetry.jittered, .unjittered, .immediate][values.int(0...2)] : .jittered,
-            granularity: jitter.decorrelatedFactor == nil && jitter != .pollyV2 && values.bool()
+            granularity: jitter.acceptsWaitShapes && values.bool()
                 ? values.duration(1...1_000_000_000) : nil)
     }
 

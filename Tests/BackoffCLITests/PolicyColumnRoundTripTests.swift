@@ -23,7 +23,7 @@ import Testing
     }
 
     static func jitter(_ values: inout Values) -> Jitter {
-        switch values.int(0...8) {
+        switch values.int(0...9) {
         case 0: .disabled
         case 1: .full
         case 2: .equal
@@ -32,7 +32,8 @@ import Testing
         case 5: .additive(spread: values.duration(0...10_000_000_000))
         case 6: .decorrelated(factor: 1 + max(10 * values.unit(), 1e-9))
         case 7: .decorrelatedMonotone(factor: 1 + max(10 * values.unit(), 1e-9))
-        default: .pollyV2
+        case 8: .pollyV2
+        default: .exponential
         }
     }
 

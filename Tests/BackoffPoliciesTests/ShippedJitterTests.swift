@@ -60,7 +60,8 @@ import Testing
             (.additive(spread: .seconds(1)), .clamp, 9), (.full, .clamp, 9), (.equal, .clamp, 7),
             (.decorrelated(), .nominal, 8), (.decorrelated(), .clamp, 8), (.decorrelated(factor: 2), .nominal, 14),
             (.decorrelatedMonotone(), .nominal, 8), (.decorrelatedMonotone(), .clamp, 8),
-            (.decorrelatedMonotone(factor: 2), .nominal, 5), (.pollyV2, .clamp, 5),
+            (.decorrelatedMonotone(factor: 2), .nominal, 5), (.pollyV2, .clamp, 5), (.exponential, .nominal, 8),
+            (.exponential, .clamp, 8),
         ] as [(Jitter, CapMode, Int)])
     func simulationAgreesWithTheClosedForms(jitter: Jitter, capMode: CapMode, attempts: Int) throws {
         // polly-v2's cap must not bind for its closed form: 60 s is above every step of 4 retries.

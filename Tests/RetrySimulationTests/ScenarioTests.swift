@@ -92,7 +92,7 @@ import Testing
 
     /// Against an always-failing server every client's total wait is one draw of the policy's
     /// total wait, so the herd's mean matches the closed form within 4 standard errors.
-    @Test(arguments: Jitter.allModes)
+    @Test(arguments: Jitter.allModes + [.exponential])
     func alwaysFailTotalWaitMatchesThePolicyFormula(jitter: Jitter) throws {
         let simulation = try herd(server: .alwaysFail, jitter: jitter, attempts: 6, cap: .milliseconds(800))
         let report = try simulation.run(seed: Self.seed)

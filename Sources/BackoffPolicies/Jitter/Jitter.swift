@@ -10,9 +10,10 @@
 /// decorrelated(r)        s_0 = b,  w_k = s_k = U(b, r s_(k-1))
 /// decorrelatedMonotone(r) w_1 = b,  w_k = U(w_(k-1), r w_(k-1))
 /// pollyV2                w_k = (b / 1.4) (g(k-1+u_k) - g(k-2+u_(k-1))),  g(t) = 2^t tanh(√(4t)),  g(before) = 0
+/// exponential            w_k = -e_k ln(1 - u)                 Exp(mean e_k)
 /// ```
-/// The first six randomise a nominal schedule; the last three build their own from the base b (they
-/// ignore the multiplier). Each family's draws and closed forms live in one file of `Jitter/`
+/// The first six and the last randomise a nominal schedule; decorrelated, decorrelatedMonotone and
+/// pollyV2 build their own from the base b (they ignore the multiplier). Each family's draws and closed forms live in one file of `Jitter/`
 /// (`FullJitter.swift`, ...), registered in `Jitter.visit(_:)`. How the cap c applies is the policy's ``CapMode``: see
 /// ``defaultCapMode`` for each mode's rule when none is given.
 ///
@@ -27,6 +28,8 @@
 ///   later one is drawn above the previous one, U(s, min(c, r s)), so waits never decrease.
 /// - `pollyV2`: Polly v8's exponential backoff with jitter (`DecorrelatedJitterBackoffV2`), with b
 ///   the median first delay. The waits telescope: n - 1 of them total (b / 1.4) g(n - 2 + u).
+/// - `exponential`: a memoryless wait of mean e_k, the retrial queues' model (the "orbit"), under
+///   which a capacity server with retries is a Markov chain.
 ///
 /// The case for no jitter is `disabled` rather than `none`, which would clash with `Optional.none`;
 /// its command-line name is still `none`.
@@ -40,6 +43,7 @@ public enum Jitter: Hashable, Sendable {
     case decorrelated(factor: Double = 3)
     case decorrelatedMonotone(factor: Double = 3)
     case pollyV2
+    case exponential
 
     /// The four textbook modes with default parameters, in their documented order (`--jitter all`).
     public static let allModes: [Jitter] = [.disabled, .full, .equal, .decorrelated()]
@@ -48,11 +52,11 @@ public enum Jitter: Hashable, Sendable {
     /// after a colon.
     public static let names = [
         "none", "full", "equal", "proportional:F", "upward:F", "additive:D", "decorrelated",
-        "decorrelated-monotone", "polly-v2",
+        "decorrelated-monotone", "polly-v2", "exponential",
     ]
 
     /// The command-line and CSV name: `none`, `full`, `equal`, `proportional:0.5`, `additive:1s`,
-    /// `decorrelated`, `decorrelated-monotone` or `polly-v2`.
+    /// `decorrelated`, `decorrelated-monotone`, `polly-v2` or `exponential`.
     public var name: String {
         switch self {
         case .disabled: "none"
@@ -64,6 +68,7 @@ public enum Jitter: Hashable, Sendable {
         case .decorrelated: "decorrelated"
         case .decorrelatedMonotone: "decorrelated-monotone"
         case .pollyV2: "polly-v2"
+        case .exponential: "exponential"
         }
     }
 
@@ -87,6 +92,7 @@ public enum Jitter: Hashable, Sendable {
         case "decorrelated": self = .decorrelated(factor: factor)
         case "decorrelated-monotone": self = .decorrelatedMonotone(factor: factor)
         case "polly-v2": self = .pollyV2
+        case "exponential": self = .exponential
         default: return nil
         }
     }
@@ -101,6 +107,10 @@ public enum Jitter: Hashable, Sendable {
         default: nil
         }
     }
+
+    /// True when a granularity or a first-retry rule may shape the mode's waits: independent waits
+    /// drawn from a window (not the decorrelated modes, polly-v2 or exponential).
+    public var acceptsWaitShapes: Bool { kernel.takesWaitShapes }
 
     /// True for the modes that build their own schedule from the base (the decorrelated ones and
     /// polly-v2), which ignore the policy's schedule.

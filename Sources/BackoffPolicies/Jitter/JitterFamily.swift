@@ -17,6 +17,9 @@ protocol JitterFamily {
     static var capModes: [CapMode] { get }
     /// True for the families that build their own schedule from the base, ignoring the policy's.
     static var buildsItsOwnSchedule: Bool { get }
+    /// True when a granularity or a first-retry rule may shape the waits: their closed forms need
+    /// independent waits with a window law (``law(_:retry:)``).
+    static var takesWaitShapes: Bool { get }
     /// The mode's parameter as the policy keeps it: F, D in nanoseconds, r; 0 when it has none.
     static func parameter(of jitter: Jitter) -> Double
     /// What a request's first draw builds on (`BackoffState._previous`).
@@ -64,6 +67,10 @@ protocol JitterFamily {
     static func expectedTotals(_ policy: BackoffPolicy) -> AnyIterator<Double>
 }
 
+extension JitterFamily {
+    @usableFromInline static var takesWaitShapes: Bool { !buildsItsOwnSchedule }
+}
+
 /// Something done with a mode's family, generic in the family, so each family's code is compiled
 /// on its own. `Context` is what the work reads (a policy, passed along rather than stored, so the
 /// hot paths copy nothing).
@@ -88,6 +95,7 @@ extension Jitter {
         case .decorrelated: visitor.visit(DecorrelatedJitter.self, context)
         case .decorrelatedMonotone: visitor.visit(MonotoneDecorrelatedJitter.self, context)
         case .pollyV2: visitor.visit(PollyV2Jitter.self, context)
+        case .exponential: visitor.visit(ExponentialJitter.self, context)
         }
     }
 
