@@ -157,7 +157,8 @@ import Testing
     /// `--allow-empty` accepts it. Each of these models has a table that does compare:
     /// hedging-unloaded, layers-bernoulli, ratelimit-poisson.
     static let modelsWithoutRecomputedForms = [
-        "hedging-2-replicas", "hedging-40-replicas", "incident-replay", "metastability-map", "overload-", "queue-discipline-map",
+        "hedging-2-replicas", "hedging-40-replicas", "incident-replay", "metastability-map", "overload-",
+        "queue-discipline-map",
         "ratelimit-adaptive-", "ratelimit-hot-resource-", "ratelimit-standard", "stack-",
     ]
 
