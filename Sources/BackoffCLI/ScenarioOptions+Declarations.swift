@@ -112,6 +112,14 @@ extension ScenarioOptions {
             "capacity: the client's per-attempt timeout (a timed-out attempt fails; the server still does the work), or none.",
         parse: Parsers.durationOrNone
     ).setting(.timeout, formStatesRange: true).grouped(.clients)
+    /// Optional, so that a run without it keeps every sweep point's seed as it was.
+    static let patience = Option<Duration?>.optional(
+        "patience", "duration", kind: .duration, form: "a duration greater than 0 and at most \(ValueParser.horizonText), e.g. 200ms",
+        help: "capacity: instead of --timeout's fixed one, a per-attempt timeout drawn anew for each attempt, "
+            + "exponential with this mean (Erlang-A's patience; with --drop-expired and one attempt the shares "
+            + "answered, dropped and late are ErlangAQueue's closed form).",
+        parse: Parsers.form(ValueParser.duration, where: { $0 > .zero })
+    ).setting(.patience, formStatesRange: true).grouped(.clients)
     static let arrivals = Option(
         "arrivals", "process", default: "burst",
         form: ArrivalsSpec.form,
@@ -204,13 +212,13 @@ extension ScenarioOptions {
         duration.spec, permanent.spec,
         retryAfter.spec, retryTrigger.spec, requestsPerClient.spec, think.spec, budget.spec, breaker.spec,
         throttle.spec,
-        onGiveUp.spec, hedge.spec, queueDiscipline.spec,
+        onGiveUp.spec, hedge.spec, queueDiscipline.spec, patience.spec,
     ]
 
     /// The options that describe one server model only.
     static let serverOnly: [OptionSpec] = [
         serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, replicas.spec, service.spec, queue.spec,
         dropExpired.spec, rejectRetryAfter.spec, degradeFrom.spec, degradeUntil.spec, degradeTo.spec,
-        capacityTrace.spec, timeout.spec, queueDiscipline.spec,
+        capacityTrace.spec, timeout.spec, queueDiscipline.spec, patience.spec,
     ]
 }

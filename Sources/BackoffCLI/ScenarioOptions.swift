@@ -25,7 +25,7 @@ struct ScenarioOptions {
             try options(Self.service), try options(Self.queue), try options(Self.rejectRetryAfter),
             try options(Self.degradeFrom),
             try options(Self.degradeUntil), try options(Self.degradeTo), try options(Self.capacityTrace),
-            try options(Self.timeout),
+            try options(Self.timeout), try options(Self.patience),
             try options(Self.duration)
         )
         let (server, applies) = try Self.server(options)
@@ -54,6 +54,7 @@ struct ScenarioOptions {
                     + "(see --server-retry-after and --reject-retry-after)")
         }
         let timeout = applies.contains(Self.timeout.name) ? try options(Self.timeout) : nil
+        let patience = applies.contains(Self.patience.name) ? try options(Self.patience) : nil
         var limits = RetryLimits(budget: try options(Self.budget), breaker: try options(Self.breaker))
         switch try options(Self.throttle) {
         case .sre(let throttle): limits.throttle = throttle
@@ -119,17 +120,17 @@ struct ScenarioOptions {
                         requestsPerClient: requests,
                         thinkTime: think, onGiveUp: onGiveUp, attemptTimeout: timeout, limits: limits,
                         failureKind: failureKind, layers: stack?.layers[index] ?? [], deadline: stack?.deadline,
-                        propagatesDeadline: stack?.propagatesDeadline ?? false, hedging: hedging))
+                        propagatesDeadline: stack?.propagatesDeadline ?? false, hedging: hedging, patience: patience))
             } catch {
                 throw Self.usageError(error, options: options)
             }
         }
-        if case .capacity(let model) = server, model.dropsExpired, timeout == nil, hedging == nil,
+        if case .capacity(let model) = server, model.dropsExpired, timeout == nil, patience == nil, hedging == nil,
             !(stack?.layers.joined().contains { $0.timeout != nil } ?? false)
         {
             warnings.append(
-                "'--drop-expired' has no effect: every caller waits for its attempt (no --timeout, layer timeout or "
-                    + "hedge)")
+                "'--drop-expired' has no effect: every caller waits for its attempt (no --timeout, --patience, layer "
+                    + "timeout or hedge)")
         }
         self.scenarios = scenarios
         self.warnings = warnings
@@ -158,7 +159,7 @@ struct ScenarioOptions {
                 [workers, queue].map(\.name) + [
                     replicas.name, dropExpired.name, queueDiscipline.name,
                     service.name, rejectRetryAfter.name, degradeFrom.name, degradeUntil.name, degradeTo.name,
-                    capacityTrace.name, timeout.name,
+                    capacityTrace.name, timeout.name, patience.name,
                 ]
             return (.capacity(try capacity(options)), Set(names))
         }

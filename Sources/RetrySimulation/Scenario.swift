@@ -25,6 +25,10 @@ public struct Scenario: Sendable {
     public let onGiveUp: GiveUpBehavior
     /// The client's per-attempt timeout (capacity servers only).
     public let attemptTimeout: Duration?
+    /// The mean of an exponential per-attempt timeout, drawn anew for each attempt from the
+    /// client's stream (capacity servers only, instead of ``attemptTimeout``): Erlang-A's patience,
+    /// for which a server that drops expired work has exact shares (``ErlangAQueue``).
+    public let patience: Duration?
     /// Retry budget, breaker and throttle, shared by all clients.
     public let limits: RetryLimits
     /// The kind of the server's failures (timeouts aside): what a retry after one costs the AWS
@@ -52,6 +56,8 @@ public struct Scenario: Sendable {
     /// The bucket width and the timeout in whole nanoseconds, as the run reads them.
     let bucketNanoseconds: Nanoseconds
     let timeoutNanoseconds: Nanoseconds?
+    /// The patience's mean in nanoseconds.
+    let patienceNanoseconds: Double?
 
     /// The most buckets a timeline may hold (4 counters of 8 bytes... each).
     public static let maximumBuckets = 50_000_000
@@ -81,7 +87,7 @@ public struct Scenario: Sendable {
         retryTrigger: RetryTrigger = .timer, requestsPerClient: Int = 1, thinkTime: Duration = .zero,
         onGiveUp: GiveUpBehavior = .endSession, attemptTimeout: Duration? = nil, limits: RetryLimits = RetryLimits(),
         failureKind: FailureKind = .transient, layers: [ServiceLayer] = [], deadline: Duration? = nil,
-        propagatesDeadline: Bool = false, hedging: Hedging? = nil
+        propagatesDeadline: Bool = false, hedging: Hedging? = nil, patience: Duration? = nil
     ) throws(SimulationError) {
         guard bucketWidth > .zero else { throw .nonPositiveBucket(bucketWidth) }
         try server.validate()
@@ -103,6 +109,11 @@ public struct Scenario: Sendable {
         if let attemptTimeout {
             guard attemptTimeout > .zero else { throw .nonPositiveTimeout }
             guard case .capacity = server else { throw .timeoutWithoutQueue }
+        }
+        if let patience {
+            guard patience > .zero else { throw .nonPositivePatience }
+            guard case .capacity = server else { throw .patienceWithoutQueue }
+            guard attemptTimeout == nil else { throw .patienceAndTimeout }
         }
         guard layers.count <= Self.maximumLayers else { throw .tooManyLayers(layers.count) }
         if !layers.isEmpty, case .contention = server { throw .layersWithContention }
@@ -138,6 +149,8 @@ public struct Scenario: Sendable {
         self.bucketWidth = bucketWidth
         bucketNanoseconds = bucketWidth.wholeNanoseconds
         timeoutNanoseconds = attemptTimeout?.wholeNanoseconds
+        patienceNanoseconds = patience.map { Double($0.wholeNanoseconds) }
+        self.patience = patience
         self.arrivals = arrivals
         self.permanentFraction = permanentFraction
         self.retryAfter = retryAfter

@@ -4,7 +4,7 @@ public enum ScenarioParameter: Hashable, Sendable, CaseIterable {
     case server, serverRetryAfter, networkDelay, workers, queue, queueDiscipline, serviceTime, rejectionRetryAfter,
         degradationEnd
     case degradedCapacity, capacityProfile, clients, arrivals, arrivalDuration, retryTrigger, permanentFraction
-    case requestsPerClient, thinkTime, timeout, bucket, layers, deadline, replicas, hedge, replications
+    case requestsPerClient, thinkTime, timeout, patience, bucket, layers, deadline, replicas, hedge, replications
 }
 
 extension SimulationError {
@@ -34,6 +34,7 @@ extension SimulationError {
         case .noRequests: .requestsPerClient
         case .negativeThinkTime: .thinkTime
         case .nonPositiveTimeout, .timeoutWithoutQueue: .timeout
+        case .nonPositivePatience, .patienceAndTimeout, .patienceWithoutQueue: .patience
         case .nonPositiveBucket, .tooManyBuckets: .bucket
         case .throttleInLayer, .nonPositiveLayerTimeout, .noLayerConcurrency, .repeatedLayerSetting, .tooManyLayers,
             .layersWithContention,
@@ -51,7 +52,8 @@ extension SimulationError {
         switch self {
         case .invalidTrace, .beyondHorizon, .retryAfterNeedsRecovery, .degradationEndsBeforeStart,
             .degradationAndCapacityTrace, .tooManyClients, .noRuns, .tooManyArrivals, .recoveryTriggerWithoutRecovery,
-            .permanentWithContention, .timeoutWithoutQueue, .tooManyBuckets, .invalidNetworkDelay,
+            .permanentWithContention, .timeoutWithoutQueue, .patienceAndTimeout, .patienceWithoutQueue, .tooManyBuckets,
+            .invalidNetworkDelay,
             .invalidCapacityFactor, .throttleInLayer, .tooManyLayers, .deadlineWithoutLayers,
             .propagationWithoutDeadline, .layersWithContention, .tooManyCalls, .invalidMixture, .hedgingNeedsCapacity,
             .hedgingWithLayers, .hedgeAboveBottomLayer, .layerHedgeNeedsCapacity:

@@ -77,13 +77,25 @@ extension ScenarioRun {
         }
     }
 
-    /// Schedules the client's timeout for its attempt `attempt`, when the scenario has one.
+    /// Schedules the client's timeout for its attempt `attempt`, when the scenario has one: fixed
+    /// (in a lane of its own, where timeouts arrive in order), or drawn from the client's stream
+    /// for an exponential patience (in the heap; at most the horizon).
     mutating func scheduleTimeout(_ index: Int, attempt: Int64) {
+        if let mean = scenario.patienceNanoseconds {
+            let draw = streams.exponential(index, mean: mean)
+            let delay = draw < Self.longestPatience ? max(1, Int64(draw.rounded())) : Int64(Self.longestPatience)
+            simulation.schedule(ScenarioEvent(kind: .timeout, client: index, value: attempt), after: delay, priority: 1)
+            return
+        }
         guard let timeout = scenario.timeoutNanoseconds else { return }
         simulation.schedule(
             ScenarioEvent(kind: .timeout, client: index, value: attempt), after: timeout, priority: 1,
             lane: Self.timeoutLane)
     }
+
+    /// The longest patience drawn, in nanoseconds: half virtual time's horizon, so that now plus
+    /// it stays a time (a run reaching past the horizon stops there with an error).
+    static var longestPatience: Double { Double(VirtualTime.horizon.nanoseconds / 2) }
 
     /// The client stops waiting for its attempt `attempt`, unless it was answered already.
     mutating func timeOut(_ index: Int, attempt: Int64) {

@@ -35,6 +35,9 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case noRequests(Int)
     case negativeThinkTime
     case nonPositiveTimeout
+    case nonPositivePatience
+    case patienceAndTimeout
+    case patienceWithoutQueue
     case timeoutWithoutQueue
     case recoveryTriggerWithoutRecovery
     case permanentWithContention
@@ -126,6 +129,9 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .negativeThinkTime: "the think time must not be negative"
         case .nonPositiveTimeout: "the attempt timeout must be greater than 0"
         case .timeoutWithoutQueue: "an attempt timeout needs a server where attempts wait (capacity)"
+        case .nonPositivePatience: "the mean patience must be greater than 0"
+        case .patienceAndTimeout: "an exponential patience replaces the fixed attempt timeout; give one of them"
+        case .patienceWithoutQueue: "a patience needs a server where attempts wait (capacity)"
         case .recoveryTriggerWithoutRecovery:
             "the recovery trigger needs a server that recovers (an outage, a trace that ends at 0, or capacity with a degradation window)"
         case .permanentWithContention: "permanent failures do not apply to the contention model"
