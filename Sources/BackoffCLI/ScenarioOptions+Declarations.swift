@@ -114,7 +114,8 @@ extension ScenarioOptions {
     ).setting(.timeout, formStatesRange: true).grouped(.clients)
     /// Optional, so that a run without it keeps every sweep point's seed as it was.
     static let patience = Option<Duration?>.optional(
-        "patience", "duration", kind: .duration, form: "a duration greater than 0 and at most \(ValueParser.horizonText), e.g. 200ms",
+        "patience", "duration", kind: .duration,
+        form: "a duration greater than 0 and at most \(ValueParser.horizonText), e.g. 200ms",
         help: "capacity: instead of --timeout's fixed one, a per-attempt timeout drawn anew for each attempt, "
             + "exponential with this mean (Erlang-A's patience; with --drop-expired and one attempt the shares "
             + "answered, dropped and late are ErlangAQueue's closed form).",
