@@ -80,6 +80,14 @@ extension ScenarioOptions {
             + "waited longer than D: it answers it at once with a failure its caller may retry, counted in rejected).",
         parse: QueueDisciplineSpec.parse
     ).setting(.queueDiscipline).grouped(.server)
+    /// Optional, so that a run without it (random) keeps every sweep point's seed as it was.
+    static let balancer = Option<Balancer?>.optional(
+        "balancer", "rule", form: BalancerSpec.form,
+        help: "capacity, with --replicas: how the replicas share the copies sent to them: random (when not "
+            + "given); round-robin; least-request[:choices=N|all] (Envoy's: N replicas drawn, default 2, the one "
+            + "with the fewest copies in flight taken; all scans every replica); or p2c (least-request:choices=2).",
+        parse: BalancerSpec.parse
+    ).setting(.balancer).grouped(.server)
     static let rejectRetryAfter = Option(
         "reject-retry-after", "duration", kind: .duration, default: "none",
         form: "a duration with a unit (e.g. 1s), or none",
@@ -213,13 +221,13 @@ extension ScenarioOptions {
         duration.spec, permanent.spec,
         retryAfter.spec, retryTrigger.spec, requestsPerClient.spec, think.spec, budget.spec, breaker.spec,
         throttle.spec,
-        onGiveUp.spec, hedge.spec, queueDiscipline.spec, patience.spec,
+        onGiveUp.spec, hedge.spec, queueDiscipline.spec, patience.spec, balancer.spec,
     ]
 
     /// The options that describe one server model only.
     static let serverOnly: [OptionSpec] = [
         serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, replicas.spec, service.spec, queue.spec,
         dropExpired.spec, rejectRetryAfter.spec, degradeFrom.spec, degradeUntil.spec, degradeTo.spec,
-        capacityTrace.spec, timeout.spec, queueDiscipline.spec, patience.spec,
+        capacityTrace.spec, timeout.spec, queueDiscipline.spec, patience.spec, balancer.spec,
     ]
 }

@@ -132,6 +132,9 @@ struct ScenarioOptions {
                 "'--drop-expired' has no effect: every caller waits for its attempt (no --timeout, --patience, layer "
                     + "timeout or hedge)")
         }
+        if case .capacity(let model) = server, model.replicas == 1, options.isGiven(Self.balancer) {
+            warnings.append("'--balancer' has no effect: one replica takes every copy (see --replicas)")
+        }
         self.scenarios = scenarios
         self.warnings = warnings
     }
@@ -159,7 +162,7 @@ struct ScenarioOptions {
                 [workers, queue].map(\.name) + [
                     replicas.name, dropExpired.name, queueDiscipline.name,
                     service.name, rejectRetryAfter.name, degradeFrom.name, degradeUntil.name, degradeTo.name,
-                    capacityTrace.name, timeout.name, patience.name,
+                    capacityTrace.name, timeout.name, patience.name, balancer.name,
                 ]
             return (.capacity(try capacity(options)), Set(names))
         }
@@ -182,7 +185,8 @@ struct ScenarioOptions {
             workers: try options(workers), serviceTime: try options(service), queueLimit: try options(queue),
             rejectionRetryAfter: try options(rejectRetryAfter), degradation: degradation,
             capacityProfile: try options(capacityTrace), replicas: try options(replicas) ?? 1,
-            dropsExpired: try options(dropExpired), queueDiscipline: try options(queueDiscipline) ?? .fifo)
+            dropsExpired: try options(dropExpired), queueDiscipline: try options(queueDiscipline) ?? .fifo,
+            balancer: try options(balancer) ?? .random)
     }
 
     /// The scenario's error, reported against the option that sets the parameter it concerns (found

@@ -14,7 +14,7 @@ import EventSimulation
 /// takes its time divided by the factor in force when it starts.
 ///
 /// With `replicas` above 1 the server is that many such servers (each with its own workers and
-/// queue) behind a uniform random balancer; a hedged request's copies go to distinct replicas
+/// queue) behind a ``Balancer`` (uniform random by default); a hedged request's copies go to distinct replicas
 /// (see `Hedging` (BackoffPolicies)).
 public struct CapacityModel: Hashable, Sendable {
     /// Workers of each replica.
@@ -29,6 +29,8 @@ public struct CapacityModel: Hashable, Sendable {
     public let dropsExpired: Bool
     /// The order in which a free worker takes queued attempts, and those it sheds (FIFO by default).
     public let queueDiscipline: QueueDiscipline
+    /// How the replicas share the copies sent to them (random by default).
+    public let balancer: Balancer
     /// The delay sent with a rejection, if any.
     public let rejectionRetryAfter: Duration?
     public let degradation: Degradation?
@@ -38,9 +40,10 @@ public struct CapacityModel: Hashable, Sendable {
     public init(
         workers: Int, serviceTime: ServiceTime, queueLimit: Int, rejectionRetryAfter: Duration? = nil,
         degradation: Degradation? = nil, capacityProfile: StepFunction<Double>? = nil, replicas: Int = 1,
-        dropsExpired: Bool = false, queueDiscipline: QueueDiscipline = .fifo
+        dropsExpired: Bool = false, queueDiscipline: QueueDiscipline = .fifo, balancer: Balancer = .random
     ) {
         self.workers = workers
+        self.balancer = balancer
         self.queueDiscipline = queueDiscipline
         self.dropsExpired = dropsExpired
         self.replicas = replicas

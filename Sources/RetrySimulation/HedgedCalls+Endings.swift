@@ -90,6 +90,7 @@ extension HedgedCalls {
         }
         copies[copy].isLive = false
         freeCopies.append(Int32(copy))
+        copyLeftReplica(Int(copies[copy].replica))
     }
 }
 

@@ -57,6 +57,8 @@ final class HedgedCalls {
         var overflowed = false
         /// Finagle's delay and budget, for a percentile hedge.
         var backup: BackupRequestDelay?
+        /// Which replica each copy goes to, and the copies in flight at each.
+        var balancer: ReplicaBalancer
     }
 
     private let state: UnsafeMutablePointer<State>
@@ -78,6 +80,8 @@ final class HedgedCalls {
         _read { yield state.pointee.freeCopies }
         _modify { yield &state.pointee.freeCopies }
     }
+    /// A copy at `replica` ended: the balancer counts one fewer in flight there.
+    func copyLeftReplica(_ replica: Int) { state.pointee.balancer.ended(at: replica) }
     var callCopies: [Int32] {
         _read { yield state.pointee.callCopies }
         _modify { yield &state.pointee.callCopies }
@@ -112,9 +116,9 @@ final class HedgedCalls {
         set { state.pointee.refused = newValue }
     }
 
-    /// Calls of `hedging` over `replicas` replicas; `batchesCalls`: the standard errors come from
-    /// batches of calls (the clients arrive over time, ``Scenario/usesBatchMeans``).
-    init(hedging: Hedging, replicas: Int, batchesCalls: Bool = false) {
+    /// Calls of `hedging` over `replicas` replicas shared by `balancer`; `batchesCalls`: the standard
+    /// errors come from batches of calls (the clients arrive over time, ``Scenario/usesBatchMeans``).
+    init(hedging: Hedging, replicas: Int, balancer: Balancer = .random, batchesCalls: Bool = false) {
         self.hedging = hedging
         switch hedging.rule {
         case .fixedDelay(let delay): (perTryBackoff, copySpacing) = (nil, delay.wholeNanoseconds)
@@ -128,7 +132,8 @@ final class HedgedCalls {
         state.initialize(
             to: State(
                 batches: batchesCalls ? HedgeBatches() : nil,
-                backup: hedging.rule.percentile.map(BackupRequestDelay.init(percentile:))))
+                backup: hedging.rule.percentile.map(BackupRequestDelay.init(percentile:)),
+                balancer: ReplicaBalancer(balancer, replicas: replicas)))
     }
 
     deinit {
@@ -171,15 +176,10 @@ final class HedgedCalls {
         let c = Int(call)
         let sent = calls[c].machine.sent
         let base = c * hedging.copies
-        var replica = 0
-        if replicas > 1 {
-            // Uniform among the replicas this call has not used: draw among all, and draw again on
-            // a used one (rejection sampling; at most `copies` of them are used, and none is
-            // avoided once every replica has a copy).
-            let avoids = sent < replicas
-            repeat {
-                replica = min(Int(uniform() * Double(replicas)), replicas - 1)
-            } while avoids && (0..<sent).contains { Int(copies[Int(callCopies[base + $0])].replica) == replica }
+        // Among the replicas this call has not used (at most `copies` of them are used, and none
+        // is avoided once every replica has a copy).
+        let replica = state.pointee.balancer.pick(avoids: sent < replicas, uniform: uniform) { replica in
+            (0..<sent).contains { Int(copies[Int(callCopies[base + $0])].replica) == replica }
         }
         advanceID()
         let copy = Copy(

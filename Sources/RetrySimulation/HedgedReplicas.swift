@@ -49,8 +49,8 @@ struct HedgedReplicas<Replica: WithdrawableServer>: StackableServer {
     init(scenario: Scenario, seed: UInt64) {
         store = ReplicaStore(Replica(scenario.server), count: scenario.replicas)
         calls = HedgedCalls(
-            hedging: scenario.activeHedge ?? .single, replicas: scenario.replicas, batchesCalls: scenario.usesBatchMeans
-        )
+            hedging: scenario.activeHedge ?? .single, replicas: scenario.replicas, balancer: scenario.balancer,
+            batchesCalls: scenario.usesBatchMeans)
     }
 
     mutating func receive<Decisions: HedgeDecisions>(

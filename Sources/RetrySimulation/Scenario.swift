@@ -214,6 +214,12 @@ public struct Scenario: Sendable {
         return 1
     }
 
+    /// The capacity server's balancer (random for any other server).
+    public var balancer: Balancer {
+        if case .capacity(let model) = server { return model.balancer }
+        return .random
+    }
+
     /// True when the run goes through `HedgedReplicas` (below the layers, in a stack): a hedge, or
     /// more than one replica. Its
     /// report then holds the requests' response times, copies and work (``HedgeTally``).

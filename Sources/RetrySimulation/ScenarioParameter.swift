@@ -1,7 +1,8 @@
 /// The parameter of a scenario that a ``SimulationError`` concerns, so a front end names what it
 /// took the value from (an option, a spec's key) from its own declarations.
 public enum ScenarioParameter: Hashable, Sendable, CaseIterable {
-    case server, serverRetryAfter, networkDelay, workers, queue, queueDiscipline, serviceTime, rejectionRetryAfter,
+    case server, serverRetryAfter, networkDelay, workers, queue, queueDiscipline, balancer, serviceTime,
+        rejectionRetryAfter,
         degradationEnd
     case degradedCapacity, capacityProfile, clients, arrivals, arrivalDuration, retryTrigger, permanentFraction
     case requestsPerClient, thinkTime, timeout, patience, bucket, layers, deadline, replicas, hedge, replications
@@ -21,6 +22,7 @@ extension SimulationError {
         case .hedgingNeedsCapacity, .hedgingWithLayers: .hedge
         case .negativeQueueLimit: .queue
         case .invalidQueueDiscipline: .queueDiscipline
+        case .invalidBalancer: .balancer
         case .nonPositiveServiceTime, .invalidLognormalServiceTime, .invalidMixture: .serviceTime
         case .negativeRejectionRetryAfter: .rejectionRetryAfter
         case .degradationEndsBeforeStart: .degradationEnd

@@ -52,6 +52,7 @@ public enum ServerModel: Hashable, Sendable {
             }
             guard model.queueLimit >= 0 else { throw .negativeQueueLimit(model.queueLimit) }
             guard model.queueDiscipline.isValid else { throw .invalidQueueDiscipline(model.queueDiscipline) }
+            guard model.balancer.isValid else { throw .invalidBalancer(model.balancer) }
             switch model.serviceTime {
             case .deterministic(let t), .exponential(let t):
                 guard t > .zero else { throw .nonPositiveServiceTime }

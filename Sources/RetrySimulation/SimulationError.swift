@@ -12,6 +12,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidReplicas(Int)
     case negativeQueueLimit(Int)
     case invalidQueueDiscipline(QueueDiscipline)
+    case invalidBalancer(Balancer)
     case nonPositiveServiceTime
     case invalidLognormalServiceTime
     case invalidMixture(String)
@@ -93,6 +94,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .hedgeAboveBottomLayer(let name):
             "layer '\(name)': only the bottom layer hedges (its attempts are the ones that reach the server's replicas)"
         case .negativeQueueLimit(let n): "the queue limit must not be negative, got \(n)"
+        case .invalidBalancer: "a least-request balancer draws 1 to \(Balancer.mostChoices) choices"
         case .invalidQueueDiscipline:
             "a queue discipline's target and interval must be greater than 0, within virtual time's horizon, and the "
                 + "target no longer than the interval"

@@ -139,6 +139,19 @@ import Testing
         }
     }
 
+    @Test func everyBalancerReadsBackAsItself() throws {
+        try Self.expectRoundTrip(BalancerSpec.self) { values in
+            switch values.int(0...3) {
+            case 0: .random
+            case 1: .roundRobin
+            case 2: .leastRequest(choices: nil)
+            default: .leastRequest(choices: values.int(1...Balancer.mostChoices))
+            }
+        }
+        #expect(try BalancerSpec.parse("p2c") == .leastRequest(choices: 2))
+        #expect(try BalancerSpec.parse("least-request") == .leastRequest(choices: Balancer.defaultChoices))
+    }
+
     @Test func everyThrottleReadsBackAsItself() throws {
         try Self.expectRoundTrip(ThrottleSpec.self) { values in
             let throttle: Throttle

@@ -1,0 +1,64 @@
+/// A ``Balancer`` at work: it picks the replica of each copy, and counts the copies in flight at
+/// each replica (sent and not yet ended: answered, rejected, dropped or withdrawn) for the rules
+/// that read them.
+struct ReplicaBalancer {
+    let rule: Balancer
+    let replicas: Int
+    /// Copies in flight at each replica.
+    private(set) var inFlight: [Int32]
+    /// Round robin's next replica.
+    private var next = 0
+
+    init(_ rule: Balancer, replicas: Int) {
+        self.rule = rule
+        self.replicas = replicas
+        inFlight = [Int32](repeating: 0, count: replicas)
+    }
+
+    /// The replica of the next copy: with `avoids` (the call has copies at fewer replicas than
+    /// there are), none that `isUsed` names (`uniform` draws from the copy's client's stream).
+    mutating func pick(avoids: Bool, uniform: () -> Double, isUsed: (Int) -> Bool) -> Int {
+        guard replicas > 1 else { return taking(0) }
+        func drawn() -> Int {
+            var replica: Int
+            repeat {
+                replica = min(Int(uniform() * Double(replicas)), replicas - 1)
+            } while avoids && isUsed(replica)
+            return replica
+        }
+        switch rule {
+        case .random:
+            // Uniform among the replicas not used: rejection sampling.
+            return taking(drawn())
+        case .roundRobin:
+            var replica = next
+            while avoids && isUsed(replica) { replica = (replica + 1) % replicas }
+            next = (replica + 1) % replicas
+            return taking(replica)
+        case .leastRequest(let choices?):
+            var best = drawn()
+            for _ in 1..<choices {
+                let candidate = drawn()
+                if inFlight[candidate] < inFlight[best] { best = candidate }
+            }
+            return taking(best)
+        case .leastRequest(nil):
+            let start = min(Int(uniform() * Double(replicas)), replicas - 1)
+            var best = -1
+            for offset in 0..<replicas {
+                let replica = (start + offset) % replicas
+                guard !(avoids && isUsed(replica)) else { continue }
+                if best < 0 || inFlight[replica] < inFlight[best] { best = replica }
+            }
+            return taking(best)
+        }
+    }
+
+    /// A copy at `replica` ended.
+    mutating func ended(at replica: Int) { inFlight[replica] -= 1 }
+
+    private mutating func taking(_ replica: Int) -> Int {
+        inFlight[replica] += 1
+        return replica
+    }
+}
