@@ -38,7 +38,7 @@ public struct ErlangAQueue: Hashable, Sendable {
     static let mostTerms = 100_000_000
 
     /// A queue of finite positive rates and at least one worker (at most a million); `nil` otherwise,
-    /// or when π would need more than ``mostTerms`` terms.
+    /// or when π would need more than 100 million terms (`mostTerms`).
     public init?(arrivalRate: Double, serviceRate: Double, patienceRate: Double, workers: Int) {
         guard arrivalRate > 0, arrivalRate.isFinite, serviceRate > 0, serviceRate.isFinite, patienceRate > 0,
             patienceRate.isFinite, (1...1_000_000).contains(workers)
