@@ -107,13 +107,15 @@ import Testing
         #expect(scan.inFlight == [0, 0, 0, 0])
 
         var turns = ReplicaBalancer(.roundRobin, replicas: 3)
-        let order = (0..<4).map { _ in turns.pick(avoids: true, uniform: { 0 }) { _ in false } }
+        let order = (0..<4).map { _ in turns.pick(avoids: true, uniform: { 0 }, isUsed: { _ in false }) }
         #expect(order == [0, 1, 2, 0])
-        #expect(turns.pick(avoids: true, uniform: { 0 }) { $0 == 1 } == 2, "replica 1 used: the next in turn")
+        #expect(turns.pick(avoids: true, uniform: { 0 }, isUsed: { $0 == 1 }) == 2, "replica 1 used: the next in turn")
 
         var two = ReplicaBalancer(.leastRequest(choices: 2), replicas: 4)
-        _ = two.pick(avoids: true, uniform: { 0.0 }) { _ in false }  // replica 0 holds one
+        _ = two.pick(avoids: true, uniform: { 0.0 }, isUsed: { _ in false })  // replica 0 holds one
         var draws = [0.0, 0.5].makeIterator()
-        #expect(two.pick(avoids: true, uniform: { draws.next()! }) { _ in false } == 2, "0 drawn first, 2 has fewer")
+        #expect(
+            two.pick(avoids: true, uniform: { draws.next()! }, isUsed: { _ in false }) == 2,
+            "0 drawn first, 2 has fewer")
     }
 }
