@@ -48,15 +48,10 @@ import Testing
             balancer == .random ? 1 / (100 - 87.5) : Self.roundRobinResponse(rate: 700, serviceRate: 100, replicas: 8)
         let scenario = try Self.scenario(balancer, replicas: 8, rate: 700)
         var means: [Double] = []
-        for seed in UInt64(1)...16 {
+        for seed in SixteenRuns.seeds {
             means.append(try #require(try scenario.run(seed: seed).hedge?.responses.mean))
         }
-        let mean = means.reduce(0, +) / 16
-        let sd = (means.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / 15).squareRoot()
-        let tolerance = 4.07 * sd / 4
-        #expect(
-            abs(mean - expected) <= tolerance,
-            "\(balancer): \(mean) against \(expected) ± \(tolerance), seeds 1...16")
+        SixteenRuns.expectMean(means, near: expected, "\(balancer)")
     }
 
     /// 40 requests at once to 4 replicas of one worker taking 10 ms: round robin and a full scan

@@ -31,30 +31,9 @@ import Testing
             ErlangAQueue(
                 arrivalRate: rate, serviceRate: 100, patienceRate: 1e3 / patienceMilliseconds, workers: workers))
         let scenario = try scenario(rate: rate, workers: workers, patience: .milliseconds(patienceMilliseconds))
-        var shares: [(answered: Double, dropped: Double, late: Double)] = []
-        for seed in UInt64(1)...16 {
-            let report = try scenario.run(seed: seed)
-            let requests = Double(report.uniqueRequests)
-            shares.append(
-                (
-                    Double(report.successes) / requests, Double(report.expiredDrops) / requests,
-                    Double(report.wastedWork) / requests
-                ))
-        }
-        let checks: [(String, [Double], Double)] = [
-            ("answered", shares.map(\.answered), model.answeredFraction),
-            ("dropped", shares.map(\.dropped), model.droppedFraction),
-            ("late", shares.map(\.late), model.lateFraction),
-        ]
-        for (name, values, expected) in checks {
-            let mean = values.reduce(0, +) / 16
-            let sd = (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / 15).squareRoot()
-            let tolerance = 4.07 * sd / 4
-            let context = "λ = \(rate), c = \(workers), 1/θ = \(patienceMilliseconds) ms, seeds 1...16"
-            #expect(
-                abs(mean - expected) <= tolerance,
-                "\(context), \(name): \(mean) against \(expected) ± \(tolerance)")
-        }
+        try SixteenRuns.expectShares(
+            of: scenario, answered: model.answeredFraction, dropped: model.droppedFraction, late: model.lateFraction,
+            "λ = \(rate), c = \(workers), 1/θ = \(patienceMilliseconds) ms")
     }
 
     /// Erlang B (a = λ/μ): B(0) = 1, B(k) = a B(k−1) / (k + a B(k−1)); Erlang C from it.

@@ -29,30 +29,9 @@ import Testing
         let model = try #require(
             ImpatientQueue(arrivalRate: rate, serviceRate: 100, patience: patienceMilliseconds / 1e3))
         let scenario = try scenario(rate: rate, serviceMean: .milliseconds(10), patience: patience)
-        var shares: [(answered: Double, dropped: Double, late: Double)] = []
-        for seed in UInt64(1)...16 {
-            let report = try scenario.run(seed: seed)
-            let requests = Double(report.uniqueRequests)
-            shares.append(
-                (
-                    Double(report.successes) / requests, Double(report.expiredDrops) / requests,
-                    Double(report.wastedWork) / requests
-                ))
-        }
-        let checks: [(String, [Double], Double)] = [
-            ("answered", shares.map(\.answered), model.answeredFraction),
-            ("dropped", shares.map(\.dropped), model.droppedFraction),
-            ("late", shares.map(\.late), model.lateFraction),
-        ]
-        for (name, values, expected) in checks {
-            let mean = values.reduce(0, +) / 16
-            let sd = (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / 15).squareRoot()
-            let tolerance = 4.07 * sd / 4
-            #expect(
-                abs(mean - expected) <= tolerance,
-                "λ = \(rate), D = \(patienceMilliseconds) ms, \(name): \(mean) against \(expected) ± \(tolerance), seeds 1...16"
-            )
-        }
+        try SixteenRuns.expectShares(
+            of: scenario, answered: model.answeredFraction, dropped: model.droppedFraction, late: model.lateFraction,
+            "λ = \(rate), D = \(patienceMilliseconds) ms")
     }
 
     /// Without the check, the same work is served late instead: nothing is dropped, and more is

@@ -46,7 +46,7 @@ import Testing
             discipline, arrivals: .poisson(ratePerSecond: 50, duration: .seconds(300)),
             service: .exponential(mean: .milliseconds(10)))
         var runs: [(mean: Double, square: Double)] = []
-        for seed in UInt64(1)...16 {
+        for seed in SixteenRuns.seeds {
             let times = try Self.responseTimes(scenario, seed: seed)
             let count = Double(times.count)
             runs.append((times.reduce(0, +) / count, times.reduce(0) { $0 + $1 * $1 } / count))
@@ -54,12 +54,7 @@ import Testing
         var checks = [("mean", runs.map(\.mean), 0.02)]
         if let secondMoment { checks.append(("second moment", runs.map(\.square), secondMoment)) }
         for (name, values, expected) in checks {
-            let mean = values.reduce(0, +) / 16
-            let sd = (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / 15).squareRoot()
-            let tolerance = 4.07 * sd / 4
-            #expect(
-                abs(mean - expected) <= tolerance,
-                "\(discipline), \(name): \(mean) against \(expected) ± \(tolerance), seeds 1...16")
+            SixteenRuns.expectMean(values, near: expected, "\(discipline), \(name)")
         }
     }
 

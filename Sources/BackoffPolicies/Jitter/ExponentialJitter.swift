@@ -14,7 +14,7 @@ import Foundation
 /// policy admits. The waits have no window law, so no granularity or first-retry rule shapes them
 /// (their closed forms assume a uniform law) and the outage convolution has no formula for them.
 @usableFromInline
-enum ExponentialJitter: JitterFamily {
+enum ExponentialJitter: IndependentWaitFamily {
     @usableFromInline static var streamIndex: UInt64 { 10 }
     @usableFromInline static var defaultCapMode: CapMode { .nominal }
     @usableFromInline static var capModes: [CapMode] { [.nominal, .clamp] }
@@ -105,37 +105,13 @@ enum ExponentialJitter: JitterFamily {
                 schedule: policy.schedule, base: policy._base, cap: policy._cap, retries: retries)
             return (sums.sum, sums.sumOfSquares, 0)
         }
-        // Σ of the clamped moments; once the schedule stops growing every later wait is the same.
-        var totals = (mean: 0.0, variance: 0.0, capped: 0.0)
-        var previous = -1.0
-        var k = 1
-        while k <= retries {
-            let m = policy.windowNominal(beforeRetry: k)
-            let wait = moments(mean: m, clampedAt: policy._cap)
-            let repeats = m == previous ? Double(retries - k + 1) : 1
-            totals.mean += repeats * wait.mean
-            totals.variance += repeats * wait.variance
-            totals.capped += repeats * wait.atCap
-            if repeats > 1 { break }
-            previous = m
-            k += 1
-        }
-        return totals
+        // Σ of the clamped moments, m = schedule_k.
+        return summedMoments(policy, retries: retries) { m in moments(mean: m, clampedAt: policy._cap) }
     }
 
     /// E[w_k] in nanoseconds.
-    static func expectedWait(_ policy: BackoffPolicy, retry k: Int) -> Double {
+    @usableFromInline static func expectedWait(_ policy: BackoffPolicy, retry k: Int) -> Double {
         moments(mean: policy.windowNominal(beforeRetry: k), clampedAt: policy._clampAt).mean
-    }
-
-    @usableFromInline static func expectedStartTimes(_ policy: BackoffPolicy, retries: Int) -> [Double]? {
-        var starts: [Double] = [0]
-        var total = 0.0
-        for k in stride(from: 1, through: retries, by: 1) {
-            total += expectedWait(policy, retry: k)
-            starts.append(total / 1e9)
-        }
-        return starts
     }
 
     @usableFromInline static func totalWaitRange(_ policy: BackoffPolicy, retries: Int, largest: Double) -> ClosedRange<
@@ -156,15 +132,5 @@ enum ExponentialJitter: JitterFamily {
 
     @usableFromInline static func meanPerNominalWait(_ policy: BackoffPolicy) -> (perNominal: Double, offset: Double)? {
         policy._clampAt.isFinite ? nil : (1, 0)
-    }
-
-    @usableFromInline static func expectedTotals(_ policy: BackoffPolicy) -> AnyIterator<Double> {
-        var k = 0
-        var total = 0.0
-        return AnyIterator {
-            k += 1
-            total += expectedWait(policy, retry: k)
-            return total / 1e9
-        }
     }
 }

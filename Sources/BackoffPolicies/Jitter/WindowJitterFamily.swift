@@ -3,7 +3,7 @@
 /// clamped to the cap under `clamp`. What they share is here; each family's file says its window,
 /// its draw and its unclamped moments.
 @usableFromInline
-protocol WindowJitterFamily: JitterFamily {
+protocol WindowJitterFamily: IndependentWaitFamily {
     /// The window's ends for the mode's parameter (F, D in nanoseconds, or none).
     static func window(parameter: Double) -> JitterWindow
     /// One draw from the window of `nominal`, before the clamp.
@@ -92,24 +92,12 @@ extension WindowJitterFamily {
             return unclampedTotals(policy, sums: sums, retries: retries)
         }
         // Σ over the waits of the clamped window moments, from the uncapped schedule. Once a window's
-        // floor reaches c every later wait is c; once the schedule stops growing every later window is
-        // the same.
+        // floor reaches c every later wait is c.
         let window = window(parameter: policy._jitterParameter)
-        var totals = (mean: 0.0, variance: 0.0, capped: 0.0)
-        var previous = -1.0
-        var k = 1
-        while k <= retries {
-            let e = policy.windowNominal(beforeRetry: k)
-            let wait = window.moments(nominal: e, cap: policy._cap, clamp: true)
-            let repeats = (e == previous || window.low(e) >= policy._cap) ? Double(retries - k + 1) : 1
-            totals.mean += repeats * wait.mean
-            totals.variance += repeats * wait.variance
-            totals.capped += repeats * wait.atCap
-            if repeats > 1 { break }
-            previous = e
-            k += 1
+        let settled: (Double) -> Bool = { window.low($0) >= policy._cap }
+        return summedMoments(policy, retries: retries, isSettled: settled) { e in
+            window.moments(nominal: e, cap: policy._cap, clamp: true)
         }
-        return totals
     }
 
     /// E[w_k] in nanoseconds.
@@ -123,17 +111,6 @@ extension WindowJitterFamily {
     @usableFromInline static func unclampedMean(_ policy: BackoffPolicy, retry k: Int) -> Double {
         window(parameter: policy._jitterParameter)
             .moments(nominal: policy.windowNominal(beforeRetry: k), cap: policy._cap, clamp: false).mean
-    }
-
-    @usableFromInline static func expectedStartTimes(_ policy: BackoffPolicy, retries: Int) -> [Double]? {
-        // Accumulate in nanoseconds and convert each sum once, so 0.1 s + 0.2 s reads 0.3 s.
-        var starts: [Double] = [0]
-        var total = 0.0
-        for k in stride(from: 1, through: retries, by: 1) {
-            total += expectedWait(policy, retry: k)
-            starts.append(total / 1e9)
-        }
-        return starts
     }
 
     @usableFromInline static func unclampedRange(largest: Double) -> ClosedRange<Double>? { nil }
@@ -175,14 +152,4 @@ extension WindowJitterFamily {
 
     /// What each wait's mean adds to its share of the nominal wait, in nanoseconds (0 but additive's).
     @usableFromInline static func meanOffset(_ policy: BackoffPolicy) -> Double { 0 }
-
-    @usableFromInline static func expectedTotals(_ policy: BackoffPolicy) -> AnyIterator<Double> {
-        var k = 0
-        var total = 0.0
-        return AnyIterator {
-            k += 1
-            total += expectedWait(policy, retry: k)
-            return total / 1e9
-        }
-    }
 }
