@@ -1,11 +1,12 @@
 /// A ``Balancer`` at work: it picks the replica of each copy, and counts the copies in flight at
 /// each replica (sent and not yet ended: answered, rejected, dropped or withdrawn) for the rules
-/// that read them.
+/// that read them (least request; the others count nothing, so their hot path pays nothing).
 struct ReplicaBalancer {
     let rule: Balancer
     let replicas: Int
-    /// Copies in flight at each replica.
+    /// Copies in flight at each replica (all 0 for a rule that reads none).
     private(set) var inFlight: [Int32]
+    private let counts: Bool
     /// Round robin's next replica.
     private var next = 0
 
@@ -13,10 +14,12 @@ struct ReplicaBalancer {
         self.rule = rule
         self.replicas = replicas
         inFlight = [Int32](repeating: 0, count: replicas)
+        if case .leastRequest = rule { counts = true } else { counts = false }
     }
 
     /// The replica of the next copy: with `avoids` (the call has copies at fewer replicas than
     /// there are), none that `isUsed` names (`uniform` draws from the copy's client's stream).
+    @inline(__always)
     mutating func pick(avoids: Bool, uniform: () -> Double, isUsed: (Int) -> Bool) -> Int {
         guard replicas > 1 else { return taking(0) }
         func drawn() -> Int {
@@ -55,10 +58,14 @@ struct ReplicaBalancer {
     }
 
     /// A copy at `replica` ended.
-    mutating func ended(at replica: Int) { inFlight[replica] -= 1 }
+    @inline(__always)
+    mutating func ended(at replica: Int) {
+        if counts { inFlight[replica] -= 1 }
+    }
 
+    @inline(__always)
     private mutating func taking(_ replica: Int) -> Int {
-        inFlight[replica] += 1
+        if counts { inFlight[replica] += 1 }
         return replica
     }
 }
