@@ -208,26 +208,6 @@ public struct Scenario: Sendable {
         return !runsClientByClient
     }
 
-    /// The capacity server's replicas, 1 for any other server.
-    public var replicas: Int {
-        if case .capacity(let model) = server { return model.replicas }
-        return 1
-    }
-
-    /// The capacity server's balancer (random for any other server).
-    public var balancer: Balancer {
-        if case .capacity(let model) = server { return model.balancer }
-        return .random
-    }
-
-    /// True when the run goes through `HedgedReplicas` (below the layers, in a stack): a hedge, or
-    /// more than one replica. Its
-    /// report then holds the requests' response times, copies and work (``HedgeTally``).
-    public var runsReplicaSet: Bool { activeHedge != nil || replicas > 1 }
-
-    /// The hedge in force: the clients' (`hedging`), or the bottom layer's in a stack.
-    public var activeHedge: Hedging? { hedging ?? layers.last?.hedging }
-
     /// The clients' policy as they follow it: with a deadline, they start no retry after it.
     var clientPolicy: BackoffPolicy { deadline.map { policy.endingBy($0) } ?? policy }
 
