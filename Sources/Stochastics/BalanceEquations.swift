@@ -1,0 +1,106 @@
+/// A Markov chain's balance equations, grouped by the state they balance: for each state j, its
+/// rate out q(j), the rates in from its neighbours j − 1 and j + 1 in its block (the block's
+/// tridiagonal part), and the other rates in, compressed by target (rows of Qᵀ).
+struct BalanceEquations {
+    let stateCount: Int
+    let blockSize: Int
+    /// q(j), the total rate out of each state.
+    let outRate: [Double]
+    /// q(j − 1, j) and q(j + 1, j) when j − 1, j + 1 are in j's block (0 otherwise).
+    private let fromBelow: [Double]
+    private let fromAbove: [Double]
+    /// `start[j] ..< start[j + 1]` index the other transitions into state j.
+    private let start: [Int]
+    private let sources: [Int32]
+    private let rates: [Double]
+
+    init(stateCount: Int, blockSize: Int, sources: [Int32], targets: [Int32], rates: [Double]) {
+        (self.stateCount, self.blockSize) = (stateCount, blockSize)
+        var outRate = [Double](repeating: 0, count: stateCount)
+        var fromBelow = [Double](repeating: 0, count: stateCount)
+        var fromAbove = [Double](repeating: 0, count: stateCount)
+        var start = [Int](repeating: 0, count: stateCount + 1)
+        func inBlock(_ source: Int, _ target: Int) -> Bool {
+            blockSize > 1 && source / blockSize == target / blockSize && abs(source - target) == 1
+        }
+        for index in rates.indices {
+            let (source, target) = (Int(sources[index]), Int(targets[index]))
+            outRate[source] += rates[index]
+            if inBlock(source, target) {
+                if source < target { fromBelow[target] += rates[index] } else { fromAbove[target] += rates[index] }
+            } else {
+                start[target + 1] += 1
+            }
+        }
+        for state in 0..<stateCount { start[state + 1] += start[state] }
+        var next = start
+        var orderedSources = [Int32](repeating: 0, count: start[stateCount])
+        var orderedRates = [Double](repeating: 0, count: start[stateCount])
+        for index in rates.indices {
+            let (source, target) = (Int(sources[index]), Int(targets[index]))
+            guard !inBlock(source, target) else { continue }
+            orderedSources[next[target]] = sources[index]
+            orderedRates[next[target]] = rates[index]
+            next[target] += 1
+        }
+        (self.outRate, self.fromBelow, self.fromAbove) = (outRate, fromBelow, fromAbove)
+        (self.start, self.sources, self.rates) = (start, orderedSources, orderedRates)
+    }
+
+    /// Σ π(i) q(i, j) over the transitions into j other than its block neighbours'.
+    @inline(__always)
+    private func otherInflow(_ pi: UnsafeMutableBufferPointer<Double>, into target: Int) -> Double {
+        var inflow = 0.0
+        for entry in start[target]..<start[target + 1] { inflow += pi[Int(sources[entry])] * rates[entry] }
+        return inflow
+    }
+
+    /// One sweep: each block's states solved from the newest values of the others, then π scaled
+    /// to sum to 1. Within a block of B states, x(j) q(j) − x(j − 1) q(j − 1, j) − x(j + 1) q(j + 1, j)
+    /// = the other inflow into j, solved by forward elimination and back substitution.
+    func sweep(_ pi: inout [Double]) {
+        var upper = [Double](repeating: 0, count: blockSize)
+        var right = [Double](repeating: 0, count: blockSize)
+        pi.withUnsafeMutableBufferPointer { pi in
+            for first in stride(from: 0, to: stateCount, by: blockSize) {
+                // Row r: −a(r) x(r−1) + d(r) x(r) − c(r) x(r+1) = f(r), with a = fromBelow, c = fromAbove.
+                var previousUpper = 0.0
+                var previousRight = 0.0
+                for r in 0..<blockSize {
+                    let j = first + r
+                    let lower = fromBelow[j]
+                    let pivot = outRate[j] - lower * previousUpper
+                    upper[r] = fromAbove[j] / pivot
+                    right[r] = (otherInflow(pi, into: j) + lower * previousRight) / pivot
+                    (previousUpper, previousRight) = (upper[r], right[r])
+                }
+                var next = 0.0
+                for r in stride(from: blockSize - 1, through: 0, by: -1) {
+                    next = right[r] + upper[r] * next
+                    pi[first + r] = next
+                }
+            }
+            var total = 0.0
+            for value in pi { total += value }
+            for index in pi.indices { pi[index] /= total }
+        }
+    }
+
+    /// max_j |Σ_i π(i) q(i, j) − π(j) q(j)| / max_j π(j) q(j).
+    func relativeResidual(_ pi: [Double]) -> Double {
+        var pi = pi
+        var worst = 0.0
+        var largestFlow = 0.0
+        pi.withUnsafeMutableBufferPointer { pi in
+            for j in 0..<stateCount {
+                var inflow = otherInflow(pi, into: j)
+                if fromBelow[j] > 0 { inflow += pi[j - 1] * fromBelow[j] }
+                if fromAbove[j] > 0 { inflow += pi[j + 1] * fromAbove[j] }
+                let outflow = pi[j] * outRate[j]
+                worst = Swift.max(worst, abs(inflow - outflow))
+                largestFlow = Swift.max(largestFlow, outflow)
+            }
+        }
+        return largestFlow > 0 ? worst / largestFlow : .infinity
+    }
+}
