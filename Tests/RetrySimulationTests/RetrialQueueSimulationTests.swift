@@ -55,7 +55,7 @@ import Testing
         }
     }()
 
-    /// The six drawn: four with retries (two above capacity), two without, c from 1 to 3 and K
+    /// The six drawn: four with retries (three above capacity), two without, c from 1 to 3 and K
     /// from 0 to 3. A chain with its retry rates 10 % too fast fails 13 of the 16 checks with retries.
     @Test(arguments: draws)
     func theSimulationMatchesTheChain(draw: Draw) throws {
