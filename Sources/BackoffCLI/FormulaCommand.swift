@@ -30,13 +30,15 @@ struct FormulaCommand: BackoffCommand {
     static let bucket = ScenarioOptions.bucket.withHelp("With --outage: the width of a load bucket.").grouped(.command)
     static let specs =
         PolicyOptions.specs(defaultJitter: defaultJitter) + [waitBudget.spec, outage.spec, clients.spec, bucket.spec]
-        + [TableOptions.output.spec, MemoryLimit.option.spec]
+        + capacitySpecs + [TableOptions.output.spec, MemoryLimit.option.spec]
     /// What one row is written from: a policy, with the budget and the outage when given.
     struct Row {
         let policy: BackoffPolicy
         let waitBudget: Duration?
         let outage: (end: Duration, clients: Int, bucket: Duration)?
         let load: OutageLoad?
+        /// With `--server capacity`: the server and its exact answer under `policy`.
+        let capacity: Capacity?
         /// The closed forms, computed once (decorrelated jitter's are a numerical integration).
         let moments: TotalWaitMoments?
         let range: ClosedRange<Double>
@@ -44,9 +46,10 @@ struct FormulaCommand: BackoffCommand {
 
         init(
             policy: BackoffPolicy, waitBudget: Duration?, outage: (end: Duration, clients: Int, bucket: Duration)?,
-            load: OutageLoad?
+            load: OutageLoad?, capacity: Capacity? = nil
         ) {
             (self.policy, self.waitBudget, self.outage, self.load) = (policy, waitBudget, outage, load)
+            self.capacity = capacity
             let closedForm = policy.closedForm
             (moments, atCapFraction) = (closedForm?.moments, closedForm?.atCapFraction)
             range = policy.totalWaitRange
@@ -136,7 +139,9 @@ struct FormulaCommand: BackoffCommand {
             start: "with --outage: start of that bucket, seconds",
             load: { $0.load }, clients: { $0.clients })
 
-    static var columns: [ColumnDocumentation] { (policyTable + budgetTable + outageTable).map(\.documentation) }
+    static var columns: [ColumnDocumentation] {
+        (policyTable + budgetTable + outageTable + capacityTable).map(\.documentation)
+    }
 
     static let example = "backoff formula --base 100ms --multiplier 2 --cap 5s --max-attempts 5"
 
@@ -144,16 +149,30 @@ struct FormulaCommand: BackoffCommand {
     let waitBudget: Duration?
     let outage: (end: Duration, clients: Int, bucket: Duration)?
     let outputPath: String?
+    /// With `--server capacity`: the server whose chain each row solves.
+    let capacity: Capacity?
 
     /// With `--outage`, the convolution's laws (at most 4,194,304 cells of 8 bytes, four arrays); with
     /// `--wait-budget` or the closed forms nothing that grows with a parameter.
     var memoryEstimate: MemoryEstimate {
-        guard outage != nil else { return MemoryEstimate() }
-        return MemoryEstimate([
-            .init(
-                parameter: "--outage", what: "the convolution's 4 arrays of up to 4,194,304 cells",
-                bytes: 4 * 4_194_304 * 8)
-        ])
+        var items: [MemoryEstimate.Item] = []
+        if outage != nil {
+            items.append(
+                .init(
+                    parameter: "--outage", what: "the convolution's 4 arrays of up to 4,194,304 cells",
+                    bytes: 4 * 4_194_304 * 8))
+        }
+        if capacity != nil {
+            // A state has at most 2 + 2 S transitions, kept twice (as added, 16 bytes each, and by
+            // target, 12), with 5 numbers of its own; S is at most 12 retry stages.
+            let stages = Double(min(12, policy.policies.map { $0.maxAttempts - 1 }.max() ?? 0))
+            items.append(
+                .init(
+                    parameter: "--server capacity",
+                    what: "a Markov chain of up to \(MemoryEstimate.count(Double(Self.maximumStates))) states",
+                    bytes: Double(Self.maximumStates) * ((2 + 2 * stages) * 28 + 40)))
+        }
+        return MemoryEstimate(items)
     }
 
     init(_ options: ParsedOptions) throws(CommandLineError) {
@@ -178,20 +197,42 @@ struct FormulaCommand: BackoffCommand {
             unused = [Self.clients.spec, Self.bucket.spec].filter { options.isGiven($0) }
         }
         outputPath = try options(TableOptions.output)
+        capacity = try Self.capacity(options)
+        if capacity == nil {
+            unused += [Self.arrivals.spec, Self.workers.spec, Self.queue.spec, Self.service.spec]
+                .filter { options.isGiven($0) }
+        }
     }
 
-    /// The options given that apply only with --outage, which is not.
-    private let unused: [OptionSpec]
+    /// The options given that apply only with --outage or --server, which is not.
+    private var unused: [OptionSpec]
 
     /// The columns of this run: the policy's, then the budget's and the outage's when given.
     var table: [Column<Row>] {
         Self.policyTable + (waitBudget == nil ? [] : Self.budgetTable) + (outage == nil ? [] : Self.outageTable)
+            + (capacity == nil ? [] : Self.capacityTable)
     }
 
     var header: [String] { table.header() }
 
     var warnings: [String] {
-        policy.warnings + unused.map { "'--\($0.name)' applies only with --outage; it has no effect here" }
+        var warnings = policy.warnings
+        for spec in unused {
+            let needs = Self.capacitySpecs.contains { $0.name == spec.name } ? "--server capacity" : "--outage"
+            warnings.append("'--\(spec.name)' applies only with \(needs); it has no effect here")
+        }
+        if capacity != nil {
+            for policy in policy.policies where policy.exponentialRetryRates == nil {
+                let reason =
+                    policy.jitter == .exponential && policy.maxElapsed == nil && policy.maxAttempts > 13
+                    ? "more than 12 retries make too many states for the chain"
+                    : "waits that are not exponential (or --max-elapsed) make no Markov chain"
+                warnings.append(
+                    "jitter \(policy.jitter.name): \(reason), so its capacity_ columns are empty "
+                        + "(backoff simulate measures it)")
+            }
+        }
+        return warnings
     }
 
     func run() throws(CommandLineError) -> CSVTable {
@@ -202,7 +243,9 @@ struct FormulaCommand: BackoffCommand {
                 OutageLoad(
                     policy: policy, outageEnd: VirtualTime(outage.end), bucketWidth: outage.bucket)
             }
-            csv.append(table.row(Row(policy: policy, waitBudget: waitBudget, outage: outage, load: load)))
+            let capacity = try self.capacity?.solved(under: policy)
+            csv.append(
+                table.row(Row(policy: policy, waitBudget: waitBudget, outage: outage, load: load, capacity: capacity)))
         }
         return csv
     }

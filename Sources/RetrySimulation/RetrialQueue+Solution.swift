@@ -26,11 +26,15 @@ extension RetrialQueue {
         public let utilisation: Double
         /// P(q = c + K): the share of time (and, by PASTA, of new requests) that finds every place taken.
         public let fullProbability: Double
-        /// The stationary probability of the truncation's boundary: Σ o_k = N, or q = c + N for an
-        /// unbounded queue. It bounds how much the truncation can move the answers.
-        public let boundaryMass: Double
-        /// N, and the states it took.
+        /// The stationary probability of the truncation's boundary: Σ o_k = N, or q = c + M for a
+        /// queue longer than M. It bounds how much the truncation can move the answers.
+        public var boundaryMass: Double { stageBoundaryMass + queueBoundaryMass }
+        /// The probability of Σ o_k = N, and of q = c + M where the queue is truncated.
+        public let stageBoundaryMass: Double
+        public let queueBoundaryMass: Double
+        /// N and M, and the states they took.
         public let truncation: Int
+        public let queueTruncation: Int
         public let states: Int
         /// The balance equations' relative residual (see `MarkovChain`).
         public let residual: Double
@@ -41,7 +45,8 @@ extension RetrialQueue {
             var atServer = 0.0
             var byStage = [Double](repeating: 0, count: space.stages)
             var full = 0.0
-            var boundary = 0.0
+            var stageBoundary = 0.0
+            var queueBoundary = 0.0
             space.forEachStage { rank, stage in
                 let onStageBoundary = space.stages > 0 && stage.reduce(0, +) == space.truncation
                 var stageMass = 0.0
@@ -51,7 +56,8 @@ extension RetrialQueue {
                     busy += p * Double(Swift.min(q, queue.workers))
                     atServer += p * Double(q)
                     if q == space.places && !space.serverTruncated { full += p }
-                    if onStageBoundary || (q == space.places && space.serverTruncated) { boundary += p }
+                    if onStageBoundary { stageBoundary += p }
+                    if q == space.places && space.serverTruncated { queueBoundary += p }
                 }
                 for k in stage.indices { byStage[k] += stageMass * Double(stage[k]) }
             }
@@ -64,8 +70,9 @@ extension RetrialQueue {
             meanTotalWait = retrying / lambda
             meanResponseTime = (atServer + retrying) / lambda
             utilisation = busy / Double(queue.workers)
-            (fullProbability, boundaryMass) = (full, boundary)
-            (truncation, states, residual) = (space.truncation, space.count, stationary.residual)
+            (fullProbability, stageBoundaryMass, queueBoundaryMass) = (full, stageBoundary, queueBoundary)
+            (truncation, queueTruncation) = (space.truncation, space.queueTruncation)
+            (states, residual) = (space.count, stationary.residual)
         }
     }
 }

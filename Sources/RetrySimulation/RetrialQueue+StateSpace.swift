@@ -2,16 +2,19 @@ import Stochastics
 
 extension RetrialQueue {
     /// The truncated states (q, o_1, …, o_S) of a retrial queue and their numbering: q in
-    /// 0 … places, and the stage counts o with Σ o_k ≤ N in lexicographic order, so that state
+    /// 0 … places (c + min(K, M)), and the stage counts o with Σ o_k ≤ N in lexicographic order, so that state
     /// (q, o) is number rank(o) (places + 1) + q.
     ///
     /// The stage vectors of length L with sum at most M number C(M + L, L); those before o in
     /// lexicographic order number Σ_k [C(M_k + L_k + 1, L_k + 1) − C(M_k − o_k + L_k + 1, L_k + 1)],
     /// with M_k = N − Σ_{j<k} o_j and L_k = S − k (the hockey-stick identity), so a rank costs O(S).
     struct StateSpace {
+        /// N, the most requests the retry stages hold together.
         let truncation: Int
+        /// M, the most waiting places kept of a longer (or unbounded) queue.
+        let queueTruncation: Int
         let stages: Int
-        /// c + K, or c + N for a queue longer than N (unbounded included).
+        /// c + K, or c + M for a queue longer than M (unbounded included).
         let places: Int
         /// Whether `places` is the truncation's rather than the server's.
         let serverTruncated: Bool
@@ -20,13 +23,13 @@ extension RetrialQueue {
         /// The number of states.
         let count: Int
 
-        /// The space at N = `truncation`; `nil` when it would pass 2^31 − 1 states.
-        init?(queue: RetrialQueue, truncation: Int) {
-            precondition(truncation >= 1)
-            self.truncation = truncation
+        /// The space at N = `truncation` and M = `queueTruncation`; `nil` past 2^31 − 1 states.
+        init?(queue: RetrialQueue, truncation: Int, queueTruncation: Int) {
+            precondition(truncation >= 1 && queueTruncation >= 1)
+            (self.truncation, self.queueTruncation) = (truncation, queueTruncation)
             stages = queue.retryRates.count
-            // A queue longer than N is truncated at N like an unbounded one.
-            let queueLimit = queue.queueLimit.map { Swift.min($0, truncation) } ?? truncation
+            // A queue longer than M is truncated at M like an unbounded one.
+            let queueLimit = queue.queueLimit.map { Swift.min($0, queueTruncation) } ?? queueTruncation
             serverTruncated = queueLimit < queue.queueLimit ?? Int.max
             places = queue.workers + queueLimit
             // C(M + L, L) for L up to S + 1 and M up to N, by Pascal's rule, saturating.
@@ -96,7 +99,7 @@ extension RetrialQueue {
                     let full = q == places
                     if !full {
                         chain.addTransition(from: state, to: state + 1, rate: lambda)
-                    } else if stages > 0, sum < truncation, !serverTruncated {
+                    } else if stages > 0, sum < truncation {
                         moved[0] += 1
                         chain.addTransition(from: state, to: index(server: q, rank: self.rank(moved)), rate: lambda)
                         moved[0] -= 1
@@ -111,9 +114,6 @@ extension RetrialQueue {
                         if !full {
                             chain.addTransition(
                                 from: state, to: index(server: q + 1, rank: self.rank(moved)), rate: rate)
-                        } else if serverTruncated {
-                            // The truncation's queue is full: the retry is lost to the truncation.
-                            chain.addTransition(from: state, to: index(server: q, rank: self.rank(moved)), rate: rate)
                         } else if k + 1 < stages {
                             moved[k + 1] += 1
                             chain.addTransition(from: state, to: index(server: q, rank: self.rank(moved)), rate: rate)

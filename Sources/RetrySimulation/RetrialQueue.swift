@@ -12,10 +12,11 @@ import Stochastics
 /// waits there again (the classic retrial queue, n = ∞).
 ///
 /// The state is (q, o_1, …, o_S): requests at the server and requests waiting in each retry
-/// stage. The stages are truncated at Σ o_k ≤ N (and a queue longer than N at N): a rejection
-/// that would pass the truncation loses its request. The ``Solution`` reports the stationary
+/// stage. The stages are truncated at Σ o_k ≤ N: a rejection that would pass it loses its
+/// request. A queue longer than M is truncated at M places: an attempt that finds them taken is
+/// rejected as by a full queue, so the chain stays irreducible. The ``Solution`` reports the stationary
 /// probability of the states on that boundary; it bounds the truncation's error, and
-/// ``solve(boundaryMass:maximumStates:)`` doubles N until it is below the bound.
+/// ``solve(boundaryMass:maximumStates:)`` doubles N and M until it is below the bound.
 public struct RetrialQueue: Hashable, Sendable {
     /// λ, new requests a second.
     public let arrivalRate: Double
@@ -58,33 +59,39 @@ public struct RetrialQueue: Hashable, Sendable {
     public var offeredLoad: Double { arrivalRate / (Double(workers) * serviceRate) }
 
     /// The stationary answer on the truncation whose boundary holds less than `boundaryMass` of
-    /// the probability: N starts at 16 and doubles. Throws `StochasticsError` when the solver
-    /// fails, and ``TruncationError`` when the states needed pass `maximumStates`.
+    /// the probability: N starts at 8 and M at 16, and each doubles while its own boundary holds
+    /// half the bound or more. Throws `StochasticsError` when the solver fails, and
+    /// ``TruncationError`` when the states needed pass `maximumStates`.
     public func solve(boundaryMass: Double = 1e-9, maximumStates: Int = 4_000_000) throws -> Solution {
-        var truncation = 16
+        var (truncation, queueTruncation) = (8, 16)
         while true {
-            guard let space = StateSpace(queue: self, truncation: truncation), space.count <= maximumStates else {
-                throw TruncationError(truncation: truncation, maximumStates: maximumStates)
-            }
+            guard
+                let space = StateSpace(queue: self, truncation: truncation, queueTruncation: queueTruncation),
+                space.count <= maximumStates
+            else { throw TruncationError(truncation: truncation, maximumStates: maximumStates) }
             let solution = try solve(space)
             if solution.boundaryMass < boundaryMass { return solution }
-            guard truncation < Int(Int32.max) / 2 else {
+            guard truncation < 1 << 24, queueTruncation < 1 << 24 else {
                 throw TruncationError(truncation: truncation, maximumStates: maximumStates)
             }
-            truncation *= 2
+            if solution.stageBoundaryMass >= boundaryMass / 2 { truncation *= 2 }
+            if solution.queueBoundaryMass >= boundaryMass / 2 { queueTruncation *= 2 }
         }
     }
 
-    /// The stationary answer on the truncation at N = `truncation` as it is, boundary mass reported.
-    public func solve(truncation: Int) throws -> Solution {
-        guard let space = StateSpace(queue: self, truncation: truncation) else {
-            throw TruncationError(truncation: truncation, maximumStates: Int(Int32.max))
-        }
+    /// The stationary answer on the truncation at N = `truncation` (and M = `queueTruncation`,
+    /// N by default) as it is, boundary mass reported.
+    public func solve(truncation: Int, queueTruncation: Int? = nil) throws -> Solution {
+        guard
+            let space = StateSpace(queue: self, truncation: truncation, queueTruncation: queueTruncation ?? truncation)
+        else { throw TruncationError(truncation: truncation, maximumStates: Int(Int32.max)) }
         return try solve(space)
     }
 
-    /// The states the truncation would take (`nil`: more than 2^31 − 1).
-    public func stateCount(truncation: Int) -> Int? { StateSpace(queue: self, truncation: truncation)?.count }
+    /// The states the truncation at N and M would take (`nil`: more than 2^31 − 1).
+    public func stateCount(truncation: Int, queueTruncation: Int) -> Int? {
+        StateSpace(queue: self, truncation: truncation, queueTruncation: queueTruncation)?.count
+    }
 
     private func solve(_ space: StateSpace) throws -> Solution {
         let chain = space.chain(self)

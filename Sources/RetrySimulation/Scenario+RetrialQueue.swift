@@ -34,7 +34,7 @@ extension BackoffPolicy {
     /// θ_k = 1 / e_k for each retry of a policy whose waits are exponential with means e_k; `nil`
     /// when a wait is not memoryless (another jitter, a clamped cap, a zero wait) or the attempts
     /// are bounded by time (`maxElapsed`). A policy of one attempt has no waits: `[]`.
-    var exponentialRetryRates: [Double]? {
+    public var exponentialRetryRates: [Double]? {
         guard maxElapsed == nil else { return nil }
         let retries = maxAttempts - 1
         guard retries > 0 else { return [] }

@@ -86,7 +86,8 @@ struct BalanceEquations {
         }
     }
 
-    /// max_j |Σ_i π(i) q(i, j) − π(j) q(j)| / max_j π(j) q(j).
+    /// max_j |Σ_i π(i) q(i, j) − π(j) q(j)| / max_j π(j) q(j); NaN when π holds a number that is
+    /// not finite (a block solved with no way out of it).
     func relativeResidual(_ pi: [Double]) -> Double {
         var pi = pi
         var worst = 0.0
@@ -97,10 +98,15 @@ struct BalanceEquations {
                 if fromBelow[j] > 0 { inflow += pi[j - 1] * fromBelow[j] }
                 if fromAbove[j] > 0 { inflow += pi[j + 1] * fromAbove[j] }
                 let outflow = pi[j] * outRate[j]
+                guard inflow.isFinite && outflow.isFinite else {
+                    worst = .nan
+                    return
+                }
                 worst = Swift.max(worst, abs(inflow - outflow))
                 largestFlow = Swift.max(largestFlow, outflow)
             }
         }
+        guard !worst.isNaN else { return .nan }
         return largestFlow > 0 ? worst / largestFlow : .infinity
     }
 }

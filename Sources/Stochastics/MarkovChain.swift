@@ -62,7 +62,7 @@ public struct MarkovChain: Sendable {
     /// Throws ``StochasticsError/notIrreducible(trappedState:)`` for a state with no way out, and
     /// ``StochasticsError/notConverged(sweeps:residual:)`` when `maximumSweeps` sweeps do not reach
     /// the tolerance (a chain that mixes too slowly for the budget, or is not irreducible).
-    public func stationaryDistribution(tolerance: Double = 1e-12, maximumSweeps: Int = 100_000) throws(StochasticsError)
+    public func stationaryDistribution(tolerance: Double = 1e-12, maximumSweeps: Int = 20_000) throws(StochasticsError)
         -> StationaryDistribution
     {
         precondition(tolerance > 0 && tolerance < 1, "the tolerance is in (0, 1)")
@@ -80,7 +80,8 @@ public struct MarkovChain: Sendable {
             for _ in 0..<batch { balance.sweep(&pi) }
             sweeps += batch
             residual = balance.relativeResidual(pi)
-            if residual <= tolerance { break }
+            // A residual that is not a number is a block with no way out (a reducible chain).
+            if residual <= tolerance || !residual.isFinite { break }
         }
         guard residual <= tolerance else { throw .notConverged(sweeps: sweeps, residual: residual) }
         let total = pi.reduce(0, +)

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable import BackoffCLI
+
+/// `formula --server capacity`: the capacity server's chain next to the simulation of the same
+/// scenario, and its options refused with their forms when they cannot make a chain.
+@Suite struct FormulaServerTests {
+    static let server = "--server capacity --arrivals poisson:150 --workers 2 --queue 3 --service exp:10ms"
+    static let policy = "--jitter exponential --base 20ms --max-attempts 3"
+
+    /// The chain's attempts per request and mean total wait against one simulated run of 60,000
+    /// requests (400 s), within 4 of the run's own standard errors (its se_ columns, from batches
+    /// in arrival order): a false alarm once in 15,000 per figure if the two agree.
+    @Test func theChainMatchesTheSimulatedRun() throws {
+        let formula = Invocation("formula " + Self.server + " " + Self.policy)
+        #expect(formula.status == 0 && formula.stderr.isEmpty, "\(formula.stderr)")
+        let simulated = Invocation("simulate " + Self.server + " --duration 400s --seed 11 " + Self.policy)
+        #expect(simulated.status == 0, "\(simulated.stderr)")
+        for (exact, measured, error) in [
+            ("capacity_attempts_per_request", "attempts_per_client", "se_attempts_per_client"),
+            ("capacity_mean_total_wait_s", "mean_total_wait_s", "se_mean_total_wait_s"),
+        ] {
+            let chain = try #require(formula.field(exact).flatMap(Double.init))
+            let run = try #require(simulated.field(measured).flatMap(Double.init))
+            let se = try #require(simulated.field(error).flatMap(Double.init))
+            #expect(
+                se > 0 && abs(chain - run) <= 4 * se,
+                "\(exact) \(chain) against \(measured) \(run) ± 4 × \(se), seed 11")
+        }
+        let lost = try #require(formula.field("capacity_lost_fraction").flatMap(Double.init))
+        let goodput = try #require(formula.field("capacity_goodput_per_s").flatMap(Double.init))
+        #expect(abs(goodput - 150 * (1 - lost)) <= 1e-9 * goodput)
+        #expect(try #require(formula.field("capacity_boundary_mass").flatMap(Double.init)) < 1e-9)
+    }
+
+    /// A row whose waits are not exponential has empty answers and a warning naming its jitter.
+    @Test func aRowWithoutMemorylessWaitsIsEmptyAndNamed() {
+        let result = Invocation("formula " + Self.server + " --jitter exponential,full --max-attempts 3")
+        #expect(result.status == 0 && result.field("capacity_lost_fraction", row: 1) == "")
+        #expect(result.field("capacity_lost_fraction", row: 0)?.isEmpty == false)
+        #expect(result.stderr.contains("jitter full: waits that are not exponential"), "\(result.stderr)")
+    }
+
+    @Test(arguments: [
+        ("--server capacity", "needs '--arrivals poisson:RATE'"),
+        ("--server capacity --arrivals burst", "the chain needs Poisson arrivals"),
+        ("--server capacity --arrivals poisson:0", "the rate must be finite and above 0"),
+        ("--server capacity --arrivals poisson:-1", "the rate must be finite and above 0"),
+        ("--server capacity --arrivals poisson:nan", "'--arrivals <process>'"),
+        ("--server capacity --arrivals poisson:100 --service fixed:10ms", "the chain needs exponential service"),
+        ("--server capacity --arrivals poisson:100 --service exp:0ms", "'--service <distribution>'"),
+        ("--server outage:2s --arrivals poisson:100", "expected capacity"),
+        ("--server capacity --arrivals poisson:100 --workers 0", "'--workers <count>'"),
+        ("--server capacity --arrivals poisson:100 --queue -1", "'--queue <count>'"),
+    ])
+    func badServersAreRefusedWithTheForm(arguments: String, reason: String) {
+        let result = Invocation("formula --jitter exponential " + arguments)
+        #expect(result.status == 64 && result.stdout.isEmpty, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains(reason), "\(arguments): \(result.stderr)")
+    }
+
+    /// Options of the server without `--server` are named as unused; an empty server is refused.
+    /// (A chain too large for its state budget exits 1 with nothing written, naming simulate: that
+    /// takes seconds of solving first, so it is checked by hand, and `RetrialQueueTests` checks
+    /// the error itself.)
+    @Test func unusedOptionsAreNamedAndAnEmptyServerRefused() {
+        let unused = Invocation("formula --jitter exponential --arrivals poisson:100 --workers 3")
+        #expect(unused.status == 0 && unused.stderr.contains("'--workers' applies only with --server capacity"))
+        let empty = Invocation(["formula", "--server", "", "--arrivals", "poisson:100"])
+        #expect(empty.status == 64 && empty.stdout.isEmpty && empty.stderr.contains("expected capacity"))
+    }
+}
