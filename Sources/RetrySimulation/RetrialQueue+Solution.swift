@@ -38,6 +38,10 @@ extension RetrialQueue {
         public let states: Int
         /// The balance equations' relative residual (see `MarkovChain`).
         public let residual: Double
+        /// The Gauss–Seidel sweeps the solve took.
+        public let sweeps: Int
+        /// π itself, numbered as the state space numbers the states (a larger truncation starts from it).
+        let probabilities: [Double]
 
         init(queue: RetrialQueue, space: StateSpace, stationary: StationaryDistribution) {
             let pi = stationary.probabilities
@@ -72,7 +76,8 @@ extension RetrialQueue {
             utilisation = busy / Double(queue.workers)
             (fullProbability, stageBoundaryMass, queueBoundaryMass) = (full, stageBoundary, queueBoundary)
             (truncation, queueTruncation) = (space.truncation, space.queueTruncation)
-            (states, residual) = (space.count, stationary.residual)
+            (states, residual, sweeps) = (space.count, stationary.residual, stationary.iterations)
+            probabilities = pi
         }
     }
 }

@@ -61,6 +61,19 @@ extension RetrialQueue {
             return rank
         }
 
+        /// `probabilities` of the states of `smaller` (a truncation at most this one's), placed on
+        /// the same states of this space, 0 on the others.
+        func spread(_ probabilities: [Double], from smaller: StateSpace) -> [Double] {
+            var spread = [Double](repeating: 0, count: count)
+            smaller.forEachStage { rank, stage in
+                let target = self.rank(stage)
+                for q in 0...Swift.min(smaller.places, places) {
+                    spread[index(server: q, rank: target)] += probabilities[smaller.index(server: q, rank: rank)]
+                }
+            }
+            return spread
+        }
+
         /// Calls `body(rank, stage)` for every stage vector, in rank order.
         func forEachStage(_ body: (Int, [Int]) -> Void) {
             var stage = [Int](repeating: 0, count: stages)

@@ -50,7 +50,7 @@ public struct RetrialQueue: Hashable, Sendable {
     /// The relative residual the chain is solved to (see `MarkovChain`): 1e-13 keeps the closed
     /// forms' special cases within 1e-9 of the chain, where 1e-12 left the slowest-mixing of
     /// them (the M/M/1 retrial queue at ρ = 0.9) 1.3e-9 away.
-    public static let residualTolerance = 1e-13
+    public static let residualTolerance = 1e-14
 
     /// The most retry stages the chain holds (each multiplies its states).
     public static let maximumStages = 12
@@ -64,12 +64,14 @@ public struct RetrialQueue: Hashable, Sendable {
     /// ``TruncationError`` when the states needed pass `maximumStates`.
     public func solve(boundaryMass: Double = 1e-9, maximumStates: Int = 4_000_000) throws -> Solution {
         var (truncation, queueTruncation) = (8, 16)
+        var previous: (space: StateSpace, solution: Solution)?
         while true {
             guard
                 let space = StateSpace(queue: self, truncation: truncation, queueTruncation: queueTruncation),
                 space.count <= maximumStates
             else { throw TruncationError(truncation: truncation, maximumStates: maximumStates) }
-            let solution = try solve(space)
+            let solution = try solve(space, from: previous)
+            previous = (space, solution)
             if solution.boundaryMass < boundaryMass { return solution }
             guard truncation < 1 << 24, queueTruncation < 1 << 24 else {
                 throw TruncationError(truncation: truncation, maximumStates: maximumStates)
@@ -93,9 +95,13 @@ public struct RetrialQueue: Hashable, Sendable {
         StateSpace(queue: self, truncation: truncation, queueTruncation: queueTruncation)?.count
     }
 
-    private func solve(_ space: StateSpace) throws -> Solution {
+    /// The solution on `space`, its sweeps started from `previous` (a smaller truncation's) when given.
+    private func solve(_ space: StateSpace, from previous: (space: StateSpace, solution: Solution)? = nil) throws
+        -> Solution
+    {
         let chain = space.chain(self)
-        let stationary = try chain.stationaryDistribution(tolerance: Self.residualTolerance)
+        let start = previous.map { space.spread($0.solution.probabilities, from: $0.space) }
+        let stationary = try chain.stationaryDistribution(tolerance: Self.residualTolerance, start: start)
         return Solution(queue: self, space: space, stationary: stationary)
     }
 

@@ -9,6 +9,9 @@ struct BalanceEquations {
     /// q(j − 1, j) and q(j + 1, j) when j − 1, j + 1 are in j's block (0 otherwise).
     private let fromBelow: [Double]
     private let fromAbove: [Double]
+    /// The Thomas algorithm's factors of each state's row within its block: q(j − 1, j), one
+    /// over the pivot, and the pivot's multiple of the next state's value.
+    private let elimination: [(lower: Double, inversePivot: Double, upper: Double)]
     /// `start[j] ..< start[j + 1]` index the other transitions into state j.
     private let start: [Int]
     private let sources: [Int32]
@@ -44,6 +47,16 @@ struct BalanceEquations {
             next[target] += 1
         }
         (self.outRate, self.fromBelow, self.fromAbove) = (outRate, fromBelow, fromAbove)
+        var elimination = [(lower: Double, inversePivot: Double, upper: Double)]()
+        elimination.reserveCapacity(stateCount)
+        var previousUpper = 0.0
+        for j in 0..<stateCount {
+            if j % blockSize == 0 { previousUpper = 0 }
+            let inversePivot = 1 / (outRate[j] - fromBelow[j] * previousUpper)
+            previousUpper = fromAbove[j] * inversePivot
+            elimination.append((fromBelow[j], inversePivot, previousUpper))
+        }
+        self.elimination = elimination
         (self.start, self.sources, self.rates) = (start, orderedSources, orderedRates)
     }
 
@@ -56,33 +69,45 @@ struct BalanceEquations {
     }
 
     /// One sweep: each block's states solved from the newest values of the others, then π scaled
-    /// to sum to 1. Within a block of B states, x(j) q(j) − x(j − 1) q(j − 1, j) − x(j + 1) q(j + 1, j)
-    /// = the other inflow into j, solved by forward elimination and back substitution.
+    /// to sum to 1. Within a block, x(j) q(j) − x(j − 1) q(j − 1, j) − x(j + 1) q(j + 1, j) = f(j),
+    /// the other inflow into j, solved by forward elimination and back substitution (the Thomas
+    /// algorithm); the elimination's factors do not depend on π, so they are computed once.
     func sweep(_ pi: inout [Double]) {
-        var upper = [Double](repeating: 0, count: blockSize)
         var right = [Double](repeating: 0, count: blockSize)
-        pi.withUnsafeMutableBufferPointer { pi in
-            for first in stride(from: 0, to: stateCount, by: blockSize) {
-                // Row r: −a(r) x(r−1) + d(r) x(r) − c(r) x(r+1) = f(r), with a = fromBelow, c = fromAbove.
-                var previousUpper = 0.0
-                var previousRight = 0.0
-                for r in 0..<blockSize {
-                    let j = first + r
-                    let lower = fromBelow[j]
-                    let pivot = outRate[j] - lower * previousUpper
-                    upper[r] = fromAbove[j] / pivot
-                    right[r] = (otherInflow(pi, into: j) + lower * previousRight) / pivot
-                    (previousUpper, previousRight) = (upper[r], right[r])
-                }
-                var next = 0.0
-                for r in stride(from: blockSize - 1, through: 0, by: -1) {
-                    next = right[r] + upper[r] * next
-                    pi[first + r] = next
+        let (blockSize, stateCount) = (self.blockSize, self.stateCount)
+        start.withUnsafeBufferPointer { start in
+            sources.withUnsafeBufferPointer { sources in
+                rates.withUnsafeBufferPointer { rates in
+                    elimination.withUnsafeBufferPointer { elimination in
+                        right.withUnsafeMutableBufferPointer { right in
+                            pi.withUnsafeMutableBufferPointer { pi in
+                                for first in stride(from: 0, to: stateCount, by: blockSize) {
+                                    var previous = 0.0
+                                    for r in 0..<blockSize {
+                                        let j = first + r
+                                        var inflow = 0.0
+                                        for entry in start[j]..<start[j + 1] {
+                                            inflow += pi[Int(sources[entry])] * rates[entry]
+                                        }
+                                        let factors = elimination[j]
+                                        previous = (inflow + factors.lower * previous) * factors.inversePivot
+                                        right[r] = previous
+                                    }
+                                    var next = 0.0
+                                    for r in stride(from: blockSize - 1, through: 0, by: -1) {
+                                        next = right[r] + elimination[first + r].upper * next
+                                        pi[first + r] = next
+                                    }
+                                }
+                                var total = 0.0
+                                for value in pi { total += value }
+                                let scale = 1 / total
+                                for index in pi.indices { pi[index] *= scale }
+                            }
+                        }
+                    }
                 }
             }
-            var total = 0.0
-            for value in pi { total += value }
-            for index in pi.indices { pi[index] /= total }
         }
     }
 

@@ -62,7 +62,11 @@ public struct MarkovChain: Sendable {
     /// Throws ``StochasticsError/notIrreducible(trappedState:)`` for a state with no way out, and
     /// ``StochasticsError/notConverged(sweeps:residual:)`` when `maximumSweeps` sweeps do not reach
     /// the tolerance (a chain that mixes too slowly for the budget, or is not irreducible).
-    public func stationaryDistribution(tolerance: Double = 1e-12, maximumSweeps: Int = 20_000) throws(StochasticsError)
+    /// `start`, when given, is where the sweeps begin (a solution of a smaller truncation, spread
+    /// over this chain's states; zeros allowed, not all of them): a start near π saves sweeps.
+    public func stationaryDistribution(
+        tolerance: Double = 1e-12, maximumSweeps: Int = 20_000, start: [Double]? = nil
+    ) throws(StochasticsError)
         -> StationaryDistribution
     {
         precondition(tolerance > 0 && tolerance < 1, "the tolerance is in (0, 1)")
@@ -73,6 +77,11 @@ public struct MarkovChain: Sendable {
             rates: rates)
         if let trapped = balance.outRate.firstIndex(of: 0) { throw .notIrreducible(trappedState: trapped) }
         var pi = [Double](repeating: 1 / Double(n), count: n)
+        if let start, start.count == n, start.allSatisfy({ $0 >= 0 && $0.isFinite }) {
+            let total = start.reduce(0, +)
+            // States the start leaves at 0 get a little mass, so that none starts unreachable.
+            if total > 0 { pi = start.map { ($0 / total + 1e-12 / Double(n)) } }
+        }
         var sweeps = 0
         var residual = Double.infinity
         while sweeps < maximumSweeps {
