@@ -90,27 +90,10 @@ public struct LoadTimeline: Hashable, Sendable {
         return max(0, Int64(last + 1) * bucketWidth - end.nanoseconds)
     }
 
-    /// When goodput came back after a trigger, in nanoseconds after `end`: the start of the first
-    /// `window`-long span, starting at or after `end`, whose successes per second reach `fraction` of
-    /// those of [0, `start`) (the level before the trigger). `nil` when no span within `horizon` after
-    /// `end` does, or when nothing succeeded before the trigger.
-    public func recoveryTime(
-        triggerStart start: VirtualTime, triggerEnd end: VirtualTime, fraction: Double = 0.9,
-        window: Int64 = 1_000_000_000, horizon: Int64 = 10_000_000_000
-    ) -> Int64? {
-        let before = Int(start.nanoseconds / bucketWidth)
-        guard before > 0 else { return nil }
-        let successes = self.successes
-        let baseline = Double(successes.prefix(before).reduce(0, +)) / (Double(before) * Double(bucketWidth))
-        guard baseline > 0 else { return nil }
-        let span = max(1, Int(window / bucketWidth))
-        var index = Int((end.nanoseconds + bucketWidth - 1) / bucketWidth)
-        let last = Int((end.nanoseconds + horizon) / bucketWidth)
-        while index <= last && index + span <= successes.count {
-            let rate = Double(successes[index..<(index + span)].reduce(0, +)) / (Double(span) * Double(bucketWidth))
-            if rate >= fraction * baseline { return Int64(index) * bucketWidth - end.nanoseconds }
-            index += 1
-        }
-        return nil
+    /// When goodput came back after a trigger, in nanoseconds after `end`, by ``GoodputRecovery``'s
+    /// rule over this timeline's successes.
+    public func recoveryTime(triggerStart start: VirtualTime, triggerEnd end: VirtualTime) -> Int64? {
+        GoodputRecovery.time(
+            successes: successes.map(Double.init), bucketWidth: bucketWidth, triggerStart: start, triggerEnd: end)
     }
 }
