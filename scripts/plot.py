@@ -12,6 +12,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 matplotlib.rcParams["svg.hashsalt"] = "backoff"  # stable element ids: the same data draw the same SVG
+import matplotlib.lines  # noqa: E402
 import matplotlib.patches  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.text  # noqa: E402
@@ -248,10 +249,12 @@ def heatmap(path, x, y, value, out, facet="jitter", name="sweep-heatmap", title=
     save(figure, out, name)
 
 
-def outcome_map(path, x, y, value, out, facet, name, title):
+def outcome_map(path, x, y, value, out, facet, name, title, predicted=None):
     """(4b) A yes/no outcome over a two-parameter sweep, one panel per value of `facet`: two colours
-    and a legend, not a colour scale (an outcome is a category, not a quantity)."""
-    rows = read(path, [x, y, value, facet])
+    and a legend, not a colour scale (an outcome is a category, not a quantity). With `predicted`, a
+    column of the same outcome from a model (the fluid's `fluid_recovered`), the model's boundary is
+    drawn over the panels where it answers: below the line it predicts recovery, above it not."""
+    rows = read(path, [x, y, value, facet] + ([predicted] if predicted else []))
     panels = list(dict.fromkeys(row[facet] for row in rows))
     xs = sorted({row[x] for row in rows}, key=axis_key)
     ys = sorted({row[y] for row in rows}, key=axis_key)
@@ -264,6 +267,17 @@ def outcome_map(path, x, y, value, out, facet, name, title):
                 continue
             axis.add_patch(matplotlib.patches.Rectangle((xs.index(row[x]) - 0.5, ys.index(row[y]) - 0.5), 1, 1,
                                                         color=colours[row[value]], linewidth=0))
+        if predicted:
+            boundary = []
+            for column, at in enumerate(xs):
+                mine = [row for row in rows if row[facet] == panel and row[x] == at and row[predicted] in colours]
+                if mine:
+                    stuck = [ys.index(row[y]) for row in mine if row[predicted] == "no"]
+                    level = (min(stuck) if stuck else len(ys)) - 0.5
+                    boundary += [(column - 0.5, level), (column + 0.5, level)]
+            if boundary:
+                axis.plot([p[0] for p in boundary], [p[1] for p in boundary], color="black", linewidth=1.6,
+                          linestyle="--")
         axis.set_xlim(-0.5, len(xs) - 0.5)
         axis.set_ylim(-0.5, len(ys) - 0.5)
         axis.set_xticks(range(len(xs)), [tick(v) for v in xs], fontsize=8)
@@ -273,8 +287,32 @@ def outcome_map(path, x, y, value, out, facet, name, title):
     axes[0][0].set_ylabel(words(y))
     handles = [matplotlib.patches.Patch(color=colours["yes"], label="recovered"),
                matplotlib.patches.Patch(color=colours["no"], label="stuck")]
-    figure.legend(handles=handles, loc="outside lower center", ncol=2, fontsize=9)
+    if predicted:
+        handles.append(matplotlib.lines.Line2D([], [], color="black", linestyle="--",
+                                               label="fluid model: stuck above the line"))
+    figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), fontsize=9)
     figure.suptitle(title)
+    save(figure, out, name)
+
+
+def scaled(path, out, start=200.0, name="metafor"):
+    """(4c) Runs of one server scaled by N against its fluid model: the share of requests served
+    per trigger length, one line per N (told apart by `arrivals`), and the fluid's as a dashed line."""
+    rows = read(path, ["arrivals", "sweep_degrade_until_s", "successes", "clients", "fluid_goodput"])
+    figure, axis = plt.subplots(figsize=(6.4, 3.8), layout="constrained")
+    for arrivals in dict.fromkeys(row["arrivals"] for row in rows):
+        mine = sorted((row for row in rows if row["arrivals"] == arrivals),
+                      key=lambda row: number(row["sweep_degrade_until_s"]))
+        axis.plot([number(row["sweep_degrade_until_s"]) - start for row in mine],
+                  [number(row["successes"]) / number(row["clients"]) for row in mine], marker="o",
+                  label=f"simulated, arrivals {arrivals}")
+    first = sorted((row for row in rows if row["arrivals"] == rows[0]["arrivals"]),
+                   key=lambda row: number(row["sweep_degrade_until_s"]))
+    axis.plot([number(row["sweep_degrade_until_s"]) - start for row in first],
+              [number(row["fluid_goodput"]) for row in first], color="black", linestyle="--", label="fluid model")
+    axis.set(xlabel="capacity halved for (s)", ylabel="share of requests served", ylim=(0, 1.05))
+    axis.legend(fontsize=8)
+    figure.suptitle("Metafor's server scaled by N: the runs close in on the fluid model", fontsize=10)
     save(figure, out, name)
 
 
@@ -512,10 +550,10 @@ def everything(out):
     overload([os.path.join(DATA, "overload-ignore-timeline.csv"), os.path.join(DATA, "overload-honor-timeline.csv")],
              out, window=(5, 8), modes=["none", "full"], labels=["Retry-After ignored", "Retry-After honoured"])
     outcome_map(os.path.join(DATA, "metastability-map.csv"), "sweep_arrivals", "sweep_degrade_until_s", "recovered", out,
-                facet="sweep_budget", name="metastability-map",
+                facet="sweep_budget", name="metastability-map", predicted="fluid_recovered",
                 title="Does goodput recover after capacity drops to 30 % at 5 s? (capacity 1,000 clients per second)")
     outcome_map(os.path.join(DATA, "queue-discipline-map.csv"), "sweep_arrivals", "sweep_degrade_until_s", "recovered",
-                out, facet="sweep_queue_discipline", name="queue-discipline-map",
+                out, facet="sweep_queue_discipline", name="queue-discipline-map", predicted="fluid_recovered",
                 title="Does goodput recover without a budget, per queue discipline? (capacity 1,000 clients per second)")
     presets([os.path.join(DATA, "presets-outage.csv"), os.path.join(DATA, "presets-outage-10-attempts.csv")], out)
     trace(os.path.join(DATA, "incident-trace.csv"), os.path.join(DATA, "incident-replay-timeline.csv"), out)
@@ -531,6 +569,7 @@ def everything(out):
           ["4 attempts at every tier", "retries only at the bottom", "10 % ratio budgets at every tier",
            "AWS SDK standard (quota) at the top"], out)
     hedging([os.path.join(DATA, f"hedging-{count}-replicas.csv") for count in (40, 2)], [40, 2], out)
+    scaled(os.path.join(DATA, "metafor.csv"), out)
 
 
 def main(argv):

@@ -199,7 +199,7 @@ struct FormulaCommand: BackoffCommand {
         outputPath = try options(TableOptions.output)
         capacity = try Self.capacity(options)
         if capacity == nil {
-            unused += [Self.arrivals.spec, Self.workers.spec, Self.queue.spec, Self.service.spec]
+            unused += [Self.arrivals.spec, Self.workers.spec, Self.queue.spec, Self.service.spec, Self.timeout.spec]
                 .filter { options.isGiven($0) }
         }
     }
@@ -221,15 +221,21 @@ struct FormulaCommand: BackoffCommand {
             let needs = Self.capacitySpecs.contains { $0.name == spec.name } ? "--server capacity" : "--outage"
             warnings.append("'--\(spec.name)' applies only with \(needs); it has no effect here")
         }
-        if capacity != nil {
-            for policy in policy.policies where policy.exponentialRetryRates == nil {
-                let reason =
-                    policy.jitter == .exponential && policy.maxElapsed == nil && policy.maxAttempts > 13
-                    ? "more than 12 retries make too many states for the chain"
-                    : "waits that are not exponential (or --max-elapsed) make no Markov chain"
+        if let capacity {
+            if capacity.timeout != nil || !capacity.isExponential {
+                let why = capacity.timeout != nil ? "a --timeout" : "a service time that is not exp:MEAN"
                 warnings.append(
-                    "jitter \(policy.jitter.name): \(reason), so its capacity_ columns are empty "
-                        + "(backoff simulate measures it)")
+                    "\(why) makes no Markov chain, so the capacity_ columns are empty; the fluid_ columns answer")
+            } else {
+                for policy in policy.policies where policy.exponentialRetryRates == nil {
+                    let reason =
+                        policy.jitter == .exponential && policy.maxElapsed == nil && policy.maxAttempts > 13
+                        ? "more than 12 retries make too many states for the chain"
+                        : "waits that are not exponential (or --max-elapsed) make no Markov chain"
+                    warnings.append(
+                        "jitter \(policy.jitter.name): \(reason), so its capacity_ columns are empty "
+                            + "(the fluid_ columns answer; backoff simulate measures it)")
+                }
             }
         }
         return warnings

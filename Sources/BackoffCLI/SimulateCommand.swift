@@ -198,10 +198,14 @@ struct SimulateCommand: BackoffCommand {
         }
 
         var table = CSVTable(header: Self.header)
-        let rows = zip(zip(scenarios, reports), expectedLoads).map { pair, load in
-            SimulateRow(
-                scenario: pair.0, report: pair.1, load: load, seed: randomness.seed,
-                generator: generator)
+        var rows: [SimulateRow] = []
+        for ((scenario, report), load) in zip(zip(scenarios, reports), expectedLoads) {
+            let fluid: FluidPrediction?
+            do { fluid = try scenario.fluidPrediction() } catch { throw .failure("the fluid model: \(error)") }
+            rows.append(
+                SimulateRow(
+                    scenario: scenario, report: report, load: load, seed: randomness.seed, generator: generator,
+                    fluid: fluid))
         }
         for row in rows { table.append(Self.table.row(row)) }
         let unmeasured = rows.filter { $0.report.errorMethod == .unmeasured }.map(\.scenario.policy.jitter.name)

@@ -18,11 +18,14 @@ final class SimulateRow {
     let recovery: (recovered: String, time: String)
     /// The hedge's closed forms, integrated once (read by three columns).
     let hedgeFormula: (copies: Double, meanResponse: Double, work: Double)?
+    /// The fluid model's prediction, where it covers the scenario.
+    let fluid: FluidPrediction?
 
     init(
         scenario: Scenario, report: ScenarioReport, load: OutageLoad?, seed: UInt64,
-        generator: GeneratorAlgorithm
+        generator: GeneratorAlgorithm, fluid: FluidPrediction?
     ) {
+        self.fluid = fluid
         self.scenario = scenario
         self.report = report
         self.load = load

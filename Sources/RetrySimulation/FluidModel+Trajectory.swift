@@ -20,8 +20,12 @@ extension FluidModel {
         /// Whether every request had ended when the integration stopped (at its time limit).
         public let drained: Bool
 
-        /// The share of requests that succeed.
-        public var successFraction: Double { requests > 0 ? totalSuccesses / requests : 0 }
+        /// The share of requests that succeed (held within [0, 1], which the integration's relative
+        /// error of about 1e-8 may cross by as much).
+        public var successFraction: Double { requests > 0 ? min(1, max(0, totalSuccesses / requests)) : 0 }
+
+        /// Attempts per request (held at 1 or more, as ``successFraction`` is held).
+        public var attemptsPerRequest: Double { requests > 0 ? max(1, totalAttempts / requests) : 0 }
     }
 
     /// The longest a trajectory is followed, in seconds of model time.
@@ -32,7 +36,9 @@ extension FluidModel {
 
     /// Follows the fluid from an empty server at 0: bucket by bucket until `detailUntil`
     /// nanoseconds, then in steps of a second until every request has ended (less than a
-    /// millionth of a request in flight) or ``horizonLimit`` passes.
+    /// millionth of a request in flight), or twenty of a request's longest lives (``tippingHorizon``)
+    /// after the arrivals end, or ``horizonLimit``: requests still in flight then (capacity that
+    /// never comes back) count neither as successes nor as give-ups, and `drained` is false.
     /// - Throws: a GSL failure of the integration.
     public func trajectory(bucketWidth: Int64, detailUntil: Int64) throws(StochasticsError) -> Trajectory {
         precondition(bucketWidth > 0, "buckets have a width")
@@ -57,7 +63,9 @@ extension FluidModel {
             (sent, succeeded) = (y[layout.sent], y[layout.successes])
         }
         let arrivalsOver = arrivalsEnd ?? Self.horizonLimit
-        while t < Self.horizonLimit && (t < arrivalsOver || inFlight(y) >= 1e-6) {
+        // Requests end within twenty lifetimes of the last arrival unless capacity stays away.
+        let limit = min(Self.horizonLimit, arrivalsOver + tippingHorizon)
+        while t < limit && (t < arrivalsOver || inFlight(y) >= 1e-6) {
             let end = t + 1
             try advance(&y, from: t, to: end, integrator)
             t = end

@@ -32,7 +32,7 @@ extension Scenario {
         }
         return FluidPrediction(
             regime: model.fixedPoints().regime, successFraction: trajectory.successFraction,
-            attemptsPerRequest: trajectory.requests > 0 ? trajectory.totalAttempts / trajectory.requests : 0,
+            attemptsPerRequest: trajectory.attemptsPerRequest,
             recovered: trigger.map { _ in time != nil }, recoveryTime: time)
     }
 }

@@ -42,14 +42,40 @@ import Testing
         #expect(result.stderr.contains("jitter full: waits that are not exponential"), "\(result.stderr)")
     }
 
+    /// Fixed service or a timeout makes no chain: the capacity_ cells are empty and a warning says
+    /// why, while the fluid answers. Fixed 4 ms services, 1,000 places, 200 ms: an attempt behind
+    /// more than 196 waiting times out, so 500 requests a second with 10 attempts are vulnerable
+    /// (λ s = 2 < 4 workers, and 5,000 attempts a second at a full queue), tipped by a backlog
+    /// above 196 and below the queue; at 1,100 a second, above the workers' 1,000, collapsed.
+    @Test func withoutAChainTheFluidAnswers() throws {
+        let server = "--server capacity --workers 4 --service fixed:4ms --queue 1000 --timeout 200ms"
+        let result = Invocation("formula " + server + " --arrivals poisson:500 --max-attempts 10 --base 10ms")
+        #expect(result.status == 0 && result.field("capacity_lost_fraction") == "", "\(result.stderr)")
+        #expect(result.stderr.contains("a --timeout makes no Markov chain"), "\(result.stderr)")
+        #expect(result.field("fluid_state") == "vulnerable" && result.field("timeout_s") == "0.2")
+        #expect(result.field("fluid_low_goodput_per_s") == "500" && result.field("fluid_high_goodput_per_s") == "0")
+        let backlog = try #require(result.field("fluid_tipping_backlog").flatMap(Double.init))
+        #expect(backlog > 196 && backlog < 1000, "\(backlog)")
+        let overloaded = Invocation("formula " + server + " --arrivals poisson:1100 --max-attempts 10")
+        #expect(overloaded.field("fluid_state") == "collapsed" && overloaded.field("fluid_tipping_backlog") == "")
+        let fixed = Invocation(
+            "formula --server capacity --arrivals poisson:100 --service fixed:10ms --jitter exponential")
+        #expect(fixed.status == 0 && fixed.stderr.contains("a service time that is not exp:MEAN"), "\(fixed.stderr)")
+        #expect(fixed.field("fluid_state") == "stable" && fixed.field("timeout_s") == "inf")
+    }
+
     @Test(arguments: [
         ("--server capacity", "needs '--arrivals poisson:RATE'"),
         ("--server capacity --arrivals burst", "the chain needs Poisson arrivals"),
         ("--server capacity --arrivals poisson:0", "the rate must be finite and above 0"),
         ("--server capacity --arrivals poisson:-1", "the rate must be finite and above 0"),
         ("--server capacity --arrivals poisson:nan", "'--arrivals <process>'"),
-        ("--server capacity --arrivals poisson:100 --service fixed:10ms", "the chain needs exponential service"),
         ("--server capacity --arrivals poisson:100 --service exp:0ms", "'--service <distribution>'"),
+        ("--server capacity --arrivals poisson:100 --service fixed:0ms", "a service time of a mean above 0"),
+        ("--server capacity --arrivals poisson:100 --timeout 0ms", "'--timeout <duration>'"),
+        ("--server capacity --arrivals poisson:100 --timeout -1s", "'--timeout <duration>'"),
+        ("--server capacity --arrivals poisson:100 --timeout nan", "'--timeout <duration>'"),
+        ("--server capacity --arrivals poisson:100 --timeout 99999999999h", "'--timeout <duration>'"),
         ("--server outage:2s --arrivals poisson:100", "expected capacity"),
         ("--server capacity --arrivals poisson:100 --workers 0", "'--workers <count>'"),
         ("--server capacity --arrivals poisson:100 --queue -1", "'--queue <count>'"),
@@ -65,8 +91,9 @@ import Testing
     /// takes seconds of solving first, so it is checked by hand, and `RetrialQueueTests` checks
     /// the error itself.)
     @Test func unusedOptionsAreNamedAndAnEmptyServerRefused() {
-        let unused = Invocation("formula --jitter exponential --arrivals poisson:100 --workers 3")
+        let unused = Invocation("formula --jitter exponential --arrivals poisson:100 --workers 3 --timeout 1s")
         #expect(unused.status == 0 && unused.stderr.contains("'--workers' applies only with --server capacity"))
+        #expect(unused.stderr.contains("'--timeout' applies only with --server capacity"), "\(unused.stderr)")
         let empty = Invocation(["formula", "--server", "", "--arrivals", "poisson:100"])
         #expect(empty.status == 64 && empty.stdout.isEmpty && empty.stderr.contains("expected capacity"))
     }

@@ -307,14 +307,14 @@ import Testing
 
     /// The columns `check --baseline` matches rows by are those the tables declare as parameters:
     /// every policy and scenario column, and the run's (runs, seed, generator, quantiles, the
-    /// formula's budget, outage and server (its workers and queue), a sweep's point_id); never a
+    /// formula's budget, outage and server (its workers, queue and timeout), a sweep's point_id); never a
     /// measurement.
     @Test func baselineKeysAreTheDeclaredParameters() {
         let expected: Set = [
             "jitter", "base_s", "multiplier", "cap_s", "max_attempts", "schedule", "decorrelated_factor",
             "max_elapsed_s", "cap_mode", "first_retry", "granularity_s", "clients", "server", "bucket_s", "layers",
             "replicas", "hedge", "arrivals", "service", "layer_attempts", "runs", "seed", "generator", "quantiles",
-            "wait_budget_s", "outage_s", "point_id", "workers", "queue",
+            "wait_budget_s", "outage_s", "point_id", "workers", "queue", "timeout_s",
         ]
         #expect(CheckCommand.parameterColumns == expected)
     }
