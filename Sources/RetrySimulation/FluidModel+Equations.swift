@@ -20,9 +20,9 @@ extension FluidModel {
     var layout: Layout { Layout(retries: retryWaits.count) }
 
     /// The stages of the delay between a timed-out attempt and its caller's knowing: an Erlang
-    /// law of mean T, whose coefficient of variation 1/√m stands for the fixed timeout (one
-    /// exponential stage would bring a quarter of the retries back within a tenth of T).
-    static let learningStages = 16
+    /// law of mean T, whose coefficient of variation 1/√m (0.35) stands for the fixed timeout (one
+    /// exponential stage would bring a tenth of the retries back within a tenth of T).
+    static let learningStages = 8
 
     /// New requests a second at one replica at `t` seconds.
     func arrivalRate(at t: Double) -> Double {

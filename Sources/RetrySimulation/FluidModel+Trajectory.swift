@@ -32,7 +32,7 @@ extension FluidModel {
     public static let horizonLimit = 1e6
 
     /// The relative tolerance of every integration step.
-    static let relativeTolerance = 1e-8
+    static let relativeTolerance = 1e-6
 
     /// Follows the fluid from an empty server at 0: bucket by bucket until `detailUntil`
     /// nanoseconds, then in steps of a second until every request has ended (less than a
@@ -84,7 +84,7 @@ extension FluidModel {
         let model = self
         let scale = Double(workers + queueLimit)
         let integrator = try ODEIntegrator(
-            dimension: layout.dimension, absoluteTolerance: 1e-10 * scale,
+            dimension: layout.dimension, absoluteTolerance: 1e-8 * scale,
             relativeTolerance: Self.relativeTolerance, initialStep: 1e-6
         ) { t, y, dy in
             model.derivative(at: t, y, into: dy, factor: box.factor, arrivals: box.arrivals)

@@ -23,7 +23,7 @@ import Foundation
 ///
 /// What is approximated, and why the simulation comes close as it grows: the retry waits are
 /// exponential stages of the policy's mean waits (their jitter laws enter through their means
-/// only), the timeout's delay an Erlang law of 16 stages, a wait is the drain of the backlog
+/// only), the timeout's delay an Erlang law of 8 stages, a wait is the drain of the backlog
 /// alone (not of attempts that a later queue's order would put ahead), and a success counts when
 /// its attempt is admitted. The fixed points depend on the means alone; the approximations shape
 /// the trajectory between them, and matter most near a regime's boundary.
@@ -46,6 +46,8 @@ public struct FluidModel: Hashable, Sendable {
     public let retryWaits: [Double]
     /// The capacity factor over time: (start in seconds, factor), the first at 0, starts rising.
     public let capacity: [CapacityStep]
+    /// The mean service time s, in seconds (kept: the equations read it at every evaluation).
+    let meanService: Double
 
     /// A capacity factor from `start` seconds on.
     public struct CapacityStep: Hashable, Sendable {
@@ -86,13 +88,11 @@ public struct FluidModel: Hashable, Sendable {
         self.dropsExpired = dropsExpired && timeout != nil
         self.retryWaits = retryWaits
         self.capacity = capacity
+        meanService = serviceTime.mean.nanoseconds / 1e9
     }
 
     /// n, the most attempts a request makes.
     public var maxAttempts: Int { retryWaits.count + 1 }
-
-    /// The mean service time s, in seconds.
-    var meanService: Double { serviceTime.mean.nanoseconds / 1e9 }
 
     /// The capacity factor in force at `t` seconds.
     func capacityFactor(at t: Double) -> Double {

@@ -84,8 +84,8 @@ import Testing
     /// requests served (measured: 99.46 % to 100 %, 1.019 to 1.134 attempts a request), and so
     /// must the fluid (100 %, 1.019), its attempts within 4 of each run's standard errors (batch
     /// means). Two simpler fluids fail this test: one that learns of a timeout after an
-    /// exponential delay of mean T rather than nearly T (a quarter of the retries come back within
-    /// T / 10) tips here (28 % served); one whose wait is the backlog over the drain in force (an
+    /// exponential delay of mean T rather than nearly T (28 % of the retries come back within
+    /// T / 3) tips here (28 % served); one whose wait is the backlog over the drain in force (an
     /// attempt admitted in the drop waits as if the drop never ended) predicts 1.108 attempts, more
     /// than 4 standard errors from two of the runs.
     @Test func aDropJustShortOfTippingRecoversInBoth() throws {
