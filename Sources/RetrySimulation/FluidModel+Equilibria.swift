@@ -38,7 +38,7 @@ extension FluidModel {
     /// between save the unstable one that separates the two.
     ///
     /// The tipping backlog is found by bisection over trajectories of the equations (each from
-    /// the low point's retry stages with a backlog added, followed for ``tippingHorizon``): the
+    /// the low point's retry stages with a backlog added, followed for ``tippingHorizon(backlog:)``): the
     /// quasi-static threshold would ignore that a queue drains while its retries are on their way.
     /// - Throws: a GSL failure of an integration.
     public func equilibria() throws(StochasticsError) -> Equilibria {
@@ -86,38 +86,68 @@ extension FluidModel {
         return (0...1000).contains { step in excess(drain * pow(most / drain, Double(step) / 1000)) >= 0 }
     }
 
-    /// How long a trajectory from a backlog is followed before it is judged drained or tipped:
-    /// twenty times the longest a request can take (every attempt timing out after its wait for a
-    /// full queue, and every retry wait), and at least 10 s.
-    var tippingHorizon: Double {
-        let (limit, _) = workLimit(factor: 1)
-        let attempt = (timeout ?? 0) + (limit - Double(workers)) * meanService / Double(workers) + meanService
-        return max(10, 20 * (Double(maxAttempts) * attempt + retryWaits.reduce(0, +)))
+    /// How long a trajectory from `backlog` is followed, at most, before it is judged: five times
+    /// a request's longest life away from the queue (every attempt timing out, every retry wait),
+    /// at least 10 s, and four times the backlog's drain by the workers' spare capacity (at most
+    /// ``horizonLimit``).
+    func tippingHorizon(backlog: Double) -> Double {
+        let c = Double(workers)
+        let life = Double(maxAttempts) * ((timeout ?? 0) + meanService) + retryWaits.reduce(0, +)
+        let spare = max(1e-3, 1 - arrivalRate / Double(replicas) * meanService / c)
+        return min(Self.horizonLimit, max(10, 5 * life) + 4 * backlog * meanService / c / spare)
     }
 
-    /// The least backlog, to a ten-thousandth of the queue, from which the server tips; `nil` when a
-    /// full queue drains too.
+    /// The least backlog, to a ten-thousandth of itself, from which the server tips; `nil` when a
+    /// full queue drains too. The search doubles from the quasi-static threshold's backlog (or
+    /// one attempt) until a backlog tips, then bisects.
     private func tippingBacklog(places: Double, idleFailure: Double) throws(StochasticsError) -> Double? {
         // A copy of a valid model, with arrivals forever at full capacity, is valid.
         let steady = FluidModel(
             arrivalRate: arrivalRate, arrivalsEnd: nil, replicas: replicas, workers: workers, queueLimit: queueLimit,
             serviceTime: serviceTime, timeout: timeout, dropsExpired: dropsExpired, retryWaits: retryWaits)!
-        guard try steady.tips(from: places, idleFailure: idleFailure) else { return nil }
-        var (drains, tips) = (0.0, places)
-        while tips - drains > 1e-4 * max(1, places) {
+        var drains = 0.0
+        var tips = min(places, max(1, quasiStaticBacklog(places: places)))
+        while try !steady.tips(from: tips, idleFailure: idleFailure) {
+            guard tips < places else { return nil }
+            drains = tips
+            tips = min(places, 2 * tips)
+        }
+        while tips - drains > 1e-4 * max(1, tips) {
             let middle = (drains + tips) / 2
             if try steady.tips(from: middle, idleFailure: idleFailure) { tips = middle } else { drains = middle }
         }
         return tips
     }
 
+    /// The backlog of the quasi-static threshold: the least wait w at which λ A(q(w)) s ≥ c,
+    /// times c / s (by bisection over the waits a queue of `places` allows; q rises with w).
+    private func quasiStaticBacklog(places: Double) -> Double {
+        let (c, s) = (Double(workers), meanService)
+        let rate = arrivalRate / Double(replicas)
+        var (low, high) = (0.0, places * s / c)
+        for _ in 0..<60 {
+            let middle = (low + high) / 2
+            if rate * attemptsPerRequest(failing: timeoutProbability(wait: middle)) * s >= c {
+                high = middle
+            } else {
+                low = middle
+            }
+        }
+        return high * c / s
+    }
+
     /// Whether the server, with `backlog` attempts waiting over its busy workers and its retry
-    /// stages at the low point's rest, ends up with its queue more than half full.
+    /// stages at the low point's rest, does not come back to the low point: it is followed in
+    /// steps of a second (longer as time goes on) until it is back (its queue empty and its
+    /// requests retrying within a thousandth of the low point's), and it has tipped if it settles
+    /// elsewhere (the work and the requests retrying move by less than a millionth of a request in
+    /// a step) or is not back by ``tippingHorizon(backlog:)``.
     func tips(from backlog: Double, idleFailure: Double) throws(StochasticsError) -> Bool {
         let layout = layout
+        let c = Double(workers)
         let rate = arrivalRate / Double(replicas)
         var y = [Double](repeating: 0, count: layout.dimension)
-        y[layout.work] = Double(workers) + backlog
+        y[layout.work] = c + backlog
         var failing = rate * idleFailure  // attempt k + 1's failures a second, at the low point
         for k in 0..<layout.retries {
             for stage in 0..<Self.learningStages {
@@ -127,18 +157,21 @@ extension FluidModel {
             failing *= idleFailure
         }
         let integrator = try integrator()
-        // Followed a second at a time until it settles (the work and the requests retrying move
-        // by less than a millionth of a request in a second) or the horizon passes.
+        let horizon = tippingHorizon(backlog: backlog)
+        // The low point's requests retrying: back within a thousandth of them with the queue
+        // empty, the server has drained.
+        let resting = inFlight(y) - y[layout.work]
         var t = 0.0
         var before = (work: y[layout.work], retrying: inFlight(y))
-        while t < tippingHorizon {
-            try advance(&y, from: t, to: t + 1, integrator)
-            t += 1
+        while t < horizon {
+            let step = min(horizon - t, max(1, t / 10))
+            try advance(&y, from: t, to: t + step, integrator)
+            t += step
+            if y[layout.work] <= c && inFlight(y) - y[layout.work] <= resting * 1.001 + 1e-9 { return false }
             let now = (work: y[layout.work], retrying: inFlight(y))
             if abs(now.work - before.work) < 1e-6 && abs(now.retrying - before.retrying) < 1e-6 { break }
             before = now
         }
-        let (limit, _) = workLimit(factor: 1)
-        return y[layout.work] > (Double(workers) + limit) / 2
+        return true
     }
 }

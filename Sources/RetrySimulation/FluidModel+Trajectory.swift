@@ -35,10 +35,10 @@ extension FluidModel {
     static let relativeTolerance = 1e-6
 
     /// Follows the fluid from an empty server at 0: bucket by bucket until `detailUntil`
-    /// nanoseconds, then in steps of a second until every request has ended (less than a
-    /// millionth of a request in flight), or twenty of a request's longest lives (``tippingHorizon``)
-    /// after the arrivals end, or ``horizonLimit``: requests still in flight then (capacity that
-    /// never comes back) count neither as successes nor as give-ups, and `drained` is false.
+    /// nanoseconds, then in steps of a second or a tenth of the time so far until every request has ended (less than a
+    /// millionth of a request in flight), or ``tippingHorizon(backlog:)`` of a full queue after the
+    /// arrivals end, or ``horizonLimit``: requests still in flight then (capacity that never comes
+    /// back) count neither as successes nor as give-ups, and `drained` is false.
     /// - Throws: a GSL failure of the integration.
     public func trajectory(bucketWidth: Int64, detailUntil: Int64) throws(StochasticsError) -> Trajectory {
         precondition(bucketWidth > 0, "buckets have a width")
@@ -63,10 +63,11 @@ extension FluidModel {
             (sent, succeeded) = (y[layout.sent], y[layout.successes])
         }
         let arrivalsOver = arrivalsEnd ?? Self.horizonLimit
-        // Requests end within twenty lifetimes of the last arrival unless capacity stays away.
-        let limit = min(Self.horizonLimit, arrivalsOver + tippingHorizon)
+        // Requests end within five lifetimes of the last arrival (and the drain of a full
+        // queue) unless capacity stays away; the steps lengthen as the run goes on.
+        let limit = min(Self.horizonLimit, arrivalsOver + tippingHorizon(backlog: Double(queueLimit)))
         while t < limit && (t < arrivalsOver || inFlight(y) >= 1e-6) {
-            let end = t + 1
+            let end = min(limit, t + max(1, t / 10))
             try advance(&y, from: t, to: end, integrator)
             t = end
         }
