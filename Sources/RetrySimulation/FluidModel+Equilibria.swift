@@ -38,7 +38,7 @@ extension FluidModel {
     /// between save the unstable one that separates the two.
     ///
     /// The tipping backlog is found by bisection over trajectories of the equations (each from
-    /// the low point's retry stages with a backlog added, followed for ``tippingHorizon(backlog:)``): the
+    /// the low point's retry stages with a backlog added, followed for `tippingHorizon(backlog:)`): the
     /// quasi-static threshold would ignore that a queue drains while its retries are on their way.
     /// - Throws: a GSL failure of an integration.
     public func equilibria() throws(StochasticsError) -> Equilibria {
@@ -141,7 +141,7 @@ extension FluidModel {
     /// steps of a second (longer as time goes on) until it is back (its queue empty and its
     /// requests retrying within a thousandth of the low point's), and it has tipped if it settles
     /// elsewhere (the work and the requests retrying move by less than a millionth of a request in
-    /// a step) or is not back by ``tippingHorizon(backlog:)``.
+    /// a step) or is not back by `tippingHorizon(backlog:)`.
     func tips(from backlog: Double, idleFailure: Double) throws(StochasticsError) -> Bool {
         let layout = layout
         let c = Double(workers)

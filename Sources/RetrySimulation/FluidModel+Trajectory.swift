@@ -36,7 +36,7 @@ extension FluidModel {
 
     /// Follows the fluid from an empty server at 0: bucket by bucket until `detailUntil`
     /// nanoseconds, then in steps of a second or a tenth of the time so far until every request has ended (less than a
-    /// millionth of a request in flight), or ``tippingHorizon(backlog:)`` of a full queue after the
+    /// millionth of a request in flight), or `tippingHorizon(backlog:)` of a full queue after the
     /// arrivals end, or ``horizonLimit``: requests still in flight then (capacity that never comes
     /// back) count neither as successes nor as give-ups, and `drained` is false.
     /// - Throws: a GSL failure of the integration.

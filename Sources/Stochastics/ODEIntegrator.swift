@@ -27,7 +27,11 @@ public final class ODEIntegrator {
     public static let maximumSteps = 10_000_000
 
     /// - Parameters:
+    ///   - dimension: the number of equations (and of values in a state).
+    ///   - absoluteTolerance: the error allowed in each value of a step, besides the relative one.
+    ///   - relativeTolerance: the error allowed in each value of a step, as a share of the value.
     ///   - initialStep: the first step tried (the control adapts it at once).
+    ///   - rightHandSide: f(t, y), written into the derivative it is given.
     /// - Throws: ``StochasticsError/allocationFailed(_:)`` when GSL cannot allocate the driver.
     public init(
         dimension: Int, absoluteTolerance: Double, relativeTolerance: Double, initialStep: Double,
