@@ -1,5 +1,6 @@
 import BackoffPolicies
 import RetrySimulation
+import Stochastics
 
 /// `backoff formula --server capacity`: the capacity server's exact stationary answers under each
 /// row's policy, from its Markov chain (`RetrialQueue`), where the service and the policy's waits
@@ -56,8 +57,10 @@ extension FormulaCommand {
         /// The exact answer: `nil` when the service or the policy's waits are not memoryless, or
         /// with a timeout.
         var solution: RetrialQueue.Solution?
-        /// The fluid's fixed points: `nil` when the policy's expected waits have no closed form.
+        /// The fluid's fixed points: `nil` when the policy's expected waits have no closed form,
+        /// or the integration failed (``fluidFailure`` says why).
         var fluid: FluidModel.Equilibria?
+        var fluidFailure: String?
 
         /// Whether the service time is exponential, as the chain needs.
         var isExponential: Bool {
@@ -67,7 +70,11 @@ extension FormulaCommand {
         /// The question with the answers under `policy`.
         func solved(under policy: BackoffPolicy) throws(CommandLineError) -> Capacity {
             var answered = self
-            answered.fluid = try fluid(under: policy)
+            do throws(StochasticsError) {
+                answered.fluid = try fluid(under: policy)
+            } catch {
+                answered.fluidFailure = "jitter \(policy.jitter.name): the fluid's integration failed (\(error))"
+            }
             guard timeout == nil, case .exponential(let mean) = service,
                 let retryRates = policy.exponentialRetryRates,
                 let queue = RetrialQueue(
@@ -84,17 +91,16 @@ extension FormulaCommand {
             }
         }
 
-        /// The fluid of this server under `policy`, and its fixed points.
-        private func fluid(under policy: BackoffPolicy) throws(CommandLineError) -> FluidModel.Equilibria? {
+        /// The fluid of this server under `policy`, and its fixed points: `nil` where its equations
+        /// do not hold the policy.
+        private func fluid(under policy: BackoffPolicy) throws(StochasticsError) -> FluidModel.Equilibria? {
             guard policy.maxElapsed == nil, let starts = policy.expectedStartTimes,
                 let model = FluidModel(
                     arrivalRate: arrivalRate, arrivalsEnd: nil, workers: workers, queueLimit: queueLimit,
                     serviceTime: service, timeout: timeout.map { $0.nanoseconds / 1e9 },
                     retryWaits: zip(starts, starts.dropFirst()).map { $1 - $0 })
             else { return nil }
-            do { return try model.equilibria() } catch {
-                throw .failure("the capacity server's fluid under jitter \(policy.jitter.name): \(error)")
-            }
+            return try model.equilibria()
         }
     }
 
@@ -166,7 +172,8 @@ extension FormulaCommand {
             "fluid_state",
             "with --server capacity: the fluid's fixed points, stable (only a low one: the queue empties after any "
                 + "trigger), vulnerable (a low and a high one: a large enough backlog tips it) or collapsed (only the "
-                + "high one); empty where the policy's expected waits have no closed form"
+                + "high one); empty where the policy's expected waits have no closed form, or the model is too stiff to "
+                + "integrate (its fastest rate times its span above 10^7: 1 ns services)"
         ) { $0.capacity?.fluid?.regime.rawValue ?? "" }.holdingText(),
         Column(
             "fluid_low_goodput_per_s",

@@ -250,6 +250,7 @@ struct FormulaCommand: BackoffCommand {
                     policy: policy, outageEnd: VirtualTime(outage.end), bucketWidth: outage.bucket)
             }
             let capacity = try self.capacity?.solved(under: policy)
+            if let failure = capacity?.fluidFailure { csv.notes.append(failure + "; its fluid_ cells are empty") }
             csv.append(
                 table.row(Row(policy: policy, waitBudget: waitBudget, outage: outage, load: load, capacity: capacity)))
         }

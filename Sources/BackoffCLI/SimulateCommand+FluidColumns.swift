@@ -9,7 +9,7 @@ extension SimulateCommand {
             "fluid_state",
             "the fluid's fixed points at full capacity under steady arrivals: stable (only a low one), vulnerable (a low "
                 + "and a high one: a trigger can tip it) or collapsed (only the high one); empty where the fluid does "
-                + "not apply (a burst, limits, layers, a hedge, a non-FIFO queue, ...)"
+                + "not apply (a burst, limits, layers, a hedge, a non-FIFO queue, ...) or is too stiff to integrate"
         ) { $0.fluid?.regime.rawValue ?? "" }.holdingText(),
         Column(
             "fluid_goodput",

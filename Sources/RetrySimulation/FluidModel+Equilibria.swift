@@ -92,9 +92,8 @@ extension FluidModel {
     /// ``horizonLimit``).
     func tippingHorizon(backlog: Double) -> Double {
         let c = Double(workers)
-        let life = Double(maxAttempts) * ((timeout ?? 0) + meanService) + retryWaits.reduce(0, +)
         let spare = max(1e-3, 1 - arrivalRate / Double(replicas) * meanService / c)
-        return min(Self.horizonLimit, max(10, 5 * life) + 4 * backlog * meanService / c / spare)
+        return min(Self.horizonLimit, max(10, 5 * longestLife) + 4 * backlog * meanService / c / spare)
     }
 
     /// The least backlog, to a ten-thousandth of itself, from which the server tips; `nil` when a
@@ -164,7 +163,7 @@ extension FluidModel {
         var t = 0.0
         var before = (work: y[layout.work], retrying: inFlight(y))
         while t < horizon {
-            let step = min(horizon - t, max(1, t / 10))
+            let step = min(horizon - t, Self.longestStep, max(1, t / 10))
             try advance(&y, from: t, to: t + step, integrator)
             t += step
             if y[layout.work] <= c && inFlight(y) - y[layout.work] <= resting * 1.001 + 1e-9 { return false }

@@ -34,6 +34,12 @@ extension FluidModel {
     /// The relative tolerance of every integration step.
     static let relativeTolerance = 1e-6
 
+    /// The longest span followed at once after the detail (a second, or a tenth of the time so
+    /// far, up to this), and the most steps its integration may take: a model within
+    /// ``stiffnessLimit`` needs fewer.
+    static let longestStep = 30.0
+    static let maximumSteps = 1_000_000
+
     /// Follows the fluid from an empty server at 0: bucket by bucket until `detailUntil`
     /// nanoseconds, then in steps of a second or a tenth of the time so far until every request has ended (less than a
     /// millionth of a request in flight), or `tippingHorizon(backlog:)` of a full queue after the
@@ -67,7 +73,7 @@ extension FluidModel {
         // queue) unless capacity stays away; the steps lengthen as the run goes on.
         let limit = min(Self.horizonLimit, arrivalsOver + tippingHorizon(backlog: Double(queueLimit)))
         while t < limit && (t < arrivalsOver || inFlight(y) >= 1e-6) {
-            let end = min(limit, t + max(1, t / 10))
+            let end = min(limit, t + min(Self.longestStep, max(1, t / 10)))
             try advance(&y, from: t, to: end, integrator)
             t = end
         }
@@ -86,7 +92,7 @@ extension FluidModel {
         let scale = Double(workers + queueLimit)
         let integrator = try ODEIntegrator(
             dimension: layout.dimension, absoluteTolerance: 1e-8 * scale,
-            relativeTolerance: Self.relativeTolerance, initialStep: 1e-6
+            relativeTolerance: Self.relativeTolerance, initialStep: 1e-6, maximumSteps: Self.maximumSteps
         ) { t, y, dy in
             model.derivative(at: t, y, into: dy, factor: box.factor, arrivals: box.arrivals)
         }

@@ -46,6 +46,12 @@ public struct FluidModel: Hashable, Sendable {
     public let retryWaits: [Double]
     /// The capacity factor over time: (start in seconds, factor), the first at 0, starts rising.
     public let capacity: [CapacityStep]
+    /// A request's longest life away from the queue, in seconds: every attempt timing out (or
+    /// served), and every retry wait.
+    var longestLife: Double {
+        Double(maxAttempts) * ((timeout ?? 0) + meanService) + retryWaits.reduce(0, +)
+    }
+
     /// The mean service time s, in seconds (kept: the equations read it at every evaluation).
     let meanService: Double
 
@@ -63,9 +69,15 @@ public struct FluidModel: Hashable, Sendable {
     /// time, which a fluid cannot integrate.
     public static let shortestRetryWait = 1e-6
 
+    /// The most a model's fastest rate (a worker's 1/s, a retry stage's 1/e_k, a timeout stage's
+    /// m/T) times the span it is followed over (its arrivals and five of a request's longest
+    /// lives) may be: an explicit integrator takes a few steps per unit of that product, and a
+    /// model beyond it (1 ns services over seconds) would take minutes, so it has no fluid.
+    public static let stiffnessLimit = 1e7
+
     /// - Returns: `nil` for a model out of range: no workers, a rate or a time that is not a
-    ///   finite positive number, a retry wait under ``shortestRetryWait``, or capacity steps that
-    ///   do not start at 0 and rise.
+    ///   finite positive number, a retry wait under ``shortestRetryWait``, capacity steps that
+    ///   do not start at 0 and rise, or a model too stiff to integrate (``stiffnessLimit``).
     public init?(
         arrivalRate: Double, arrivalsEnd: Double?, replicas: Int = 1, workers: Int, queueLimit: Int,
         serviceTime: ServiceTime, timeout: Double?, dropsExpired: Bool = false, retryWaits: [Double],
@@ -89,6 +101,10 @@ public struct FluidModel: Hashable, Sendable {
         self.retryWaits = retryWaits
         self.capacity = capacity
         meanService = serviceTime.mean.nanoseconds / 1e9
+        let fastest = max(
+            1 / meanService, timeout.map { Double(Self.learningStages) / $0 } ?? 0, 1 / (retryWaits.min() ?? .infinity))
+        let span = (arrivalsEnd ?? 0) + max(10, 5 * longestLife)
+        guard fastest * span <= Self.stiffnessLimit else { return nil }
     }
 
     /// n, the most attempts a request makes.

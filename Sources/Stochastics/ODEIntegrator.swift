@@ -23,7 +23,8 @@ public final class ODEIntegrator {
     /// Right-hand sides evaluated so far.
     public private(set) var evaluations = 0
 
-    /// The most steps one ``advance(_:from:to:)`` may take before it gives up.
+    /// The most steps one ``advance(_:from:to:)`` may take before it gives up, unless the
+    /// integrator is given its own.
     public static let maximumSteps = 10_000_000
 
     /// - Parameters:
@@ -31,11 +32,12 @@ public final class ODEIntegrator {
     ///   - absoluteTolerance: the error allowed in each value of a step, besides the relative one.
     ///   - relativeTolerance: the error allowed in each value of a step, as a share of the value.
     ///   - initialStep: the first step tried (the control adapts it at once).
+    ///   - maximumSteps: the most steps one ``advance(_:from:to:)`` may take.
     ///   - rightHandSide: f(t, y), written into the derivative it is given.
     /// - Throws: ``StochasticsError/allocationFailed(_:)`` when GSL cannot allocate the driver.
     public init(
         dimension: Int, absoluteTolerance: Double, relativeTolerance: Double, initialStep: Double,
-        _ rightHandSide: @escaping RightHandSide
+        maximumSteps: Int = ODEIntegrator.maximumSteps, _ rightHandSide: @escaping RightHandSide
     ) throws(StochasticsError) {
         precondition(dimension > 0, "a system has at least one equation")
         precondition(absoluteTolerance >= 0 && relativeTolerance >= 0 && initialStep > 0, "tolerances and step")
@@ -53,7 +55,7 @@ public final class ODEIntegrator {
             throw .allocationFailed("an ODE driver of \(dimension) equations")
         }
         self.driver = driver
-        gsl_odeiv2_driver_set_nmax(driver, UInt(Self.maximumSteps))
+        gsl_odeiv2_driver_set_nmax(driver, UInt(max(1, maximumSteps)))
         // The driver keeps `system`'s address: its callback finds this integrator through `params`,
         // which the integrator outlives (the driver is freed in deinit).
         system.pointee.params = Unmanaged.passUnretained(self).toOpaque()
@@ -74,7 +76,7 @@ public final class ODEIntegrator {
 
     /// Advances `y`, the state at `start`, to the state at `end` (> `start`).
     /// - Throws: ``StochasticsError/gsl(function:status:reason:)`` when the step control cannot
-    ///   meet the tolerances (its step fell below GSL's least) or takes more than ``maximumSteps``.
+    ///   meet the tolerances (its step fell below GSL's least) or takes more than its most steps.
     public func advance(_ y: inout [Double], from start: Double, to end: Double) throws(StochasticsError) {
         precondition(y.count == dimension, "a state of \(dimension) values")
         guard end > start else { return }

@@ -131,4 +131,19 @@ struct FluidModelTests {
         let inside = Self.model(rate: 1, service: fixed, timeout: 0.05 / 0.3 + 0.004 / 0.3 + 1e-9, capacity: drop)
         #expect(inside.timeoutProbability(backlog: 50, at: 1) == 0)
     }
+
+    /// A model too stiff for an explicit integrator has no fluid: 1 ns services over 10 s of
+    /// arrivals make a rate of 10^9 times a span of 10 s, past the limit of 10^7 (minutes of
+    /// steps), while 4 ms services (250 a second) are far within it.
+    @Test func aModelTooStiffToIntegrateHasNoFluid() {
+        let stiff = FluidModel(
+            arrivalRate: 100, arrivalsEnd: 10, workers: 4, queueLimit: 50, serviceTime: .deterministic(.nanoseconds(1)),
+            timeout: 1e-9, retryWaits: [0.05])
+        #expect(stiff == nil)
+        let usual = FluidModel(
+            arrivalRate: 950, arrivalsEnd: 10, workers: 4, queueLimit: 50,
+            serviceTime: .exponential(mean: .milliseconds(4)),
+            timeout: 0.06, retryWaits: [0.05])
+        #expect(usual != nil)
+    }
 }
