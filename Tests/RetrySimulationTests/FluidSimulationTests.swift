@@ -55,7 +55,8 @@ import Testing
     /// 10 attempts with full jitter from 10 ms; capacity at 0.3 from 5 s), at two rates and two
     /// ends of the drop away from the boundary: the fluid and the run agree on whether goodput
     /// came back (500 a second recovers from a 0.2 s drop and not from a 0.8 s one; 400 recovers
-    /// from both), and on the share that succeeded to within 0.03 (measured: at most 0.018).
+    /// from both), and on the share that succeeded to within 0.03 (measured: 0.019 at 500 a second
+    /// and 5.8 s, under 1e-14 in the other three).
     @Test(arguments: [(400.0, 5.2), (400, 5.8), (500, 5.2), (500, 5.8)])
     func theMapsOutcomesAreTheFluids(rate: Double, until: Double) throws {
         let policy = try BackoffPolicy(base: .milliseconds(10), jitter: .full, budget: .maxAttempts(10))
