@@ -155,8 +155,8 @@ struct ScenarioOptions {
             return (.contention(hop: hop), [Self.hop.name, hopSD.name])
         case .trace(let trace):
             return (.trace(trace), [])
-        case .rateLimit(let limit):
-            return (.rateLimit(limit), [])
+        case .component(let component):
+            return (.component(component), [])
         case .capacity:
             let names =
                 [workers, queue].map(\.name) + [

@@ -2,14 +2,14 @@ import EventSimulation
 import RetrySimulation
 
 /// The `--server` syntax: `always-fail`, `bernoulli:P`, `outage:DURATION`, `contention`, `capacity`,
-/// `trace:FILE`, `ratelimit:RATE[:burst=B][:share=F]`.
+/// `trace:FILE`, and each registered component's (`ServerComponents.registered`), e.g.
+/// `ratelimit:RATE[:burst=B][:share=F]`.
 /// The parameters of contention and capacity (and Retry-After) come from their own options.
 enum ServerSpec: ArgumentCodec {
     static let form =
         "always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), "
-        + "contention, capacity, trace:FILE (a CSV of time_s,failure_probability), or ratelimit:RATE[:burst=B][:share=F] "
-        + "(RATE > 0 a second or a minute, e.g. 10/s or 600/m; B >= 1 whole tokens, default 1; F the share of "
-        + "clients limited, 0 < F <= 1, default 1)"
+        + "contention, capacity, trace:FILE (a CSV of time_s,failure_probability), or "
+        + ServerComponents.registered.map { $0.form }.joined(separator: ", or ")
 
     /// The model `text` names, with the default parameters of the other options'.
     static func parse(_ text: String) throws(InvalidValue) -> ServerModel {
@@ -42,10 +42,10 @@ enum ServerSpec: ArgumentCodec {
             return .capacity(CapacityModel(workers: 1, serviceTime: .deterministic(.nanoseconds(1)), queueLimit: 0))
         case ("trace", 2):
             return (try? TraceFile.trace(path: parts[1])).map { .trace($0) }
-        case ("ratelimit", 2):
-            return rateLimit(parts[1]).map { .rateLimit($0) }
         default:
-            return nil
+            return ServerComponents.named(parts[0])?.init(parameters: parts.count == 2 ? parts[1] : nil).map {
+                .component(AnyServerComponent($0))
+            }
         }
     }
 
@@ -58,40 +58,12 @@ enum ServerSpec: ArgumentCodec {
         case .contention: "contention"
         case .capacity: "capacity"
         case .trace(let trace): "trace:\(trace.name)"
-        case .rateLimit(let limit):
-            "ratelimit:\(CSVFormat.number(limit.rate))/s" + (limit.burst == 1 ? "" : ":burst=\(limit.burst)")
-                + (limit.share == 1 ? "" : ":share=\(CSVFormat.number(limit.share))")
+        case .component(let component): component.base.specText
         }
-    }
-
-    /// `RATE[:burst=B][:share=F]`, RATE a number per second or per minute (`10/s`, `600/m`); the ranges are the
-    /// model's to check.
-    private static func rateLimit(_ text: String) -> RateLimit? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        var burst: Int?
-        var share: Double?
-        for part in parts.dropFirst() {
-            if part.hasPrefix("burst="), burst == nil, let b = Int(part.dropFirst("burst=".count)) {
-                burst = b
-            } else if part.hasPrefix("share="), share == nil, let f = ValueParser.number(String(part.dropFirst(6))) {
-                share = f
-            } else {
-                return nil
-            }
-        }
-        let rate = parts[0]
-        let per: Double
-        if rate.hasSuffix("/s") {
-            per = 1
-        } else if rate.hasSuffix("/m") {
-            per = 60
-        } else {
-            return nil
-        }
-        guard let count = ValueParser.number(String(rate.dropLast(2))) else { return nil }
-        return RateLimit(rate: count / per, burst: burst ?? 1, share: share ?? 1)
     }
 
     /// The model names, for suggestions.
-    static let names = ["always-fail", "bernoulli", "outage", "contention", "capacity", "trace", "ratelimit"]
+    static let names =
+        ["always-fail", "bernoulli", "outage", "contention", "capacity", "trace"]
+        + ServerComponents.registered.map { $0.name }
 }

@@ -1,3 +1,4 @@
+import BackoffPolicies
 import Foundation
 
 /// A token bucket at the server (`--server ratelimit:RATE[:burst=B][:share=F]`): it holds at most B
@@ -21,7 +22,7 @@ import Foundation
 /// With a share F, each arrival goes to the limit with probability F independently of the arrival
 /// times, so the limit sees Poisson arrivals of λF: ``overallThrottledShare(arrivalRate:)`` is
 /// F P(throttled at λF).
-public struct RateLimit: Hashable, Sendable {
+public struct RateLimit: ServerComponent {
     /// Tokens a second.
     public let rate: Double
     /// The bucket's size, in tokens.
@@ -34,6 +35,82 @@ public struct RateLimit: Hashable, Sendable {
         self.burst = burst
         self.share = share
     }
+
+    public static let name = "ratelimit"
+    public static let usage = "ratelimit:R"
+    public static let form =
+        "ratelimit:RATE[:burst=B][:share=F] (RATE > 0 a second or a minute, e.g. 10/s or 600/m; B >= 1 whole "
+        + "tokens, default 1; F the share of clients limited, 0 < F <= 1, default 1)"
+    public static let help = [
+        "A token bucket shared by all clients: R tokens a second (10/s, 600/m), at most",
+        "B of them (:burst=B, default 1), full at the start. An attempt that finds a",
+        "whole token takes it and succeeds; any other fails at once with a throttling",
+        "error (so --failure-kind is throttling, and a preset follows its throttling",
+        "rule). With :share=F (0 < F <= 1) only that share of the clients, drawn",
+        "once each, send to the bucket; the others' attempts succeed, as one SDK",
+        "client's requests reach a throttled resource and unthrottled ones. With",
+        "Poisson arrivals and one attempt, formula_successes is the stationary share",
+        "admitted: 1 - F P(throttled at F x the arrival rate).",
+    ]
+
+    /// `RATE[:burst=B][:share=F]`, RATE a number per second or per minute (`10/s`, `600/m`); the
+    /// ranges are ``validate()``'s to check.
+    public init?(parameters: String?) {
+        guard let parts = parameters?.split(separator: ":", omittingEmptySubsequences: false) else { return nil }
+        var burst: Int?
+        var share: Double?
+        for part in parts.dropFirst() {
+            if part.hasPrefix("burst="), burst == nil, let b = Int(part.dropFirst("burst=".count)) {
+                burst = b
+            } else if part.hasPrefix("share="), share == nil, let f = Self.number(part.dropFirst("share=".count)) {
+                share = f
+            } else {
+                return nil
+            }
+        }
+        let per: Double
+        switch parts[0].suffix(2) {
+        case "/s": per = 1
+        case "/m": per = 60
+        default: return nil
+        }
+        guard let count = Self.number(parts[0].dropLast(2)) else { return nil }
+        self.init(rate: count / per, burst: burst ?? 1, share: share ?? 1)
+    }
+
+    /// A finite decimal number, as every numeric option reads one (no hexadecimal).
+    private static func number(_ text: Substring) -> Double? {
+        guard let value = Double(text), value.isFinite, !text.lowercased().hasPrefix("0x") else { return nil }
+        return value
+    }
+
+    public var specText: String {
+        "ratelimit:\(rate.decimalText)/s" + (burst == 1 ? "" : ":burst=\(burst)")
+            + (share == 1 ? "" : ":share=\(share.decimalText)")
+    }
+
+    public func validate() throws(SimulationError) {
+        guard rate.isFinite, rate > 0 else { throw .invalidRateLimit(rate) }
+        guard burst >= 1 else { throw .invalidBurst(burst) }
+        guard share > 0, share <= 1 else { throw .invalidLimitedShare(share) }
+    }
+
+    /// Every failure is a throttling error.
+    public var failureKind: FailureKind? { .throttling }
+
+    /// Under Poisson arrivals of one request per client, one attempt each, no shared limits and
+    /// no permanent errors: every client makes one attempt, waits nothing, and succeeds with the
+    /// share admitted, 1 − ``overallThrottledShare(arrivalRate:)``.
+    public func closedForm(in scenario: Scenario) -> (
+        attemptsPerClient: Double, meanTotalWait: Double, successFraction: Double
+    )? {
+        guard case .poisson(let rate, _) = scenario.arrivals, scenario.policy.maxAttempts == 1,
+            scenario.limits.isEmpty, scenario.requestsPerClient == 1, scenario.permanentFraction == 0
+        else { return nil }
+        return overallThrottledShare(arrivalRate: rate).map { (1, 0, 1 - $0) }
+    }
+
+    public func run(on runner: ServerRunner) throws -> ScenarioReport { try runner.run(RateLimitServer.self) }
 
     /// The stationary share of all attempts throttled under Poisson arrivals of `arrivalRate` a
     /// second, a share F of which reach the limit: F P(throttled at F λ).

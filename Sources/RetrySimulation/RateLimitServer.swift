@@ -1,7 +1,7 @@
 import BackoffPolicies
 import EventSimulation
 
-/// The server of ``ServerModel/rateLimit(_:)``: a token bucket that answers at once, a success when
+/// The machine of ``RateLimit``, a server component: a token bucket that answers at once, a success when
 /// an attempt finds a whole token (and takes it), a throttling error otherwise. Its bucket is shared
 /// by every client, so its runs are event-ordered. With a share below 1, whether a client sends to
 /// the limit is drawn from its stream at its first attempt, and kept.
@@ -20,7 +20,9 @@ struct RateLimitServer: ModelledServer, StackableServer {
     private var limited: [UInt8] = []
 
     init(_ model: ServerModel) {
-        guard case .rateLimit(let limit) = model else { preconditionFailure("\(model) is not a rate limiter") }
+        guard case .component(let component) = model, let limit = component.base as? RateLimit else {
+            preconditionFailure("\(model) is not a rate limiter")
+        }
         ratePerNanosecond = limit.rate / 1e9
         burst = Double(limit.burst)
         tokens = burst

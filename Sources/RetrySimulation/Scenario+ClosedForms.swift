@@ -27,11 +27,7 @@ extension Scenario {
     public func closedForm(expectedLoad: OutageLoad?) -> (
         attemptsPerClient: Double, meanTotalWait: Double, successFraction: Double
     )? {
-        if case .rateLimit(let limit) = server, case .poisson(let rate, _) = arrivals, policy.maxAttempts == 1,
-            limits.isEmpty, requestsPerClient == 1, permanentFraction == 0
-        {
-            return limit.overallThrottledShare(arrivalRate: rate).map { (1, 0, 1 - $0) }
-        }
+        if case .component(let component) = server, let form = component.base.closedForm(in: self) { return form }
         if !layers.isEmpty { return layeredClosedForm }
         guard isPlainBurst, let starts = policy.expectedStartTimes else { return nil }
         // With maxElapsed (no jitter), `starts` already stops at the last retry within the limit.

@@ -81,10 +81,11 @@ extension Scenario {
             return try runEventOrdered(
                 CapacityServer.self, starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit,
                 progress)
-        case .rateLimit:
-            return try runEventOrdered(
-                RateLimitServer.self, starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit,
-                progress)
+        case .component(let component):
+            return try component.base.run(
+                on: ServerRunner(
+                    scenario: self, starts: starts, recycles: recycles, seed: seed, requestLog: requestLog,
+                    exactQuantileLimit: exactQuantileLimit, progress: progress))
         }
     }
 
@@ -147,7 +148,7 @@ extension Scenario {
     static let clientChunk = 1 << 20
 
     /// An event-ordered run with `Server`, compiled apart with and without shared limits.
-    private func runEventOrdered<Server: ModelledServer & StackableServer>(
+    func runEventOrdered<Server: ModelledServer & StackableServer>(
         _: Server.Type, starts: ArrivalSequence, recycles: Bool, seed: UInt64, _ requestLog: (any RequestLog)?,
         _ exactQuantileLimit: Int,
         _ progress: RunProgress?

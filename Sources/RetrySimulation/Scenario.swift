@@ -194,9 +194,9 @@ public struct Scenario: Sendable {
         case .capacity: return true
         // Without shared limits these run client by client, with no slots at all.
         case .alwaysFail, .bernoulli, .outage, .trace: return !runsClientByClient
-        // The rate limiter draws whether a client sends to it once and keeps it; contention keeps
-        // each client's read.
-        case .rateLimit, .contention: return false
+        // Contention keeps each client's read.
+        case .contention: return false
+        case .component(let component): return component.base.reusesSlots
         }
     }
 

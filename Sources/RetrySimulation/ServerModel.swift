@@ -12,10 +12,10 @@ import EventSimulation
 ///                 two network hops; the write succeeds only if the version is unchanged
 /// capacity        workers, a service-time distribution and a bounded queue (see CapacityModel)
 /// trace           a failure probability over time, a step function read from an incident (FailureTrace)
-/// ratelimit:R     a token bucket at the server (RateLimit): an attempt that finds a token succeeds
-///                 and takes it, any other fails at once with a throttling error
 /// ```
-/// Bernoulli and outage failures may carry a Retry-After.
+/// Bernoulli and outage failures may carry a Retry-After. Further models are components, each
+/// declared in one file (``ServerComponent``, listed in ``ServerComponents/registered``): the token
+/// bucket at the server (``RateLimit``, `ratelimit:R`) is the first.
 public enum ServerModel: Hashable, Sendable {
     case alwaysFail
     case bernoulli(failureProbability: Double, retryAfter: RetryAfter? = nil)
@@ -23,7 +23,11 @@ public enum ServerModel: Hashable, Sendable {
     case contention(hop: NetworkDelay)
     case capacity(CapacityModel)
     case trace(FailureTrace)
-    case rateLimit(RateLimit)
+    /// A model declared as a ``ServerComponent``.
+    case component(AnyServerComponent)
+
+    /// A token bucket at the server (``RateLimit``).
+    public static func rateLimit(_ limit: RateLimit) -> ServerModel { .component(AnyServerComponent(limit)) }
 
     /// Throws when a parameter is outside its range.
     public func validate() throws(SimulationError) {
@@ -39,10 +43,8 @@ public enum ServerModel: Hashable, Sendable {
             try Self.validate(retryAfter)
         case .trace:
             return  // validated when made
-        case .rateLimit(let limit):
-            guard limit.rate.isFinite, limit.rate > 0 else { throw .invalidRateLimit(limit.rate) }
-            guard limit.burst >= 1 else { throw .invalidBurst(limit.burst) }
-            guard limit.share > 0, limit.share <= 1 else { throw .invalidLimitedShare(limit.share) }
+        case .component(let component):
+            try component.base.validate()
         case .contention(let hop):
             guard hop.mean >= .zero, hop.standardDeviation >= .zero else { throw .invalidNetworkDelay }
         case .capacity(let model):
@@ -111,6 +113,7 @@ public enum ServerModel: Hashable, Sendable {
         case .outage(let end, _): end
         case .capacity(let model): model.recoveryTime
         case .trace(let trace): trace.recoveryTime
+        case .component(let component): component.base.recoveryTime
         default: nil
         }
     }
@@ -121,6 +124,7 @@ public enum ServerModel: Hashable, Sendable {
         case .bernoulli(_, let retryAfter), .outage(_, let retryAfter): retryAfter != nil
         case .capacity(let model): model.rejectionRetryAfter != nil
         case .trace(let trace): trace.steps.contains { $0.value.retryAfter != nil }
+        case .component(let component): component.base.sendsRetryAfter
         default: false
         }
     }
@@ -128,7 +132,7 @@ public enum ServerModel: Hashable, Sendable {
     /// The kind of every failure the server answers with, when the server decides it: a rate
     /// limiter's are throttling errors. `nil` for the others, whose kind the scenario gives.
     public var failureKind: FailureKind? {
-        if case .rateLimit = self { return .throttling }
+        if case .component(let component) = self { return component.base.failureKind }
         return nil
     }
 
