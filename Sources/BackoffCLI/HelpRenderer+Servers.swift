@@ -41,8 +41,7 @@ extension HelpRenderer {
                               and 0 after is outage:T, draw for draw.
             \(components.joined(separator: "\n"))
 
-            All but contention and capacity answer at once. Options that do not apply to the chosen model are ignored,
-            with a warning on stderr.
+            Options that do not apply to the chosen model are ignored, with a warning on stderr.
 
             """
     }

@@ -156,7 +156,13 @@ struct ScenarioOptions {
         case .trace(let trace):
             return (.trace(trace), [])
         case .component(let component):
-            return (.component(component), [])
+            // Its ranges are its spec's: an error names the --server value (its form states them).
+            do throws(SimulationError) {
+                try component.base.validate()
+            } catch {
+                throw options.invalid(server, detail: error.isOutsideOwnRange ? nil : "\(error)")
+            }
+            return (.component(component), component.base.takesTimeouts ? [timeout.name] : [])
         case .capacity:
             let names =
                 [workers, queue].map(\.name) + [

@@ -73,6 +73,8 @@ extension Scenario {
             recyclesClients && arrivalSpan > 0
             ? min(sessions, 2 * (inFlight + 6 * inFlight.squareRoot() + 1024)) : sessions
         let bucketBytes = Double(MemoryLayout<LoadTimeline.Bucket>.stride)
+        let componentParts: [MemoryEstimate.Item] =
+            if case .component(let component) = server { component.base.memory(in: self) } else { [] }
         let limitBytes = LimitsInForce.bytesPerClient(limits)
         let limitParts: [MemoryEstimate.Item] =
             limitBytes == 0
@@ -145,6 +147,6 @@ extension Scenario {
                     what:
                         "\(MemoryEstimate.count(buckets)) load buckets, \(Int(bucketBytes)) bytes each (held up to 3 times while grown)",
                     bytes: 3 * buckets * bucketBytes),
-            ] + limitParts + layerParts + hedgeParts)
+            ] + limitParts + layerParts + hedgeParts + componentParts)
     }
 }

@@ -148,7 +148,7 @@ extension Scenario {
     static let clientChunk = 1 << 20
 
     /// An event-ordered run with `Server`, compiled apart with and without shared limits.
-    func runEventOrdered<Server: ModelledServer & StackableServer>(
+    func runEventOrdered<Server: StackableServer>(
         _: Server.Type, starts: ArrivalSequence, recycles: Bool, seed: UInt64, _ requestLog: (any RequestLog)?,
         _ exactQuantileLimit: Int,
         _ progress: RunProgress?

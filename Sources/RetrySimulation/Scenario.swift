@@ -108,7 +108,7 @@ public struct Scenario: Sendable {
         guard thinkTime >= .zero else { throw .negativeThinkTime }
         if let attemptTimeout {
             guard attemptTimeout > .zero else { throw .nonPositiveTimeout }
-            guard case .capacity = server else { throw .timeoutWithoutQueue }
+            guard server.takesTimeouts else { throw .timeoutWithoutQueue }
         }
         if let patience {
             guard patience > .zero else { throw .nonPositivePatience }

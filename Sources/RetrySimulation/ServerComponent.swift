@@ -19,7 +19,7 @@ public protocol ServerComponent: Hashable, Sendable {
     static var form: String { get }
     /// Its name in the help's left column, e.g. `ratelimit:R`.
     static var usage: String { get }
-    /// The help's paragraph, lines of at most 84 characters, without indentation.
+    /// The help's paragraph, lines of at most 82 characters (the help is 100 wide), without indentation.
     static var help: [String] { get }
 
     /// The model that `--server name:parameters` (or `--server name`, with `parameters` `nil`)
@@ -39,6 +39,9 @@ public protocol ServerComponent: Hashable, Sendable {
     var recoveryTime: VirtualTime? { get }
     /// Whether a failure from it can carry a Retry-After.
     var sendsRetryAfter: Bool { get }
+    /// Whether its answers take time, so that a client's `--timeout` applies (a capacity server's
+    /// do; an instant server's never keep a client waiting). False by default.
+    var takesTimeouts: Bool { get }
     /// Whether its machine keeps nothing of a session once the session has ended, so that a run
     /// may give the session's slot to another (``Scenario/recyclesClients``). False by default.
     var reusesSlots: Bool { get }
@@ -50,6 +53,10 @@ public protocol ServerComponent: Hashable, Sendable {
         attemptsPerClient: Double, meanTotalWait: Double, successFraction: Double
     )?
 
+    /// What its machine holds in a run of `scenario` beyond the clients' own state, for the run's
+    /// memory estimate. None by default.
+    func memory(in scenario: Scenario) -> [MemoryEstimate.Item]
+
     /// Runs the scenario on the component's machine: `runner.run(Machine.self)`.
     func run(on runner: ServerRunner) throws -> ScenarioReport
 }
@@ -59,6 +66,8 @@ extension ServerComponent {
     public var recoveryTime: VirtualTime? { nil }
     public var sendsRetryAfter: Bool { false }
     public var reusesSlots: Bool { false }
+    public var takesTimeouts: Bool { false }
+    public func memory(in scenario: Scenario) -> [MemoryEstimate.Item] { [] }
 
     public func closedForm(in scenario: Scenario) -> (
         attemptsPerClient: Double, meanTotalWait: Double, successFraction: Double
@@ -78,7 +87,7 @@ public struct ServerRunner {
 
     /// The run on `Server`, under the scenario's layers when it has some; specialised for
     /// `Server` where a component names it.
-    func run<Server: ModelledServer & StackableServer>(_: Server.Type) throws -> ScenarioReport {
+    func run<Server: StackableServer>(_: Server.Type) throws -> ScenarioReport {
         try scenario.runEventOrdered(
             Server.self, starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit, progress)
     }

@@ -3,7 +3,8 @@ public enum ServerComponents {
     /// Every component, in the order the help lists them (after the models not yet declared as
     /// components).
     public static let registered: [any ServerComponent.Type] = [
-        RateLimit.self
+        RateLimit.self,
+        DeadlineServer.self,
     ]
 
     /// The component `--server` names `name`, if any.

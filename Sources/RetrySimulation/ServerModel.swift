@@ -136,6 +136,16 @@ public enum ServerModel: Hashable, Sendable {
         return nil
     }
 
+    /// Whether the server's answers take time, so that a client's timeout applies: a capacity
+    /// server's, and a component's that says so (``ServerComponent/takesTimeouts``).
+    public var takesTimeouts: Bool {
+        switch self {
+        case .capacity: true
+        case .component(let component): component.base.takesTimeouts
+        default: false
+        }
+    }
+
     /// True for the servers that answer at once (always-fail, bernoulli, outage).
     public var answersAtOnce: Bool {
         switch self {

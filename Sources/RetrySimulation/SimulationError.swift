@@ -86,7 +86,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .noWorkers(let n): "at least 1 worker is needed, got \(n)"
         case .invalidReplicas(let n): "the replicas must number 1 to \(CapacityModel.maximumReplicas), got \(n)"
         case .hedgingNeedsCapacity:
-            "hedging needs a server where copies take time and run side by side (capacity): every other model answers at once"
+            "hedging needs a server where copies take time and run side by side on replicas (capacity)"
         case .hedgingWithLayers:
             "with layers (--layer) the bottom layer hedges its attempts to the replicas (its hedge-... keys), not the clients"
         case .layerHedgeNeedsCapacity(let name):
@@ -130,7 +130,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .noRequests(let n): "a client sends at least 1 request, got \(n)"
         case .negativeThinkTime: "the think time must not be negative"
         case .nonPositiveTimeout: "the attempt timeout must be greater than 0"
-        case .timeoutWithoutQueue: "an attempt timeout needs a server where attempts wait (capacity)"
+        case .timeoutWithoutQueue: "an attempt timeout needs a server where attempts wait (capacity, deadline)"
         case .nonPositivePatience: "the mean patience must be greater than 0"
         case .patienceAndTimeout: "an exponential patience replaces the fixed attempt timeout; give one of them"
         case .patienceWithoutQueue: "a patience needs a server where attempts wait (capacity)"

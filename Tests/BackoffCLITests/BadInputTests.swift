@@ -9,7 +9,7 @@ import Testing
 @Suite struct BadInputTests {
     static let durationForm = "expected a duration greater than 0 with a unit (ns, us, ms, s, m, h), e.g. 100ms"
     static let serverForm =
-        "expected always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), contention, capacity, trace:FILE (a CSV of time_s,failure_probability), or ratelimit:RATE[:burst=B][:share=F] (RATE > 0 a second or a minute, e.g. 10/s or 600/m; B >= 1 whole tokens, default 1; F the share of clients limited, 0 < F <= 1, default 1)"
+        "expected always-fail, bernoulli:P with 0 <= P <= 1 (e.g. bernoulli:0.5), outage:DURATION (e.g. outage:2s), contention, capacity, trace:FILE (a CSV of time_s,failure_probability), or ratelimit:RATE[:burst=B][:share=F] (RATE > 0 a second or a minute, e.g. 10/s or 600/m; B >= 1 whole tokens, default 1; F the share of clients limited, 0 < F <= 1, default 1), or deadline[:workers=C][:service=MEAN][:queue=K] (C >= 1 workers, default 1; MEAN > 0 the exponential service time's mean, default 20ms; K >= 0 queue places, default no limit)"
 
     static let cases: [(id: String, arguments: [String], message: String)] = [
         ("base zero", ["waits", "--base", "0ms"], "Invalid value '0ms' for '--base <duration>': \(durationForm)"),
@@ -600,7 +600,7 @@ import Testing
     @Test(arguments: [
         (
             ["--server", "outage:2s", "--hedge", "on:delay=1ms"], "--hedge",
-            "hedging needs a server where copies take time and run side by side (capacity)"
+            "hedging needs a server where copies take time and run side by side on replicas (capacity)"
         ),
         (
             ["--server", "capacity", "--hedge", "on:delay=1ms", "--layer", "max-attempts=2"], "--hedge",

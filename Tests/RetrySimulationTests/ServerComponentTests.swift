@@ -146,7 +146,7 @@ import Testing
         #expect(ServerComponents.named("ratelimit").map(ObjectIdentifier.init) == ObjectIdentifier(RateLimit.self))
         #expect(ServerComponents.named("capacity") == nil)
         for component in ServerComponents.registered {
-            #expect(component.help.allSatisfy { $0.count <= 84 }, "\(component.name)'s help is too wide")
+            #expect(component.help.allSatisfy { $0.count <= 82 }, "\(component.name)'s help is too wide")
         }
     }
 }
