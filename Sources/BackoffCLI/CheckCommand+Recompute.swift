@@ -6,7 +6,7 @@ extension CheckCommand {
     /// by the mean they belong to (`nil` values: no closed form), or `nil` when the columns cannot say.
     ///
     /// A simulate row's scenario is rebuilt from `server`, `clients`, `bucket_s` and, where the table
-    /// has them, `arrivals`, `service`, `replicas`, `hedge` and `layer_attempts` (a missing column
+    /// has them, `arrivals`, `service`, `replicas`, `hedge`, `layer_attempts` and `timeout_s` (a missing column
     /// reads as the option's default, except that a row with layers needs `layer_attempts`). Options
     /// that no column records (budgets, time limits, sessions) take their defaults: where one of them
     /// removed a closed form the row's formula column is empty, and ``checkFormulas`` skips it.
@@ -38,11 +38,13 @@ extension CheckCommand {
             server = .capacity(CapacityModel(workers: 1, serviceTime: service, queueLimit: 0, replicas: replicas))
         }
         let hedging = try columns.hedge.read(record, in: table) ?? nil
+        // A timeout where the server takes one (tables before timeout_s have none).
+        let timeout = server.takesTimeouts ? try columns.timeout.read(record, in: table) ?? nil : nil
         guard let layers = try layers(record, in: table) else { return nil }
         do {
             return try Scenario(
                 clients: clients, server: server, policy: policy, bucketWidth: bucketWidth, arrivals: arrivals,
-                layers: layers, hedging: hedging)
+                attemptTimeout: timeout, layers: layers, hedging: hedging)
         } catch {
             throw RowPolicy.Problem(
                 column: columns.server.name, value: table.column(columns.server.name).map { record[$0] } ?? "",

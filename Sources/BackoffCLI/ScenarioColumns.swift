@@ -34,6 +34,14 @@ enum ScenarioColumns {
         CellCodec<[Int]>(
             "not whole numbers >= 1 separated by x (e.g. 3x2)",
             write: { $0.map(String.init).joined(separator: "x") }, read: layerAttempts))
+    /// The clients' per-attempt timeout: a deadline server's closed form needs it.
+    static let timeout = TypedColumn(
+        "timeout_s", "the clients' per-attempt timeout (--timeout), seconds (inf: none)",
+        CellCodec<Duration?>(
+            "which is not a positive number of seconds or inf", write: { CSVFormat.seconds($0) },
+            read: { text in
+                text == "inf" ? .some(nil) : (try? CellCodec<Duration>.positiveSeconds.read(text)).map { $0 }
+            }, holdsNumbers: true))
 
     /// The attempts of a `layer_attempts` cell, `nil` when a part is not a whole number >= 1.
     private static func layerAttempts(_ text: String) -> [Int]? {

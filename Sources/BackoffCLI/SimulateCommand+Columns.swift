@@ -186,5 +186,5 @@ extension SimulateCommand {
             Column("deadline_exceeded", "requests whose --deadline passed while an attempt was in flight") {
                 String($0.report.deadlineExceeded)
             },
-        ] + hedgeColumns + fluidColumns
+        ] + hedgeColumns + fluidColumns + [ScenarioColumns.timeout.column { $0.scenario.attemptTimeout }]
 }

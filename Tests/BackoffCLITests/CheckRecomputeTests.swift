@@ -126,6 +126,21 @@ import Testing
             invented.stdout.contains("formula_attempts_per_client is 2, but the row's policy has no closed form there"),
             "\(invented.stdout)")
     }
+
+    /// A deadline server's closed form needs the row's timeout (`timeout_s`): recomputed with it, a
+    /// formula written with another deadline fails, and one without a timeout has no formula.
+    @Test func aDeadlineServersFormulaIsRecomputedWithItsTimeout() throws {
+        let command = "simulate --server deadline --arrivals poisson:40 --duration 60s --max-attempts 1 --timeout 50ms"
+        let untouched = try check(command) { _ in }
+        #expect(untouched.status == 0, "\(untouched.stdout)")
+        let otherDeadline = try check(command) { set("timeout_s", row: 1, to: "0.08", in: &$0) }
+        #expect(otherDeadline.status == 1)
+        #expect(otherDeadline.stdout.contains("formula_successes"), "\(otherDeadline.stdout)")
+        let none = try check(command) { set("timeout_s", row: 1, to: "inf", in: &$0) }
+        #expect(
+            none.stdout.contains("formula_successes is") && none.stdout.contains("has no closed form there"),
+            "\(none.stdout)")
+    }
 }
 
 /// Every reference table that carries a mean with its formula and standard error passes `check`:
