@@ -46,7 +46,7 @@ public struct ConcurrencyCap: LayerSetting {
             count += 1
         }
 
-        mutating func closed(at now: Int64, openedAt: Int64, _ ending: LayerCallEnding) {
+        mutating func closed(at now: Int64, _ call: LayerCall, _ ending: LayerCallEnding) {
             precondition(count > 0, "a call closed that never opened")
             count -= 1
         }

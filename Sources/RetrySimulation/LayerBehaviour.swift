@@ -5,15 +5,29 @@
 /// Each input is one event of a call's life, and each answer is a decision the stack carries out:
 /// a request reaches the layer (``admits(at:)``: refused, it is answered at once with a failure
 /// its caller may retry), a call it admitted opens (``opened(at:)``), and that call ends
-/// (``closed(at:openedAt:_:)``). A behaviour reads nothing else and acts on nothing else, so it is
+/// (``closed(at:_:_:)``, with when it opened and the layer's calls in flight then). A behaviour reads nothing else and acts on nothing else, so it is
 /// one file: its setting, its machine, and one line in ``LayerBehaviours/registered``.
 public protocol LayerBehaviour {
     /// Whether a request reaching the layer at `now` (nanoseconds) may open a call.
     func admits(at now: Int64) -> Bool
     /// A call opened at `now`: every behaviour of the layer admitted it.
     mutating func opened(at now: Int64)
-    /// A call that opened at `openedAt` ended at `now`, as `ending` says.
-    mutating func closed(at now: Int64, openedAt: Int64, _ ending: LayerCallEnding)
+    /// `call` ended at `now`, as `ending` says.
+    mutating func closed(at now: Int64, _ call: LayerCall, _ ending: LayerCallEnding)
+}
+
+/// A call of a layer, as its behaviours hear of it when it ends.
+public struct LayerCall: Equatable, Sendable {
+    /// When it opened, nanoseconds.
+    public let openedAt: Int64
+    /// The layer's calls in flight just after it opened, itself included: what Netflix's limiters
+    /// pass as `inflight` with each sample.
+    public let inFlightAtOpen: Int
+
+    /// The call that opened at `openedAt` with `inFlightAtOpen` calls in flight.
+    public init(openedAt: Int64, inFlightAtOpen: Int) {
+        (self.openedAt, self.inFlightAtOpen) = (openedAt, inFlightAtOpen)
+    }
 }
 
 /// How a layer's call ended, as its behaviours hear it.

@@ -2,7 +2,8 @@
 public enum LayerBehaviours {
     /// Every layer setting, in the order a layer's behaviours are consulted.
     public static let registered: [any LayerSetting.Type] = [
-        ConcurrencyCap.self
+        ConcurrencyCap.self,
+        ConcurrencyLimit.self,
     ]
 
     /// The behaviours a layer's settings make, in the order of ``registered``.

@@ -10,8 +10,10 @@ struct ServiceCall {
     /// The caller's attempt that this call answers: the client's attempt number (a top layer's
     /// call), or the tag of the parent call's attempt.
     var callerAttempt: Int64
-    /// When the call opened, nanoseconds (its layer's behaviours hear it when the call ends).
+    /// When the call opened, nanoseconds, and its layer's calls in flight then, itself included
+    /// (its layer's behaviours hear both when the call ends; 0 in a layer without behaviours).
     var openedAt: Int64
+    var inFlightAtOpen: Int32
     /// Unique among the run's calls and attempts (modulo 2^32): the call's own number, and the tag
     /// of its attempt in flight, so a stale event or a late answer is recognised.
     var id: UInt32

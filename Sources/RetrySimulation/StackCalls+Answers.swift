@@ -110,9 +110,11 @@ extension StackCalls {
         let layer = Int(state.pointee.calls[slot].layer)
         if gated[layer] { state.pointee.gates[layer]!.requestEnded(client: slot) }
         if behaves[layer] {
-            let openedAt = state.pointee.calls[slot].openedAt
+            state.pointee.inFlight[layer] -= 1
+            let opened = state.pointee.calls[slot]
+            let call = LayerCall(openedAt: opened.openedAt, inFlightAtOpen: Int(opened.inFlightAtOpen))
             for index in state.pointee.behaviours[layer].indices {
-                state.pointee.behaviours[layer][index].closed(at: now, openedAt: openedAt, ending)
+                state.pointee.behaviours[layer][index].closed(at: now, call, ending)
             }
         }
         state.pointee.calls[slot].isLive = false

@@ -39,6 +39,8 @@ final class StackCalls {
         var gates: [LimitsInForce?]
         var nextID: UInt32 = 0
         var tallies: [LayerTally]
+        /// Each layer's calls in flight, counted for layers with behaviours only.
+        var inFlight: [Int32]
         var clientAttempts = 0, orphanedAttempts = 0
         /// Whether a request found every slot taken (the run then fails: its numbers would be wrong).
         var overflowed = false
@@ -91,7 +93,8 @@ final class StackCalls {
                     layer.limits.isEmpty
                         ? nil : LimitsInForce(limits: layer.limits, clients: 0, failureKind: scenario.failureKind)
                 },
-                tallies: [LayerTally](repeating: LayerTally(), count: layers.count)))
+                tallies: [LayerTally](repeating: LayerTally(), count: layers.count),
+                inFlight: [Int32](repeating: 0, count: layers.count)))
     }
 
     deinit {
@@ -155,14 +158,17 @@ final class StackCalls {
             answerCaller(layer: layer, caller: caller, attempt: callerAttempt, .failure(serverDelay: nil), &outer)
             return nil
         }
+        var inFlight: Int32 = 0
         if behaves[layer] {
+            state.pointee.inFlight[layer] += 1
+            inFlight = state.pointee.inFlight[layer]
             for index in state.pointee.behaviours[layer].indices {
                 state.pointee.behaviours[layer][index].opened(at: now)
             }
         }
         let call = ServiceCall(
             retries: SimulatedClient(policy: policies[layer]), deadline: deadline, callerAttempt: callerAttempt,
-            openedAt: now, id: newID(), caller: Int32(caller),
+            openedAt: now, inFlightAtOpen: inFlight, id: newID(), caller: Int32(caller),
             session: layer == 0 ? Int32(caller) : state.pointee.calls[caller].session,
             layer: Int16(layer), callerRetrying: callerRetrying, isPermanent: permanent)
         let slot: Int

@@ -31,8 +31,10 @@ import Testing
 
             func admits(at now: Int64) -> Bool { succeeded < successes }
             mutating func opened(at now: Int64) { open += 1 }
-            mutating func closed(at now: Int64, openedAt: Int64, _ ending: LayerCallEnding) {
-                precondition(open > 0 && openedAt <= now, "a call closed that never opened, or before it opened")
+            mutating func closed(at now: Int64, _ call: LayerCall, _ ending: LayerCallEnding) {
+                precondition(
+                    open > 0 && call.openedAt <= now && call.inFlightAtOpen >= 1,
+                    "a call closed that never opened, or before it opened")
                 open -= 1
                 if ending == .succeeded { succeeded += 1 }
             }
@@ -79,14 +81,16 @@ import Testing
             var latest: Int64 = 0
             func admits(at now: Int64) -> Bool { latest <= threshold }
             mutating func opened(at now: Int64) {}
-            mutating func closed(at now: Int64, openedAt: Int64, _ ending: LayerCallEnding) { latest = now - openedAt }
+            mutating func closed(at now: Int64, _ call: LayerCall, _ ending: LayerCallEnding) {
+                latest = now - call.openedAt
+            }
         }
     }
 
     /// Ten clients within a second against one worker of fixed 100 ms services: the first call
     /// ends 100 ms after it opened, above a 50 ms threshold, so every request arriving after that
     /// is refused, and those before it are served; with a threshold of 1 s none is refused. The
-    /// behaviour hears each call's latency as `now - openedAt`.
+    /// behaviour hears each call's latency as `now - call.openedAt`.
     @Test func theArticlesSheddingLayerRefusesAfterASlowCall() throws {
         let once = try BackoffPolicy(budget: .maxAttempts(1))
         let capacity = CapacityModel(workers: 1, serviceTime: .deterministic(.milliseconds(100)), queueLimit: 100)
