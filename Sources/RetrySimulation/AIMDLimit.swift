@@ -1,3 +1,5 @@
+import BackoffPolicies
+
 /// Netflix concurrency-limits' `AIMDLimit`, a loss-based limit: it grows by one after a sample
 /// taken while the limit was at least half used, and shrinks by the backoff ratio after a drop
 /// (or a sample slower than the timeout), within its minimum and maximum. Its defaults are the
@@ -14,15 +16,22 @@
 public struct AIMDLimit: Hashable, Sendable {
     /// The limit before any sample.
     public let initialLimit: Int
-    /// The least and the most the limit may be.
+    /// The least the limit may be.
     public let minLimit: Int
+    /// The most the limit may be.
     public let maxLimit: Int
     /// What a drop multiplies the limit by, in [0.5, 1).
     public let backoffRatio: Double
     /// A sample slower than this, in nanoseconds, counts as a drop.
     public let timeout: Int64
 
-    /// The limit with the library's defaults for what is not given; ``validate()`` checks them.
+    /// The limit with the library's defaults for what is not given; ``invalidReason`` checks them.
+    /// - Parameters:
+    ///   - initialLimit: The limit before any sample.
+    ///   - minLimit: The least the limit may be.
+    ///   - maxLimit: The most the limit may be.
+    ///   - backoffRatio: What a drop multiplies the limit by.
+    ///   - timeout: A sample slower than this counts as a drop.
     public init(
         initialLimit: Int = 20, minLimit: Int = 20, maxLimit: Int = 200, backoffRatio: Double = 0.9,
         timeout: Duration = .seconds(5)
@@ -34,13 +43,12 @@ public struct AIMDLimit: Hashable, Sendable {
 
     /// Why the parameters make no limit, or `nil` when they do.
     public var invalidReason: String? {
-        if !(1...1_000_000_000).contains(minLimit) { return "min must be from 1 to 1000000000, got \(minLimit)" }
-        if !(minLimit...1_000_000_000).contains(maxLimit) {
-            return "max must be from min (\(minLimit)) to 1000000000, got \(maxLimit)"
+        let largest = ConcurrencyLimit.largest
+        if !(1...largest).contains(minLimit) { return "min must be from 1 to \(largest), got \(minLimit)" }
+        if !(minLimit...largest).contains(maxLimit) {
+            return "max must be from min (\(minLimit)) to \(largest), got \(maxLimit)"
         }
-        if !(1...1_000_000_000).contains(initialLimit) {
-            return "initial must be from 1 to 1000000000, got \(initialLimit)"
-        }
+        if !(1...largest).contains(initialLimit) { return "initial must be from 1 to \(largest), got \(initialLimit)" }
         if !(backoffRatio >= 0.5 && backoffRatio < 1) {
             return "backoff must be at least 0.5 and below 1, got \(backoffRatio)"
         }
@@ -58,5 +66,37 @@ public struct AIMDLimit: Hashable, Sendable {
             limit += 1
         }
         return min(maxLimit, max(minLimit, limit))
+    }
+
+    /// The parameters a `limit=aimd:...` spec gives, the library's defaults for the others.
+    init(reading parameters: inout LimitParameters) throws(LayerSettingError) {
+        let defaults = AIMDLimit()
+        self.init(
+            initialLimit: try parameters.count("initial", defaults.initialLimit),
+            minLimit: try parameters.count("min", defaults.minLimit),
+            maxLimit: try parameters.count("max", defaults.maxLimit),
+            backoffRatio: try parameters.number("backoff", defaults.backoffRatio),
+            timeout: try parameters.duration("timeout", .nanoseconds(defaults.timeout)))
+    }
+
+    /// The spec's parameters, every one written.
+    var parameterText: String {
+        "initial=\(initialLimit):min=\(minLimit):max=\(maxLimit):backoff=\(backoffRatio.decimalText)"
+            + ":timeout=\(Duration.nanoseconds(timeout).unitText)"
+    }
+
+    /// The limit as it moves, sample by sample.
+    struct State: LimitRule {
+        let parameters: AIMDLimit
+        private(set) var limit: Int
+
+        init(_ parameters: AIMDLimit) {
+            self.parameters = parameters
+            limit = parameters.initialLimit
+        }
+
+        mutating func sample(rtt: Int64, inFlight: Int, didDrop: Bool) {
+            limit = parameters.update(limit: limit, rtt: rtt, inFlight: inFlight, didDrop: didDrop)
+        }
     }
 }

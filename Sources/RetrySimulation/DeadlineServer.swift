@@ -27,6 +27,10 @@ public struct DeadlineServer: ServerComponent {
     public let queueLimit: Int?
 
     /// The model; ``validate()`` checks the ranges.
+    /// - Parameters:
+    ///   - workers: Workers, at least 1.
+    ///   - meanService: The exponential service time's mean.
+    ///   - queueLimit: Queue places; `nil` for no limit.
     public init(workers: Int = 1, meanService: Duration = .milliseconds(20), queueLimit: Int? = nil) {
         (self.workers, self.meanService, self.queueLimit) = (workers, meanService, queueLimit)
     }

@@ -25,6 +25,9 @@ public struct LayerCall: Equatable, Sendable {
     public let inFlightAtOpen: Int
 
     /// The call that opened at `openedAt` with `inFlightAtOpen` calls in flight.
+    /// - Parameters:
+    ///   - openedAt: When it opened, nanoseconds.
+    ///   - inFlightAtOpen: The layer's calls in flight just after it opened, itself included.
     public init(openedAt: Int64, inFlightAtOpen: Int) {
         (self.openedAt, self.inFlightAtOpen) = (openedAt, inFlightAtOpen)
     }

@@ -100,6 +100,7 @@ public struct AnyServerComponent: Hashable, Sendable {
     public let base: any ServerComponent
 
     /// The box of `base`.
+    /// - Parameter base: The component.
     public init(_ base: some ServerComponent) { self.base = base }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { AnyHashable(lhs.base) == AnyHashable(rhs.base) }
