@@ -30,7 +30,7 @@ public struct ConcurrencyCap: LayerSetting {
 
     public var valueText: String { String(limit) }
 
-    public func makeBehaviour() -> any LayerBehaviour { InFlight(limit: limit) }
+    public func makeBehaviour(seed: UInt64) -> any LayerBehaviour { InFlight(limit: limit) }
 
     /// The cap's machine: the calls in flight, against the limit.
     struct InFlight: LayerBehaviour {

@@ -8,9 +8,9 @@ import EventSimulation
 /// passed (cancelled) is a drop, and any other ending, a failure included, a sample of its latency.
 ///
 /// The algorithms, each in its own file with the library's defaults:
-/// `aimd[:initial=N][:min=N][:max=N][:backoff=R][:timeout=D]` (``AIMDLimit``) and
+/// `aimd[:initial=N][:min=N][:max=N][:backoff=R][:timeout=D]` (``AIMDLimit``),
 /// `gradient2[:initial=N][:min=N][:max=N][:smoothing=S][:queue=N][:tolerance=T][:long-window=N]`
-/// (``Gradient2Limit``).
+/// (``Gradient2Limit``) and `vegas[:initial=N][:max=N][:smoothing=S][:probe=N]` (``VegasLimit``).
 public struct ConcurrencyLimit: LayerSetting {
     /// An algorithm and its parameters.
     public enum Algorithm: Hashable, Sendable {
@@ -18,12 +18,15 @@ public struct ConcurrencyLimit: LayerSetting {
         case aimd(AIMDLimit)
         /// The gradient of long-term over latest latency (`gradient2`).
         case gradient2(Gradient2Limit)
+        /// TCP Vegas' queue estimate from the least RTT (`vegas`).
+        case vegas(VegasLimit)
 
         /// Why the parameters make no limit, or `nil` when they do.
         public var invalidReason: String? {
             switch self {
             case .aimd(let limit): limit.invalidReason
             case .gradient2(let limit): limit.invalidReason
+            case .vegas(let limit): limit.invalidReason
             }
         }
     }
@@ -44,12 +47,13 @@ public struct ConcurrencyLimit: LayerSetting {
     public static let valueName = "algorithm"
     public static let valueKind = LayerValueKind.text
     public static let form =
-        "aimd[:initial=N][:min=N][:max=N][:backoff=R][:timeout=DURATION] or gradient2[:initial=N][:min=N][:max=N]"
-        + "[:smoothing=S][:queue=N][:tolerance=T][:long-window=N] (Netflix's AIMDLimit and Gradient2Limit, with the "
-        + "library's defaults: initial and min 20, max 200; 1 <= min <= max; 0.5 <= R < 1, 0 < S <= 1, T >= 1), "
-        + "e.g. aimd:min=1 or gradient2:min=1"
+        "aimd[:initial=N][:min=N][:max=N][:backoff=R][:timeout=DURATION], gradient2[:initial=N][:min=N][:max=N]"
+        + "[:smoothing=S][:queue=N][:tolerance=T][:long-window=N] or vegas[:initial=N][:max=N][:smoothing=S]"
+        + "[:probe=N] (Netflix's AIMDLimit, Gradient2Limit and VegasLimit, with the library's defaults; "
+        + "1 <= min <= max; 0.5 <= R < 1, 0 < S <= 1, T >= 1), e.g. aimd:min=1, gradient2:min=1 or vegas"
     public static let help =
-        "An adaptive concurrency limit (Netflix concurrency-limits' AIMD or Gradient2): requests beyond it are refused."
+        "An adaptive concurrency limit (Netflix concurrency-limits' AIMD, Gradient2 or Vegas): requests beyond it are "
+        + "refused."
     public static let summary = "an adaptive limit on requests held at once; more are refused"
 
     public init(parsing text: String) throws(LayerSettingError) {
@@ -59,6 +63,7 @@ public struct ConcurrencyLimit: LayerSetting {
         switch parts[0] {
         case "aimd": algorithm = .aimd(try AIMDLimit(reading: &parameters))
         case "gradient2": algorithm = .gradient2(try Gradient2Limit(reading: &parameters))
+        case "vegas": algorithm = .vegas(try VegasLimit(reading: &parameters))
         default: throw LayerSettingError()
         }
         try parameters.finish()
@@ -70,13 +75,15 @@ public struct ConcurrencyLimit: LayerSetting {
         switch algorithm {
         case .aimd(let limit): "aimd:" + limit.parameterText
         case .gradient2(let limit): "gradient2:" + limit.parameterText
+        case .vegas(let limit): "vegas:" + limit.parameterText
         }
     }
 
-    public func makeBehaviour() -> any LayerBehaviour {
+    public func makeBehaviour(seed: UInt64) -> any LayerBehaviour {
         switch algorithm {
         case .aimd(let limit): Limiter(rule: AIMDLimit.State(limit))
         case .gradient2(let limit): Limiter(rule: Gradient2Limit.State(limit))
+        case .vegas(let limit): Limiter(rule: VegasLimit.State(limit, seed: seed))
         }
     }
 }

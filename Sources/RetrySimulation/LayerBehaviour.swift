@@ -65,8 +65,9 @@ public protocol LayerSetting: Hashable, Sendable, CustomStringConvertible {
     init(parsing text: String) throws(LayerSettingError)
     /// The value's text, as the setting reads it back (``description`` is `key=value`).
     var valueText: String { get }
-    /// A new run's behaviour for one layer, in its initial state.
-    func makeBehaviour() -> any LayerBehaviour
+    /// A new run's behaviour for one layer, in its initial state; what it draws (a jitter, a
+    /// probe) it draws from a stream seeded with `seed`, its own in the run.
+    func makeBehaviour(seed: UInt64) -> any LayerBehaviour
 }
 
 extension LayerSetting {

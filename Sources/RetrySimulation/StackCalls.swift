@@ -88,7 +88,7 @@ final class StackCalls {
         state = .allocate(capacity: 1)
         state.initialize(
             to: State(
-                behaviours: layers.map(LayerBehaviours.behaviours(of:)),
+                behaviours: layers.enumerated().map { LayerBehaviours.behaviours(of: $1, index: $0, seed: seed) },
                 gates: layers.map { layer in
                     layer.limits.isEmpty
                         ? nil : LimitsInForce(limits: layer.limits, clients: 0, failureKind: scenario.failureKind)

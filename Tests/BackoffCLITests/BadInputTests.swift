@@ -258,7 +258,7 @@ import Testing
             "'--layer max-attemps=3' (layer 2): unknown key 'max-attemps'. Did you mean 'max-attempts'? A layer takes "
                 + "preset, grpc-service-config, grpc-method, jitter, schedule, base, multiplier, increment, cap, cap-mode, "
                 + "max-attempts, max-retries, max-elapsed, decorrelated-factor, first-retry, granularity, budget, breaker, "
-                + "name, timeout, concurrency, hedge-delay, hedge-percentile, hedge-per-try-timeout, hedge-max-attempts, "
+                + "name, timeout, concurrency, limit, hedge-delay, hedge-percentile, hedge-per-try-timeout, hedge-max-attempts, "
                 + "hedge-cancel, hedge-cancel-delay, hedge-backoff-base, hedge-backoff-max"
         ),
         (

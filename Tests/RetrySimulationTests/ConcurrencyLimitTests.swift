@@ -33,7 +33,7 @@ import Testing
     /// the limit with the in-flight count its call opened with.
     @Test func theMachineAdmitsUpToTheLimitAndLearnsFromEachEnding() throws {
         let setting = try ConcurrencyLimit(parsing: "aimd:initial=2:min=1:max=3")
-        var limiter = try #require(setting.makeBehaviour() as? Limiter<AIMDLimit.State>)
+        var limiter = try #require(setting.makeBehaviour(seed: 1) as? Limiter<AIMDLimit.State>)
         #expect(limiter.admits(at: 0))
         limiter.opened(at: 0)
         limiter.opened(at: 0)
@@ -83,6 +83,56 @@ import Testing
         #expect(instant.estimatedLimit.isFinite && instant.limit == 20)
     }
 
+    /// Vegas' rule, sample by sample, worked by hand from the library's `_update` (initial 20,
+    /// smoothing 1; a probe multiplier so large that no probe comes): the first sample sets the
+    /// no-load RTT, then the queue estimate ⌈limit (1 − noload/rtt)⌉ against log10 bands.
+    @Test func vegassRuleIsTheLibrarys() {
+        var rule = VegasLimit.State(VegasLimit(probeMultiplier: 1_000_000_000), seed: 1)
+        rule.sample(rtt: 10_000_000, inFlight: 20, didDrop: false)
+        #expect(rule.noLoadRtt == 10_000_000 && rule.estimatedLimit == 20)
+        rule.sample(rtt: 10_000_000, inFlight: 20, didDrop: false)  // queue 0 ≤ 1: + 6 × 1
+        #expect(rule.estimatedLimit == 26)
+        rule.sample(rtt: 20_000_000, inFlight: 20, didDrop: false)  // queue ⌈26 × 0.5⌉ = 13 > 6: − 1
+        #expect(rule.estimatedLimit == 25)
+        rule.sample(rtt: 12_000_000, inFlight: 20, didDrop: false)  // queue ⌈25/6⌉ = 5, within [3, 6]
+        #expect(rule.estimatedLimit == 25)
+        rule.sample(rtt: 10_500_000, inFlight: 20, didDrop: false)  // queue ⌈25/21⌉ = 2 < 3: + 1
+        #expect(rule.estimatedLimit == 26)
+        rule.sample(rtt: 10_000_000, inFlight: 1, didDrop: true)  // a drop: − 1, whatever is in flight
+        #expect(rule.estimatedLimit == 25)
+        rule.sample(rtt: 30_000_000, inFlight: 5, didDrop: false)  // 10 < 25: no change
+        #expect(rule.estimatedLimit == 25)
+        rule.sample(rtt: 9_000_000, inFlight: 25, didDrop: false)  // a new least RTT: only recorded
+        #expect(rule.noLoadRtt == 9_000_000 && rule.estimatedLimit == 25)
+        // log10 root of 150 is 2: + 12; the maximum holds; smoothing takes part of the step.
+        var wide = VegasLimit.State(VegasLimit(initialLimit: 150, probeMultiplier: 1_000_000_000), seed: 1)
+        wide.sample(rtt: 1_000, inFlight: 150, didDrop: false)
+        wide.sample(rtt: 1_000, inFlight: 150, didDrop: false)
+        #expect(wide.estimatedLimit == 162)
+        var capped = VegasLimit.State(VegasLimit(initialLimit: 999, probeMultiplier: 1_000_000_000), seed: 1)
+        capped.sample(rtt: 1_000, inFlight: 999, didDrop: false)
+        capped.sample(rtt: 1_000, inFlight: 999, didDrop: false)
+        #expect(capped.estimatedLimit == 1_000)
+        var smooth = VegasLimit.State(VegasLimit(smoothing: 0.5, probeMultiplier: 1_000_000_000), seed: 1)
+        smooth.sample(rtt: 1_000, inFlight: 20, didDrop: false)
+        smooth.sample(rtt: 1_000, inFlight: 20, didDrop: false)
+        #expect(smooth.estimatedLimit == 23)
+        #expect([1, 9, 10, 99, 100, 999, 1_000, 12_345].map(VegasLimit.log10Root) == [1, 1, 1, 1, 2, 2, 3, 4])
+    }
+
+    /// A probe takes the latest RTT as the no-load one, even above the least: with a multiplier of
+    /// 1 and a limit of 1, every sample probes (the jitter is below 1). The jitter comes from the
+    /// behaviour's own stream: the same seed draws the same probes.
+    @Test func vegasProbesTheNoLoadRtt() {
+        var rule = VegasLimit.State(VegasLimit(initialLimit: 1, probeMultiplier: 1), seed: 7)
+        rule.sample(rtt: 10, inFlight: 1, didDrop: false)
+        rule.sample(rtt: 50, inFlight: 1, didDrop: false)
+        #expect(rule.noLoadRtt == 50 && rule.probeCount == 0)
+        let (a, b) = (VegasLimit.State(VegasLimit(), seed: 7), VegasLimit.State(VegasLimit(), seed: 7))
+        #expect(a.probeJitter == b.probeJitter && a.probeJitter >= 0.5 && a.probeJitter < 1)
+        #expect(VegasLimit.State(VegasLimit(), seed: 8).probeJitter != a.probeJitter)
+    }
+
     /// A limit whose bounds meet is a fixed cap: the run equals the concurrency cap's, draw for draw.
     @Test(arguments: ["aimd", "gradient2"], [1, 4])
     func aLimitWithMeetingBoundsIsTheConcurrencyCap(algorithm: String, limit: Int) throws {
@@ -106,11 +156,12 @@ import Testing
 
     /// When the server's capacity drops to 0.3 for 5 s (one worker of 10 ms services at 80
     /// requests a second: ρ = 0.8, then 2.7), latency climbs: AIMD sees calls slower than its
-    /// timeout, Gradient2 sees the latest RTT above the long-term one, and each sheds more than a
+    /// timeout, Gradient2 sees the latest RTT above the long-term one, Vegas a queue above its
+    /// band, and each sheds more than a
     /// fixed cap at their initial 20 while the clients' requests end sooner. Every request still
     /// ends once. (Gradient2 follows a change of latency, not a level: against a steady overload
     /// its long-term RTT catches up and the limit grows back.)
-    @Test(arguments: ["aimd:initial=20:min=1:timeout=30ms", "gradient2:min=1"])
+    @Test(arguments: ["aimd:initial=20:min=1:timeout=30ms", "gradient2:min=1", "vegas"])
     func whenLatencyClimbsTheLimitSheds(spec: String) throws {
         let policy = try BackoffPolicy(base: .milliseconds(100), jitter: .disabled, budget: .maxAttempts(2))
         let drop = CapacityModel.Degradation(
@@ -147,13 +198,17 @@ import Testing
                 == "gradient2:initial=20:min=20:max=200:smoothing=0.5:queue=0:tolerance=2:long-window=100")
         #expect(try ConcurrencyLimit(parsing: gradient.valueText) == gradient)
         #expect(try ConcurrencyLimit(parsing: "gradient2").algorithm == .gradient2(Gradient2Limit()))
+        let vegas = try ConcurrencyLimit(parsing: "vegas:probe=10:smoothing=0.5")
+        #expect(vegas.valueText == "vegas:initial=20:max=1000:smoothing=0.5:probe=10")
+        #expect(try ConcurrencyLimit(parsing: vegas.valueText) == vegas)
         #expect(try ConcurrencyLimit(parsing: "aimd").algorithm == .aimd(AIMDLimit()))
         for bad in [
-            "", "vegas", "aimd:", "aimd:initial=0", "aimd:min=0", "aimd:max=5:min=10", "aimd:backoff=1",
+            "", "aimd:", "aimd:initial=0", "aimd:min=0", "aimd:max=5:min=10", "aimd:backoff=1",
             "aimd:backoff=0.4", "aimd:backoff=nan", "aimd:timeout=0s", "aimd:timeout=5", "aimd:bogus=1",
             "aimd:min=1:min=2", "aimd:min=-1", "aimd:max=99999999999999999999", "aimd:initial=1e3",
             "gradient2:smoothing=0", "gradient2:smoothing=1.5", "gradient2:tolerance=0.9", "gradient2:tolerance=inf",
             "gradient2:queue=-1", "gradient2:long-window=0", "gradient2:backoff=0.9", "aimd:queue=4", "gradient2:",
+            "vegas:min=1", "vegas:probe=0", "vegas:smoothing=0", "vegas:max=0", "vegas:initial=0", "reno",
         ] {
             #expect(throws: LayerSettingError.self, "'\(bad)'") { try ConcurrencyLimit(parsing: bad) }
         }

@@ -23,7 +23,7 @@ import Testing
             self.successes = successes
         }
         var valueText: String { String(successes) }
-        func makeBehaviour() -> any LayerBehaviour { Machine(successes: successes) }
+        func makeBehaviour(seed: UInt64) -> any LayerBehaviour { Machine(successes: successes) }
 
         struct Machine: LayerBehaviour {
             let successes: Int
@@ -74,7 +74,7 @@ import Testing
             self.threshold = threshold
         }
         var valueText: String { String(threshold) }
-        func makeBehaviour() -> any LayerBehaviour { Machine(threshold: threshold) }
+        func makeBehaviour(seed: UInt64) -> any LayerBehaviour { Machine(threshold: threshold) }
 
         struct Machine: LayerBehaviour {
             let threshold: Int64
