@@ -43,12 +43,9 @@ public struct AIMDLimit: Hashable, Sendable {
 
     /// Why the parameters make no limit, or `nil` when they do.
     public var invalidReason: String? {
-        let largest = ConcurrencyLimit.largest
-        if !(1...largest).contains(minLimit) { return "min must be from 1 to \(largest), got \(minLimit)" }
-        if !(minLimit...largest).contains(maxLimit) {
-            return "max must be from min (\(minLimit)) to \(largest), got \(maxLimit)"
+        if let reason = ConcurrencyLimit.boundsReason(initial: initialLimit, min: minLimit, max: maxLimit) {
+            return reason
         }
-        if !(1...largest).contains(initialLimit) { return "initial must be from 1 to \(largest), got \(initialLimit)" }
         if !(backoffRatio >= 0.5 && backoffRatio < 1) {
             return "backoff must be at least 0.5 and below 1, got \(backoffRatio)"
         }

@@ -37,6 +37,15 @@ public struct ConcurrencyLimit: LayerSetting {
     /// The largest limit, minimum, maximum or count a parameter may be.
     public static let largest = 1_000_000_000
 
+    /// Why an algorithm's initial limit and bounds make no limit (1 <= min <= max, initial from 1,
+    /// none above ``largest``), or `nil` when they do.
+    static func boundsReason(initial: Int, min: Int, max: Int) -> String? {
+        if !(1...largest).contains(min) { return "min must be from 1 to \(largest), got \(min)" }
+        if !(min...largest).contains(max) { return "max must be from min (\(min)) to \(largest), got \(max)" }
+        if !(1...largest).contains(initial) { return "initial must be from 1 to \(largest), got \(initial)" }
+        return nil
+    }
+
     /// The limit `algorithm` computes; `nil` for parameters out of range.
     public init?(_ algorithm: Algorithm) {
         guard algorithm.invalidReason == nil else { return nil }

@@ -52,12 +52,10 @@ public struct Gradient2Limit: Hashable, Sendable {
 
     /// Why the parameters make no limit, or `nil` when they do.
     public var invalidReason: String? {
-        let largest = ConcurrencyLimit.largest
-        if !(1...largest).contains(minLimit) { return "min must be from 1 to \(largest), got \(minLimit)" }
-        if !(minLimit...largest).contains(maxLimit) {
-            return "max must be from min (\(minLimit)) to \(largest), got \(maxLimit)"
+        if let reason = ConcurrencyLimit.boundsReason(initial: initialLimit, min: minLimit, max: maxLimit) {
+            return reason
         }
-        if !(1...largest).contains(initialLimit) { return "initial must be from 1 to \(largest), got \(initialLimit)" }
+        let largest = ConcurrencyLimit.largest
         if !(smoothing > 0 && smoothing <= 1) { return "smoothing must be above 0 and at most 1, got \(smoothing)" }
         if !(0...largest).contains(queueSize) { return "queue must be from 0 to \(largest), got \(queueSize)" }
         if !(rttTolerance >= 1 && rttTolerance.isFinite) {

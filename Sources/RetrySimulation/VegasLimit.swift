@@ -44,9 +44,8 @@ public struct VegasLimit: Hashable, Sendable {
 
     /// Why the parameters make no limit, or `nil` when they do.
     public var invalidReason: String? {
+        if let reason = ConcurrencyLimit.boundsReason(initial: initialLimit, min: 1, max: maxLimit) { return reason }
         let largest = ConcurrencyLimit.largest
-        if !(1...largest).contains(maxLimit) { return "max must be from 1 to \(largest), got \(maxLimit)" }
-        if !(1...largest).contains(initialLimit) { return "initial must be from 1 to \(largest), got \(initialLimit)" }
         if !(smoothing > 0 && smoothing <= 1) { return "smoothing must be above 0 and at most 1, got \(smoothing)" }
         if !(1...largest).contains(probeMultiplier) {
             return "probe must be from 1 to \(largest), got \(probeMultiplier)"
