@@ -128,7 +128,7 @@ public struct DeadlineServer: ServerComponent {
     public func run(on runner: ServerRunner) throws -> ScenarioReport { try runner.run(Machine.self) }
 
     /// The server's machine: its workers, its queue, and each attempt's deadline.
-    struct Machine: StackableServer {
+    struct Machine: ComponentMachine {
         enum Event: UInt32, CaseIterable {
             /// A worker finishes the attempt numbered by the event's value.
             case served
@@ -155,9 +155,7 @@ public struct DeadlineServer: ServerComponent {
         private var busy = 0
         private var queue = RingBuffer<Waiting>()
 
-        init(scenario: Scenario, seed: UInt64) {
-            guard case .component(let component) = scenario.server, let model = component.base as? DeadlineServer
-            else { preconditionFailure("\(scenario.server) is not a deadline server") }
+        init(_ model: DeadlineServer, scenario: Scenario, seed: UInt64) {
             workers = model.workers
             queueLimit = model.queueLimit ?? .max
             meanService = model.meanService.nanoseconds
@@ -212,9 +210,6 @@ public struct DeadlineServer: ServerComponent {
                 break
             }
         }
-
-        /// Its counts are the decisions': nothing to add.
-        func finish(_ counters: inout ScenarioCounters) throws(SimulationError) {}
 
         /// A worker takes `attempt`: it ends served after an exponential draw from its client's
         /// stream, or cancelled at its deadline if that comes first.

@@ -5,7 +5,7 @@ import EventSimulation
 /// an attempt finds a whole token (and takes it), a throttling error otherwise. Its bucket is shared
 /// by every client, so its runs are event-ordered. With a share below 1, whether a client sends to
 /// the limit is drawn from its stream at its first attempt, and kept.
-struct RateLimitServer: ModelledServer, StackableServer {
+struct RateLimitServer: ComponentMachine {
     /// It answers every attempt as it arrives: no events.
     static var eventKinds: UInt32 { 0 }
 
@@ -19,10 +19,7 @@ struct RateLimitServer: ModelledServer, StackableServer {
     private let share: Double
     private var limited: [UInt8] = []
 
-    init(_ model: ServerModel) {
-        guard case .component(let component) = model, let limit = component.base as? RateLimit else {
-            preconditionFailure("\(model) is not a rate limiter")
-        }
+    init(_ limit: RateLimit, scenario: Scenario, seed: UInt64) {
         ratePerNanosecond = limit.rate / 1e9
         burst = Double(limit.burst)
         tokens = burst

@@ -85,11 +85,11 @@ public struct ServerRunner {
     let exactQuantileLimit: Int
     let progress: RunProgress?
 
-    /// The run on `Server`, under the scenario's layers when it has some; specialised for
-    /// `Server` where a component names it.
-    func run<Server: StackableServer>(_: Server.Type) throws -> ScenarioReport {
+    /// The run on `Machine`, under the scenario's layers when it has some; specialised for
+    /// `Machine` where a component names it.
+    func run<Machine: ComponentMachine>(_: Machine.Type) throws -> ScenarioReport {
         try scenario.runEventOrdered(
-            Server.self, starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit, progress)
+            Machine.self, starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit, progress)
     }
 }
 
@@ -106,4 +106,25 @@ public struct AnyServerComponent: Hashable, Sendable {
     public static func == (lhs: Self, rhs: Self) -> Bool { AnyHashable(lhs.base) == AnyHashable(rhs.base) }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(base)) }
+}
+
+/// A component's machine: the simulator's server, made from its component's value.
+protocol ComponentMachine: StackableServer {
+    associatedtype Model: ServerComponent
+    /// The machine of `model`, in a run of `scenario` (whose server `model` is) under `seed`.
+    init(_ model: Model, scenario: Scenario, seed: UInt64)
+}
+
+extension ComponentMachine {
+    /// A run builds its server from its scenario: a component's machine from the scenario's
+    /// component, which is its model, since only the model's ``ServerComponent/run(on:)`` names it.
+    init(scenario: Scenario, seed: UInt64) {
+        guard case .component(let component) = scenario.server, let model = component.base as? Model else {
+            preconditionFailure("\(Self.self) runs \(Model.self), not \(scenario.server)")
+        }
+        self.init(model, scenario: scenario, seed: seed)
+    }
+
+    /// Its counts are its decisions', by default: nothing to add at the end.
+    func finish(_ counters: inout ScenarioCounters) throws(SimulationError) {}
 }

@@ -53,17 +53,12 @@ import Testing
         func run(on runner: ServerRunner) throws -> ScenarioReport { try runner.run(Machine.self) }
 
         /// The machine: one event kind, the answer, whose value carries the attempt and its coin.
-        struct Machine: ModelledServer, StackableServer {
+        struct Machine: ComponentMachine {
             static var eventKinds: UInt32 { 1 }
             static var releasesEveryAttempt: Bool { true }
             let model: SlowCoin
 
-            init(_ model: ServerModel) {
-                guard case .component(let component) = model, let coin = component.base as? SlowCoin else {
-                    preconditionFailure("\(model) is not a slow coin")
-                }
-                self.model = coin
-            }
+            init(_ model: SlowCoin, scenario: Scenario, seed: UInt64) { self.model = model }
 
             func receive<Decisions: ServerDecisions>(
                 client: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions
