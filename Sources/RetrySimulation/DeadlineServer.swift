@@ -115,7 +115,7 @@ public struct DeadlineServer: ServerComponent {
 
     /// The queue's entries: one per attempt waiting, up to the queue limit or every session.
     public func memory(in scenario: Scenario) -> [MemoryEstimate.Item] {
-        let sessions = Double(scenario.clients)
+        let sessions = scenario.expectedSessions
         let places = queueLimit.map { min(Double($0), sessions) } ?? sessions
         return [
             .init(

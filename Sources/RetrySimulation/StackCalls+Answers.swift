@@ -111,8 +111,9 @@ extension StackCalls {
         if gated[layer] { state.pointee.gates[layer]!.requestEnded(client: slot) }
         if behaves[layer] {
             state.pointee.inFlight[layer] -= 1
-            let opened = state.pointee.calls[slot]
-            let call = LayerCall(openedAt: opened.openedAt, inFlightAtOpen: Int(opened.inFlightAtOpen))
+            let call = LayerCall(
+                openedAt: state.pointee.calls[slot].openedAt,
+                inFlightAtOpen: Int(state.pointee.calls[slot].inFlightAtOpen))
             for index in state.pointee.behaviours[layer].indices {
                 state.pointee.behaviours[layer][index].closed(at: now, call, ending)
             }

@@ -128,6 +128,16 @@ import Testing
         #expect(throws: SimulationError.noWorkers(0)) { try DeadlineServer(workers: 0).validate() }
         #expect(throws: SimulationError.nonPositiveServiceTime) { try DeadlineServer(meanService: .zero).validate() }
         #expect(throws: SimulationError.negativeQueueLimit(-1)) { try DeadlineServer(queueLimit: -1).validate() }
+        // Its queue is in the run's memory estimate, bounded by the sessions a Poisson run expects.
+        let poisson = try scenario(model, rate: 1_000, timeout: .seconds(1), seconds: 60)
+        let queue = try #require(
+            poisson.memoryEstimate.items.first { $0.parameter == "--server deadline:workers=4:service=7500us:queue=0" })
+        #expect(queue.bytes == 0, "no queue places, no queue")
+        let unlimited = try scenario(DeadlineServer(), rate: 1_000, timeout: .seconds(1), seconds: 60)
+        let places = try #require(unlimited.memoryEstimate.items.first { $0.parameter.hasPrefix("--server deadline") })
+        #expect(
+            places.bytes == unlimited.expectedSessions * 32 && unlimited.expectedSessions > 60_000,
+            "one entry per session a Poisson run of 60,000 expected arrivals may hold: \(places.bytes)")
         // A timeout applies to it, as to a capacity server; not to a rate limiter.
         #expect(ServerModel.component(AnyServerComponent(model)).takesTimeouts)
         #expect(!ServerModel.rateLimit(RateLimit(rate: 1)).takesTimeouts)
