@@ -164,13 +164,14 @@ struct FormulaCommand: BackoffCommand {
         }
         if capacity != nil {
             // A state has at most 2 + 2 S transitions, kept twice (as added, 16 bytes each, and by
-            // target, 12), with 5 numbers of its own; S is at most 12 retry stages.
+            // target, 12), with 5 numbers of its own and its level (4 bytes); S is at most 12
+            // retry stages.
             let stages = Double(min(12, policy.policies.map { $0.maxAttempts - 1 }.max() ?? 0))
             items.append(
                 .init(
                     parameter: "--server capacity",
                     what: "a Markov chain of up to \(MemoryEstimate.count(Double(Self.maximumStates))) states",
-                    bytes: Double(Self.maximumStates) * ((2 + 2 * stages) * 28 + 40)))
+                    bytes: Double(Self.maximumStates) * ((2 + 2 * stages) * 28 + 44)))
         }
         return MemoryEstimate(items)
     }

@@ -101,7 +101,11 @@ extension RetrialQueue {
 
         /// The chain: arrivals, retries (joining, or moving on a stage or out when rejected) and services.
         func chain(_ queue: RetrialQueue) -> MarkovChain {
-            var chain = MarkovChain(stateCount: count, blockSize: places + 1)
+            // A block's level is its requests waiting to retry: a move changes it by one at most.
+            var levels = [Int]()
+            levels.reserveCapacity(count / (places + 1))
+            forEachStage { _, stage in levels.append(stage.reduce(0, +)) }
+            var chain = MarkovChain(stateCount: count, blockSize: places + 1, levels: levels)
             chain.reserveTransitions(count * (2 + 2 * stages))
             let lambda = queue.arrivalRate
             forEachStage { rank, stage in

@@ -13,9 +13,9 @@ struct BalanceEquations {
     /// over the pivot, and the pivot's multiple of the next state's value.
     private let elimination: [(lower: Double, inversePivot: Double, upper: Double)]
     /// `start[j] ..< start[j + 1]` index the other transitions into state j.
-    private let start: [Int]
-    private let sources: [Int32]
-    private let rates: [Double]
+    let start: [Int]
+    let sources: [Int32]
+    let rates: [Double]
 
     init(stateCount: Int, blockSize: Int, sources: [Int32], targets: [Int32], rates: [Double]) {
         (self.stateCount, self.blockSize) = (stateCount, blockSize)
@@ -60,19 +60,12 @@ struct BalanceEquations {
         (self.start, self.sources, self.rates) = (start, orderedSources, orderedRates)
     }
 
-    /// Σ π(i) q(i, j) over the transitions into j other than its block neighbours'.
-    @inline(__always)
-    private func otherInflow(_ pi: UnsafeMutableBufferPointer<Double>, into target: Int) -> Double {
-        var inflow = 0.0
-        for entry in start[target]..<start[target + 1] { inflow += pi[Int(sources[entry])] * rates[entry] }
-        return inflow
-    }
-
     /// One sweep: each block's states solved from the newest values of the others, then π scaled
     /// to sum to 1. Within a block, x(j) q(j) − x(j − 1) q(j − 1, j) − x(j + 1) q(j + 1, j) = f(j),
     /// the other inflow into j, solved by forward elimination and back substitution (the Thomas
     /// algorithm); the elimination's factors do not depend on π, so they are computed once.
-    func sweep(_ pi: inout [Double]) {
+    /// `backward` takes the blocks from the last to the first.
+    func sweep(_ pi: inout [Double], backward: Bool = false) {
         var right = [Double](repeating: 0, count: blockSize)
         let (blockSize, stateCount) = (self.blockSize, self.stateCount)
         start.withUnsafeBufferPointer { start in
@@ -81,7 +74,9 @@ struct BalanceEquations {
                     elimination.withUnsafeBufferPointer { elimination in
                         right.withUnsafeMutableBufferPointer { right in
                             pi.withUnsafeMutableBufferPointer { pi in
-                                for first in stride(from: 0, to: stateCount, by: blockSize) {
+                                let lastFirst = stateCount - blockSize
+                                for index in stride(from: 0, to: stateCount, by: blockSize) {
+                                    let first = backward ? lastFirst - index : index
                                     var previous = 0.0
                                     for r in 0..<blockSize {
                                         let j = first + r
@@ -112,26 +107,62 @@ struct BalanceEquations {
     }
 
     /// max_j |Σ_i π(i) q(i, j) − π(j) q(j)| / max_j π(j) q(j); NaN when π holds a number that is
-    /// not finite (a block solved with no way out of it).
-    func relativeResidual(_ pi: [Double]) -> Double {
-        var pi = pi
+    /// not finite (a block solved with no way out of it). With `aggregation`, the same pass
+    /// measures π's flows between its levels (see `LevelAggregation`).
+    func relativeResidual(_ pi: [Double], levels aggregation: LevelAggregation? = nil) -> (
+        residual: Double, flows: LevelAggregation.Flows?
+    ) {
         var worst = 0.0
         var largestFlow = 0.0
-        pi.withUnsafeMutableBufferPointer { pi in
-            for j in 0..<stateCount {
-                var inflow = otherInflow(pi, into: j)
-                if fromBelow[j] > 0 { inflow += pi[j - 1] * fromBelow[j] }
-                if fromAbove[j] > 0 { inflow += pi[j + 1] * fromAbove[j] }
-                let outflow = pi[j] * outRate[j]
-                guard inflow.isFinite && outflow.isFinite else {
-                    worst = .nan
-                    return
+        var flows = LevelAggregation.Flows(levelCount: aggregation?.levelCount ?? 0)
+        let levels = aggregation?.levels ?? []
+        let (stateCount, measuresFlows) = (self.stateCount, aggregation != nil)
+        start.withUnsafeBufferPointer { start in
+            sources.withUnsafeBufferPointer { sources in
+                rates.withUnsafeBufferPointer { rates in
+                    levels.withUnsafeBufferPointer { levels in
+                        flows.withUnsafeMutableBuffers { mass, up, down in
+                            pi.withUnsafeBufferPointer { pi in
+                                for j in 0..<stateCount {
+                                    var inflow = 0.0
+                                    if measuresFlows {
+                                        // Every move between levels is one of these: a block's
+                                        // neighbours share its level.
+                                        let level = levels[j]
+                                        mass[Int(level)] += pi[j]
+                                        for entry in start[j]..<start[j + 1] {
+                                            let source = Int(sources[entry])
+                                            let flow = pi[source] * rates[entry]
+                                            inflow += flow
+                                            let from = levels[source]
+                                            if from < level {
+                                                up[Int(from)] += flow
+                                            } else if from > level {
+                                                down[Int(from)] += flow
+                                            }
+                                        }
+                                    } else {
+                                        for entry in start[j]..<start[j + 1] {
+                                            inflow += pi[Int(sources[entry])] * rates[entry]
+                                        }
+                                    }
+                                    if fromBelow[j] > 0 { inflow += pi[j - 1] * fromBelow[j] }
+                                    if fromAbove[j] > 0 { inflow += pi[j + 1] * fromAbove[j] }
+                                    let outflow = pi[j] * outRate[j]
+                                    guard inflow.isFinite && outflow.isFinite else {
+                                        worst = .nan
+                                        return
+                                    }
+                                    worst = Swift.max(worst, abs(inflow - outflow))
+                                    largestFlow = Swift.max(largestFlow, outflow)
+                                }
+                            }
+                        }
+                    }
                 }
-                worst = Swift.max(worst, abs(inflow - outflow))
-                largestFlow = Swift.max(largestFlow, outflow)
             }
         }
-        guard !worst.isNaN else { return .nan }
-        return largestFlow > 0 ? worst / largestFlow : .infinity
+        guard !worst.isNaN else { return (.nan, nil) }
+        return (largestFlow > 0 ? worst / largestFlow : .infinity, aggregation == nil ? nil : flows)
     }
 }

@@ -69,4 +69,51 @@ import Testing
             return false
         }
     }
+
+    /// Two independent birth–death walks, one across levels (up at 0.95, down at 1, 60 levels) and
+    /// one within each block (up at 2, down at 3, 8 states): π(i, j) is the product of two
+    /// truncated geometric laws. The walk across levels is the slow one, as a retrial queue's
+    /// retrying population is. Solved with its levels given, the answer is the same to 1e-9, and
+    /// the sweeps are fewer than without them (measured: 68 against 6,128; the count is
+    /// deterministic, so "fewer" cannot be luck).
+    @Test func levelsGiveTheSameAnswerInFewerSweeps() throws {
+        let (levels, blockSize) = (60, 8)
+        func chain(levelled: Bool) -> MarkovChain {
+            var chain = MarkovChain(
+                stateCount: levels * blockSize, blockSize: blockSize,
+                levels: levelled ? Array(0..<levels) : nil)
+            for level in 0..<levels {
+                for j in 0..<blockSize {
+                    let state = level * blockSize + j
+                    if level + 1 < levels {
+                        chain.addTransition(from: state, to: state + blockSize, rate: 0.95)
+                        chain.addTransition(from: state + blockSize, to: state, rate: 1)
+                    }
+                    if j + 1 < blockSize {
+                        chain.addTransition(from: state, to: state + 1, rate: 2)
+                        chain.addTransition(from: state + 1, to: state, rate: 3)
+                    }
+                }
+            }
+            return chain
+        }
+        func geometric(_ r: Double, _ n: Int) -> [Double] {
+            let first = (1 - r) / (1 - pow(r, Double(n)))
+            return (0..<n).map { first * pow(r, Double($0)) }
+        }
+        let (across, within) = (geometric(0.95, levels), geometric(2.0 / 3, blockSize))
+        let plain = try chain(levelled: false).stationaryDistribution()
+        let levelled = try chain(levelled: true).stationaryDistribution()
+        for level in 0..<levels {
+            for j in 0..<blockSize {
+                let exact = across[level] * within[j]
+                let p = levelled.probabilities[level * blockSize + j]
+                #expect(abs(p - exact) <= 1e-9, "π(\(level), \(j)) = \(p), exact \(exact)")
+            }
+        }
+        #expect(levelled.residual <= 1e-12)
+        #expect(
+            levelled.iterations < plain.iterations,
+            "levelled: \(levelled.iterations) sweeps, plain: \(plain.iterations)")
+    }
 }
