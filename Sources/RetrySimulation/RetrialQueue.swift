@@ -59,12 +59,14 @@ public struct RetrialQueue: Hashable, Sendable {
     public var offeredLoad: Double { arrivalRate / (Double(workers) * serviceRate) }
 
     /// The stationary answer on the truncation whose boundary holds less than `boundaryMass` of
-    /// the probability: N starts at 8 and M at 16, and each doubles while its own boundary holds
-    /// half the bound or more. Throws `StochasticsError` when the solver fails, and
+    /// the probability: N starts at 8 and M at 16, and each grows while its own boundary holds
+    /// half the bound or more: M doubles, N goes where its boundary's decay so far takes it to a
+    /// quarter of the bound (see `nextTruncation(after:and:aiming:)`), at most doubling. Throws `StochasticsError` when the solver fails, and
     /// ``TruncationError`` when the states needed pass `maximumStates`.
     public func solve(boundaryMass: Double = 1e-9, maximumStates: Int = 4_000_000) throws -> Solution {
         var (truncation, queueTruncation) = (8, 16)
         var previous: (space: StateSpace, solution: Solution)?
+        var lastStageBoundary: (truncation: Int, mass: Double)?
         while true {
             guard
                 let space = StateSpace(queue: self, truncation: truncation, queueTruncation: queueTruncation),
@@ -76,9 +78,31 @@ public struct RetrialQueue: Hashable, Sendable {
             guard truncation < 1 << 24, queueTruncation < 1 << 24 else {
                 throw TruncationError(truncation: truncation, maximumStates: maximumStates)
             }
-            if solution.stageBoundaryMass >= boundaryMass / 2 { truncation *= 2 }
+            if solution.stageBoundaryMass >= boundaryMass / 2 {
+                let next = Self.nextTruncation(
+                    after: (truncation, solution.stageBoundaryMass), and: lastStageBoundary, aiming: boundaryMass / 4)
+                lastStageBoundary = (truncation, solution.stageBoundaryMass)
+                truncation = next
+            }
             if solution.queueBoundaryMass >= boundaryMass / 2 { queueTruncation *= 2 }
         }
+    }
+
+    /// The N after a truncation whose stage boundary held `current.mass`: where the boundary's
+    /// decay since the one before (`previous`), taken as geometric, brings it to `aim`, between
+    /// 1.125 N and 2 N; 2 N without a decay measured. The tail of the retrying population
+    /// decays at least geometrically (faster as N grows), so the estimate errs towards a larger
+    /// N, and a short one costs one more solve.
+    static func nextTruncation(
+        after current: (truncation: Int, mass: Double), and previous: (truncation: Int, mass: Double)?,
+        aiming aim: Double
+    ) -> Int {
+        let (smallest, largest) = (current.truncation + Swift.max(1, current.truncation / 8), 2 * current.truncation)
+        guard let previous, previous.mass > current.mass, current.mass > 0 else { return largest }
+        let decay = log(current.mass / previous.mass) / Double(current.truncation - previous.truncation)
+        let steps = (log(aim / current.mass) / decay).rounded(.up)
+        guard steps.isFinite else { return largest }
+        return Swift.min(largest, Swift.max(smallest, current.truncation + Int(steps)))
     }
 
     /// The stationary answer on the truncation at N = `truncation` (and M = `queueTruncation`,

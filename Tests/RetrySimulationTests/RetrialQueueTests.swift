@@ -71,7 +71,7 @@ import Testing
         #expect(solution.lostFraction <= 1e-11)
     }
 
-    /// The truncation doubles until the boundary holds less than asked, and answers computed on a
+    /// The truncation grows until the boundary holds less than asked, and answers computed on a
     /// larger one move by no more than the boundary's mass allows (here a tenth of it, measured
     /// 1e-3 of it); a cap on the states that stops the doubling first is an error that says so.
     @Test func theTruncationGrowsUntilItsBoundaryIsEmpty() throws {
@@ -85,6 +85,22 @@ import Testing
         #expect(abs(larger.attemptsPerRequest - solution.attemptsPerRequest) <= 1e-8)
         #expect(abs(larger.goodput - solution.goodput) <= 1e-8 * solution.goodput)
         #expect(throws: RetrialQueue.TruncationError.self) { try queue.solve(boundaryMass: 1e-9, maximumStates: 500) }
+    }
+
+    /// The next truncation follows the boundary's measured decay, within 1.125 N to 2 N: a
+    /// boundary that fell from 1e-3 at N = 16 to 1e-5 at N = 32 decays by 10^(−1/8) a step, so a
+    /// quarter of 1e-9, 2.5e-10, is 8 log10(1e-5 / 2.5e-10) = 36.8 steps on: N = 69, capped at 64.
+    /// Without a decay measured (a first truncation, or a boundary that grew) N doubles.
+    @Test func theNextTruncationFollowsTheBoundarysDecay() {
+        let next = RetrialQueue.nextTruncation
+        #expect(next((32, 1e-5), (16, 1e-3), 2.5e-10) == 64)
+        // From 1e-3 to 1e-7: 10^(−1/4) a step, 4 log10(1e-7 / 2.5e-10) = 10.4 steps: N = 43.
+        #expect(next((32, 1e-7), (16, 1e-3), 2.5e-10) == 43)
+        // Nearly there: at least N + N / 8.
+        #expect(next((32, 3e-10), (16, 1e-3), 2.5e-10) == 36)
+        #expect(next((8, 1e-2), nil, 2.5e-10) == 16)
+        #expect(next((32, 1e-3), (16, 1e-4), 2.5e-10) == 64)
+        #expect(next((32, 0), (16, 1e-4), 2.5e-10) == 64)
     }
 
     /// Bad parameters build no queue.
