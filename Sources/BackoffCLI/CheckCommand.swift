@@ -16,7 +16,10 @@ struct CheckCommand: RunnableCommand {
         and so does a row whose policy columns describe no valid policy, naming the column. Each simulated mean is \
         then compared with the recomputed formula: z = (mean - formula) / standard error, failing when \
         |z| > --z (a hedge's copies, response and work only where no copy waited: peak_queue and rejected 0; rows without a closed form are skipped and counted; rows whose columns cannot be recomputed, \
-        a linear schedule's, are compared with their formula column). With --baseline OLD.csv, rows are matched by their parameters (point_id when both \
+        a linear schedule's, are compared with their formula column). A formula --server capacity table has no \
+        means: its capacity_ and fluid_ answers are recomputed from its arrivals, workers, queue, service, \
+        timeout_s and policy columns (the chain's to 1e-7 relative, the fluid's goodputs to 1e-5 and tipping \
+        backlog to 1e-3, fluid_state word for word). With --baseline OLD.csv, rows are matched by their parameters (point_id when both \
         tables have it) and each mean with a standard error is compared: z = (new - old) / √(se_new² + se_old²); \
         --rel R also compares every other measured column: |new - old| <= R |old|. Columns are found by \
         name, so extra or reordered columns do not matter. Prints one line per failure and a summary; \
@@ -109,6 +112,10 @@ struct CheckCommand: RunnableCommand {
     private func checkFormulas(_ table: CSVReader, report: inout CheckReport) throws(CommandLineError) {
         let present = Self.comparisons.filter {
             table.column($0.measured) != nil && table.column($0.formula) != nil && table.column($0.standardError) != nil
+        }
+        if present.isEmpty && Self.holdsCapacityAnswers(table) {
+            checkCapacityAnswers(table, report: &report)
+            return
         }
         guard !present.isEmpty else {
             let needed = Self.comparisons.map { "\($0.measured), \($0.formula) and \($0.standardError)" }

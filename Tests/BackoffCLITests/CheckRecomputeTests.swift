@@ -38,6 +38,36 @@ import Testing
         )
     }
 
+    /// A `formula --server capacity` table has answers, not means: every capacity_ and fluid_
+    /// cell is recomputed from the row's server and policy columns (12 a row here: 8 of the chain
+    /// and 4 of the fluid, fluid_tipping_backlog empty on both sides). An answer edited in its
+    /// fourth digit, another fluid state, or a server column that makes no server fails, naming
+    /// the column; a row under full jitter has no chain and recomputes its fluid alone.
+    @Test func aCapacityFormulaTableIsRecomputed() throws {
+        let arguments =
+            "formula --server capacity --arrivals poisson:150 --workers 2 --queue 3 --service exp:10ms "
+            + "--jitter exponential,full --base 20ms --max-attempts 3"
+        let untouched = try check(arguments)
+        #expect(untouched.status == 0, "\(untouched.stdout)")
+        #expect(untouched.stdout.contains("2 rows, 24 comparisons, 0 failed"), "\(untouched.stdout)")
+        let edited = try check(arguments) { records in
+            let lost = Double(records[1][records[0].firstIndex(of: "capacity_lost_fraction")!])!
+            set("capacity_lost_fraction", row: 1, to: String(lost * 1.0001), in: &records)
+            set("fluid_state", row: 2, to: "collapsed", in: &records)
+        }
+        #expect(edited.status == 1)
+        #expect(edited.stdout.contains("row 1 (jitter=exponential"), "\(edited.stdout)")
+        #expect(edited.stdout.contains("capacity_lost_fraction is '0.0219"), "\(edited.stdout)")
+        #expect(edited.stdout.contains("fluid_state is 'collapsed', but"), "\(edited.stdout)")
+        #expect(edited.stdout.contains("2 failed"), "\(edited.stdout)")
+        for (column, value) in [("workers", "0"), ("queue", "-1"), ("service", "fixed:0ms"), ("arrivals", "burst")] {
+            let broken = try check(arguments) { records in set(column, row: 1, to: value, in: &records) }
+            #expect(broken.status == 1, "\(column) = \(value): \(broken.stdout)")
+            #expect(
+                broken.stdout.contains("column \(column) holds '\(value)'"), "\(column) = \(value): \(broken.stdout)")
+        }
+    }
+
     /// A hedge's formula written into a row without a hedge: recomputed, the row has none there,
     /// so the invented value fails (it was once compared, unverified, with the measured copies).
     @Test func anInventedHedgeFormulaFails() throws {
