@@ -61,8 +61,9 @@ public struct RetrialQueue: Hashable, Sendable {
     /// The stationary answer on the truncation whose boundary holds less than `boundaryMass` of
     /// the probability: N starts at 8 and M at 16, and each grows while its own boundary holds
     /// half the bound or more: M doubles, N goes where its boundary's decay so far takes it to a
-    /// quarter of the bound (see `nextTruncation(after:and:aiming:)`), at most doubling. Throws `StochasticsError` when the solver fails, and
-    /// ``TruncationError`` when the states needed pass `maximumStates`.
+    /// quarter of the bound (see `nextTruncation(after:and:aiming:)`), at most doubling. Throws
+    /// `StochasticsError` when the solver fails, and ``TruncationError`` when the states needed
+    /// pass `maximumStates`.
     public func solve(boundaryMass: Double = 1e-9, maximumStates: Int = 4_000_000) throws -> Solution {
         var (truncation, queueTruncation) = (8, 16)
         var previous: (space: StateSpace, solution: Solution)?
