@@ -38,7 +38,8 @@ extension RetrialQueue {
         public let states: Int
         /// The balance equations' relative residual (see `MarkovChain`).
         public let residual: Double
-        /// The Gauss–Seidel sweeps the solve took.
+        /// The Gauss–Seidel sweeps of the solve that gave this answer (started from a rough
+        /// answer on the same truncation, when there was one; see ``RetrialQueue/roughTolerance``).
         public let sweeps: Int
         /// π itself, numbered as the state space numbers the states (a larger truncation starts from it).
         let probabilities: [Double]

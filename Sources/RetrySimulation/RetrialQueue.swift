@@ -52,6 +52,10 @@ public struct RetrialQueue: Hashable, Sendable {
     /// them (the M/M/1 retrial queue at ρ = 0.9) 1.3e-9 away.
     public static let residualTolerance = 1e-14
 
+    /// The relative residual a truncation expected to fall short is solved to: enough to measure
+    /// its boundary's mass and to start the next.
+    public static let roughTolerance = 1e-9
+
     /// The most retry stages the chain holds (each multiplies its states).
     public static let maximumStages = 12
 
@@ -61,28 +65,41 @@ public struct RetrialQueue: Hashable, Sendable {
     /// The stationary answer on the truncation whose boundary holds less than `boundaryMass` of
     /// the probability: N starts at 8 and M at 16, and each grows while its own boundary holds
     /// half the bound or more: M doubles, N goes where its boundary's decay so far takes it to a
-    /// quarter of the bound (see `nextTruncation(after:and:aiming:)`), at most doubling. Throws
-    /// `StochasticsError` when the solver fails, and ``TruncationError`` when the states needed
-    /// pass `maximumStates`.
+    /// quarter of the bound (see `nextTruncation(after:and:aiming:)`), at most doubling. A
+    /// truncation expected to fall short is solved to ``roughTolerance`` only; the answer is
+    /// always solved to ``residualTolerance``. Throws `StochasticsError` when the solver fails,
+    /// and ``TruncationError`` when the states needed pass `maximumStates`.
     public func solve(boundaryMass: Double = 1e-9, maximumStates: Int = 4_000_000) throws -> Solution {
         var (truncation, queueTruncation) = (8, 16)
         var previous: (space: StateSpace, solution: Solution)?
         var lastStageBoundary: (truncation: Int, mass: Double)?
+        var expectsLast = false
         while true {
             guard
                 let space = StateSpace(queue: self, truncation: truncation, queueTruncation: queueTruncation),
                 space.count <= maximumStates
             else { throw TruncationError(truncation: truncation, maximumStates: maximumStates) }
-            let solution = try solve(space, from: previous)
+            // A truncation expected to fall short only measures its boundary and starts the next:
+            // it is solved roughly, and again to the full tolerance if it turns out to suffice.
+            let chain = space.chain(self)
+            var solution = try solve(
+                chain, space, from: previous, tolerance: expectsLast ? Self.residualTolerance : Self.roughTolerance)
+            if solution.boundaryMass < boundaryMass && !expectsLast {
+                solution = try solve(chain, space, from: (space, solution), tolerance: Self.residualTolerance)
+            }
             previous = (space, solution)
             if solution.boundaryMass < boundaryMass { return solution }
             guard truncation < 1 << 24, queueTruncation < 1 << 24 else {
                 throw TruncationError(truncation: truncation, maximumStates: maximumStates)
             }
+            // The next truncation is expected to be the last when N goes where the decay says
+            // (not capped at 2 N) and M stays.
+            expectsLast = solution.queueBoundaryMass < boundaryMass / 2
             if solution.stageBoundaryMass >= boundaryMass / 2 {
                 let next = Self.nextTruncation(
                     after: (truncation, solution.stageBoundaryMass), and: lastStageBoundary, aiming: boundaryMass / 4)
                 lastStageBoundary = (truncation, solution.stageBoundaryMass)
+                expectsLast = expectsLast && next < 2 * truncation
                 truncation = next
             }
             if solution.queueBoundaryMass >= boundaryMass / 2 { queueTruncation *= 2 }
@@ -124,9 +141,17 @@ public struct RetrialQueue: Hashable, Sendable {
     private func solve(_ space: StateSpace, from previous: (space: StateSpace, solution: Solution)? = nil) throws
         -> Solution
     {
-        let chain = space.chain(self)
+        try solve(space.chain(self), space, from: previous, tolerance: Self.residualTolerance)
+    }
+
+    /// The solution of `chain`, the chain of `space`, to `tolerance`, its sweeps started from
+    /// `previous` (a solution on this space or a smaller one) when given.
+    private func solve(
+        _ chain: MarkovChain, _ space: StateSpace, from previous: (space: StateSpace, solution: Solution)?,
+        tolerance: Double
+    ) throws -> Solution {
         let start = previous.map { space.spread($0.solution.probabilities, from: $0.space) }
-        let stationary = try chain.stationaryDistribution(tolerance: Self.residualTolerance, start: start)
+        let stationary = try chain.stationaryDistribution(tolerance: tolerance, start: start)
         return Solution(queue: self, space: space, stationary: stationary)
     }
 
