@@ -6,8 +6,10 @@ extension CheckCommand {
     /// by the mean they belong to (`nil` values: no closed form), or `nil` when the columns cannot say.
     ///
     /// A simulate row's scenario is rebuilt from `server`, `clients`, `bucket_s` and, where the table
-    /// has them, `arrivals`, `service`, `replicas`, `hedge`, `layer_attempts` and `timeout_s` (a missing column
-    /// reads as the option's default, except that a row with layers needs `layer_attempts`). Options
+    /// has them, `arrivals`, `service`, `replicas`, `hedge`, `layer_attempts`, `timeout_s` and
+    /// `host_fault` (a missing column reads as the option's default, except that a row with layers
+    /// needs `layer_attempts`). The balancer is no column: a row's share at faulty hosts is checked
+    /// where its formula cell is written (a random balancer), and skipped where empty. Options
     /// that no column records (budgets, time limits, sessions) take their defaults: where one of them
     /// removed a closed form the row's formula column is empty, and ``checkFormulas`` skips it.
     /// - Throws: a ``RowPolicy/Problem`` naming the column that describes no valid policy or scenario.
@@ -35,7 +37,10 @@ extension CheckCommand {
         let arrivals = try columns.arrivals.read(record, in: table) ?? .burst
         let replicas = try columns.replicas.read(record, in: table) ?? 1
         if case .capacity = server, let service = try columns.service.read(record, in: table) ?? nil {
-            server = .capacity(CapacityModel(workers: 1, serviceTime: service, queueLimit: 0, replicas: replicas))
+            server = .capacity(
+                CapacityModel(
+                    workers: 1, serviceTime: service, queueLimit: 0, replicas: replicas,
+                    faultyHosts: try columns.hostFault.read(record, in: table) ?? nil))
         }
         let hedging = try columns.hedge.read(record, in: table) ?? nil
         // A timeout where the server takes one (tables before timeout_s have none).

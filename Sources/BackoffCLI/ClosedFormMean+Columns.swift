@@ -12,6 +12,7 @@ extension ClosedFormMean {
         case .copiesPerRequest: "copies_per_request"
         case .meanResponse: "mean_response_s"
         case .workPerRequest: "work_per_request_s"
+        case .faultyHostShare: "faulty_host_share"
         }
     }
 

@@ -43,6 +43,13 @@ enum ScenarioColumns {
                 text == "inf" ? .some(nil) : (try? CellCodec<Duration>.positiveSeconds.read(text)).map { $0 }
             }, holdsNumbers: true))
 
+    /// The capacity server's faulty hosts, as `--host-fault` takes them.
+    static let hostFault = TypedColumn(
+        "host_fault", "capacity: the replicas that misbehave, as --host-fault takes them (none: every host serves)",
+        CellCodec<FaultyHosts?>(
+            "which is not a host fault", write: { $0.map(HostFaultSpec.print) ?? "none" },
+            read: { text in text == "none" ? .some(nil) : (try? HostFaultSpec.parse(text)).map { $0 } }))
+
     /// The attempts of a `layer_attempts` cell, `nil` when a part is not a whole number >= 1.
     private static func layerAttempts(_ text: String) -> [Int]? {
         guard !text.isEmpty else { return [] }

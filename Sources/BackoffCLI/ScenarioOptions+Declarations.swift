@@ -88,6 +88,14 @@ extension ScenarioOptions {
             + "with the fewest copies in flight taken; all scans every replica); or p2c (least-request:choices=2).",
         parse: BalancerSpec.parse
     ).setting(.balancer).grouped(.server)
+    static let hostFault = Option<FaultyHosts?>.optional(
+        "host-fault", "spec", form: HostFaultSpec.form,
+        help: "capacity: COUNT of the replicas misbehave: fail-fast (every attempt fails after latency, default 1ms, "
+            + "holding no worker), failing:p=P (each answer fails with probability P), slow:service=DIST (its own "
+            + "service time) or down:until=D[:from=D] (refuses attempts in [from, until)). Writes "
+            + "faulty_host_share, the share of copies the balancer sent them.",
+        parse: HostFaultSpec.parse
+    ).setting(.hostFault).grouped(.server)
     static let rejectRetryAfter = Option(
         "reject-retry-after", "duration", kind: .duration, default: "none",
         form: "a duration with a unit (e.g. 1s), or none",
@@ -221,13 +229,13 @@ extension ScenarioOptions {
         duration.spec, permanent.spec,
         retryAfter.spec, retryTrigger.spec, requestsPerClient.spec, think.spec, budget.spec, breaker.spec,
         throttle.spec,
-        onGiveUp.spec, hedge.spec, queueDiscipline.spec, patience.spec, balancer.spec,
+        onGiveUp.spec, hedge.spec, queueDiscipline.spec, patience.spec, balancer.spec, hostFault.spec,
     ]
 
     /// The options that describe one server model only.
     static let serverOnly: [OptionSpec] = [
         serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, replicas.spec, service.spec, queue.spec,
         dropExpired.spec, rejectRetryAfter.spec, degradeFrom.spec, degradeUntil.spec, degradeTo.spec,
-        capacityTrace.spec, timeout.spec, queueDiscipline.spec, patience.spec, balancer.spec,
+        capacityTrace.spec, timeout.spec, queueDiscipline.spec, patience.spec, balancer.spec, hostFault.spec,
     ]
 }

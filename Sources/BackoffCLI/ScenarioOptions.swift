@@ -168,7 +168,7 @@ struct ScenarioOptions {
                 [workers, queue].map(\.name) + [
                     replicas.name, dropExpired.name, queueDiscipline.name,
                     service.name, rejectRetryAfter.name, degradeFrom.name, degradeUntil.name, degradeTo.name,
-                    capacityTrace.name, timeout.name, patience.name, balancer.name,
+                    capacityTrace.name, timeout.name, patience.name, balancer.name, hostFault.name,
                 ]
             return (.capacity(try capacity(options)), Set(names))
         }
@@ -192,7 +192,7 @@ struct ScenarioOptions {
             rejectionRetryAfter: try options(rejectRetryAfter), degradation: degradation,
             capacityProfile: try options(capacityTrace), replicas: try options(replicas) ?? 1,
             dropsExpired: try options(dropExpired), queueDiscipline: try options(queueDiscipline) ?? .fifo,
-            balancer: try options(balancer) ?? .random)
+            balancer: try options(balancer) ?? .random, faultyHosts: try options(hostFault))
     }
 
     /// The scenario's error, reported against the option that sets the parameter it concerns (found

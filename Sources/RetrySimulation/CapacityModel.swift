@@ -15,7 +15,7 @@ import EventSimulation
 ///
 /// With `replicas` above 1 the server is that many such servers (each with its own workers and
 /// queue) behind a ``Balancer`` (uniform random by default); a hedged request's copies go to distinct replicas
-/// (see `Hedging` (BackoffPolicies)).
+/// (see `Hedging` (BackoffPolicies)). Some of them may misbehave (``FaultyHosts``).
 public struct CapacityModel: Hashable, Sendable {
     /// Workers of each replica.
     public let workers: Int
@@ -31,6 +31,8 @@ public struct CapacityModel: Hashable, Sendable {
     public let queueDiscipline: QueueDiscipline
     /// How the replicas share the copies sent to them (random by default).
     public let balancer: Balancer
+    /// The replicas that misbehave, if any (the first `count` of them).
+    public let faultyHosts: FaultyHosts?
     /// The delay sent with a rejection, if any.
     public let rejectionRetryAfter: Duration?
     public let degradation: Degradation?
@@ -40,10 +42,12 @@ public struct CapacityModel: Hashable, Sendable {
     public init(
         workers: Int, serviceTime: ServiceTime, queueLimit: Int, rejectionRetryAfter: Duration? = nil,
         degradation: Degradation? = nil, capacityProfile: StepFunction<Double>? = nil, replicas: Int = 1,
-        dropsExpired: Bool = false, queueDiscipline: QueueDiscipline = .fifo, balancer: Balancer = .random
+        dropsExpired: Bool = false, queueDiscipline: QueueDiscipline = .fifo, balancer: Balancer = .random,
+        faultyHosts: FaultyHosts? = nil
     ) {
         self.workers = workers
         self.balancer = balancer
+        self.faultyHosts = faultyHosts
         self.queueDiscipline = queueDiscipline
         self.dropsExpired = dropsExpired
         self.replicas = replicas

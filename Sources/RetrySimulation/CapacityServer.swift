@@ -16,11 +16,18 @@ struct CapacityServer: WithdrawableServer {
     enum Event: UInt32, CaseIterable {
         /// A worker finishes the attempt numbered by the event's value.
         case serviceDone
+        /// A fail-fast host's failure of the attempt numbered by the event's value is due.
+        case failedFast
     }
 
     static var eventKinds: UInt32 { UInt32(Event.allCases.count) }
 
     let model: CapacityModel
+    /// What this host does instead of serving as the model says (``HostFault``), when that is
+    /// decided as an attempt comes or ends (a slow host's fault is its service time).
+    private let fault: HostFault?
+    /// The service time: the model's, or a slow host's own.
+    private let serviceTime: ServiceTime
     /// The service time in nanoseconds: fixed, the exponential's mean, or the lognormal's (mu, sigma)
     /// of log-nanoseconds; computed once.
     private let service: (fixed: Double, exponentialMean: Double, lognormal: (mu: Double, sigma: Double))
@@ -32,11 +39,19 @@ struct CapacityServer: WithdrawableServer {
     /// Queue entries whose work was withdrawn: they no longer count, and are dropped when reached.
     var withdrawnQueued = 0
 
-    init(_ model: ServerModel) {
+    init(_ model: ServerModel) { self.init(model, fault: nil) }
+
+    /// A host of the model's replica set, with `fault` if it is one of the faulty hosts.
+    init(_ model: ServerModel, fault: HostFault?) {
         guard case .capacity(let capacity) = model else { preconditionFailure("\(model) is not the capacity model") }
         self.model = capacity
+        if case .slow(let time) = fault {
+            (serviceTime, self.fault) = (time, nil)
+        } else {
+            (serviceTime, self.fault) = (capacity.serviceTime, fault)
+        }
         queue = WaitingQueue(capacity.queueDiscipline)
-        switch capacity.serviceTime {
+        switch serviceTime {
         case .deterministic(let t): service = (t.nanoseconds, 0, (0, 0))
         case .exponential(let mean): service = (0, mean.nanoseconds, (0, 0))
         case .lognormal(let mean, let sd):
@@ -45,7 +60,7 @@ struct CapacityServer: WithdrawableServer {
             service = (0, 0, (log(m) - variance / 2, variance.squareRoot()))
         case .mixture: service = (0, 0, (0, 0))
         }
-        if case .mixture(let parts) = capacity.serviceTime {
+        if case .mixture(let parts) = serviceTime {
             var total = 0.0
             mixture = parts.map { part in
                 total += part.weight
@@ -66,6 +81,7 @@ struct CapacityServer: WithdrawableServer {
         client index: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions
     ) {
         decisions.counted(index, isRetry: isRetry, answeredAtOnce: nil)
+        if fault != nil, failsWithoutWork(client: index, attempt: attempt, &decisions) { return }
         if busyWorkers < model.workers {
             startService(client: Int32(index), attempt: attempt, &decisions)
         } else if queue.count - withdrawnQueued < model.queueLimit {
@@ -84,10 +100,23 @@ struct CapacityServer: WithdrawableServer {
         _ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions
     ) {
         let (index, attempt) = (event.client, Int64(event.value))
+        if number == Event.failedFast.rawValue {
+            if decisions.isAwaiting(index, attempt: attempt) {
+                decisions.answer(index, .failure(serverDelay: nil), recording: .failure)
+            } else {
+                decisions.dropped(index, attempt: attempt)  // a failure nobody waits for
+            }
+            return
+        }
         busyWorkers -= 1
         if decisions.isAwaiting(index, attempt: attempt) {
             let permanent = decisions.isPermanent(index)
-            decisions.answer(index, permanent ? .permanentError : .success, recording: permanent ? .failure : .success)
+            if !permanent, case .failing(let probability) = fault, fails(index, probability, &decisions) {
+                decisions.answer(index, .failure(serverDelay: nil), recording: .failure)
+            } else {
+                decisions.answer(
+                    index, permanent ? .permanentError : .success, recording: permanent ? .failure : .success)
+            }
         } else {
             decisions.wasted(index, attempt: attempt)
         }
@@ -97,12 +126,40 @@ struct CapacityServer: WithdrawableServer {
     mutating func withdraw<Decisions: ServerDecisions>(
         client: Int, attempt: Int64, inService: Bool, _ decisions: inout Decisions
     ) {
+        if case .failFast = fault { return }  // it holds no worker and no place in the queue
         if inService {
             busyWorkers -= 1
             startNextQueued(&decisions)
         } else {
             withdrawnQueued += 1
             decisions.queued(length: queue.count - withdrawnQueued)
+        }
+    }
+
+    /// Whether a failing host's answer to `client` is a failure: one uniform of the client's stream.
+    private func fails<Decisions: ServerDecisions>(_ client: Int, _ probability: Double, _ decisions: inout Decisions)
+        -> Bool
+    {
+        var random = decisions.random(for: client)
+        return random.nextUniform() < probability
+    }
+
+    /// A fail-fast host's attempt, due to fail after its latency (at least 1 ns, as a service is),
+    /// or one that reaches a host that is down, refused at once: `true` when the fault took it.
+    private mutating func failsWithoutWork<Decisions: ServerDecisions>(
+        client index: Int, attempt: Int64, _ decisions: inout Decisions
+    ) -> Bool {
+        switch fault {
+        case .failFast(let latency)?:
+            decisions.schedule(
+                Event.failedFast.rawValue, for: index, value: attempt, after: max(1, latency.wholeNanoseconds))
+            decisions.armTimeout(index, attempt: attempt)
+            return true
+        case .down(let start, let end)? where decisions.now >= start && decisions.now < end:
+            decisions.reject(index, retryAfter: nil)
+            return true
+        default:
+            return false
         }
     }
 
@@ -141,7 +198,7 @@ struct CapacityServer: WithdrawableServer {
         decisions.serviceStarted(Int(client), attempt: attempt)
         let now = decisions.now
         var duration: Double
-        switch model.serviceTime {
+        switch serviceTime {
         case .deterministic: duration = service.fixed
         case .exponential: duration = decisions.exponential(for: Int(client), mean: service.exponentialMean)
         case .lognormal:

@@ -16,13 +16,15 @@ public enum ClosedFormMean: CaseIterable, Hashable, Sendable {
     case meanResponse
     /// A hedge's work per request, seconds of service.
     case workPerRequest
+    /// The share of copies sent to a faulty host (``Scenario/faultyHostShareFormula``).
+    case faultyHostShare
 
     /// True for the hedge's means: their closed forms assume that every copy starts at once (no
     /// copy waits for a worker or is turned away), and their standard errors that requests are
     /// independent, which load breaks.
     public var holdsOnlyWithoutQueueing: Bool {
         switch self {
-        case .meanTotalWait, .attemptsPerClient, .successes: false
+        case .meanTotalWait, .attemptsPerClient, .successes, .faultyHostShare: false
         case .copiesPerRequest, .meanResponse, .workPerRequest: true
         }
     }
@@ -56,6 +58,7 @@ public struct ClosedForms: Sendable {
             values.updateValue(hedge?.meanResponse, forKey: .meanResponse)
             values.updateValue(hedge?.work, forKey: .workPerRequest)
         }
+        values.updateValue(scenario.faultyHostShareFormula, forKey: .faultyHostShare)
         self.values = values
     }
 

@@ -7,6 +7,11 @@ import Stochastics
 struct HedgeBatches: Hashable, Sendable {
     var copies = StreamingBatchRatio()
     var work = StreamingBatchRatio()
+    /// Whether each copy went to a faulty host (1 or 0), in the order copies are sent: a
+    /// least-request balancer's next pick depends on what is in flight, so neighbours correlate
+    /// (fed only where there are faulty hosts). In the order calls end, a fail-fast host's copies
+    /// would all come first, and the batches would differ by that alone.
+    var faultyShare = StreamingBatchRatio()
 
     /// A request's copies and work (seconds), once its last copy ended.
     @inline(__always)
@@ -15,17 +20,21 @@ struct HedgeBatches: Hashable, Sendable {
         work.add(numerator: seconds)
     }
 
-    /// Standard errors of copies, work (seconds) and the mean response (seconds) per request.
+    /// Standard errors of copies, work (seconds) and the mean response (seconds) per request, and
+    /// of the share of copies at faulty hosts (NaN where none is).
     struct Errors: Hashable, Sendable {
         let copies: Double, work: Double, response: Double
+        /// `nil` without faulty hosts, or too few batches to say (never NaN, so errors compare equal).
+        var faultyShare: Double? = nil
     }
 
-    /// The three standard errors, given the response times in the order they were answered;
-    /// `nil` while any has too few batches to say (under 64 requests).
+    /// The standard errors, given the response times in the order they were answered; `nil`
+    /// while copies, work or response has too few batches to say (under 64 requests).
     func standardErrors(responses: [Double]) -> Errors? {
         let errors = Errors(
             copies: copies.standardError, work: work.standardError,
-            response: BatchRatio.standardErrorOfMean(responses))
+            response: BatchRatio.standardErrorOfMean(responses),
+            faultyShare: faultyShare.standardError.isNaN ? nil : faultyShare.standardError)
         return errors.copies.isNaN || errors.work.isNaN || errors.response.isNaN ? nil : errors
     }
 }

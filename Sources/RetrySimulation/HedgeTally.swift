@@ -9,6 +9,8 @@ public struct HedgeTally: Hashable, Sendable {
     public let requests: Int
     /// Copies sent to the replicas, the first ones included.
     public let copies: Int
+    /// Copies sent to a faulty host (``FaultyHosts``): 0 without one.
+    public let faultyCopies: Int
     /// Copies withdrawn by a cancellation before their work ended (queued or in service).
     public let withdrawn: Int
     /// Copies after the first that a budget refused, so they were not sent: the shared retry
@@ -30,13 +32,15 @@ public struct HedgeTally: Hashable, Sendable {
     private var measuredErrors: HedgeBatches.Errors?
 
     init(
-        requests: Int, copies: Int, withdrawn: Int, refused: Int, work: Double, workSquares: Double,
+        requests: Int, copies: Int, faultyCopies: Int = 0, withdrawn: Int, refused: Int, work: Double,
+        workSquares: Double,
         copySquares: Double, responseTimes: [Double], batches: HedgeBatches? = nil
     ) {
         measuredErrors = batches?.standardErrors(responses: responseTimes)
         usesBatchMeans = measuredErrors != nil
         self.requests = requests
         self.copies = copies
+        self.faultyCopies = faultyCopies
         self.withdrawn = withdrawn
         self.refused = refused
         self.work = work
@@ -48,6 +52,18 @@ public struct HedgeTally: Hashable, Sendable {
 
     /// Copies per request.
     public var copiesPerRequest: Double { requests > 0 ? Double(copies) / Double(requests) : .nan }
+    /// The share of copies that went to a faulty host.
+    public var faultyHostShare: Double { copies > 0 ? Double(faultyCopies) / Double(copies) : .nan }
+
+    /// The standard error of ``faultyHostShare``: from batches of copies in the order they were
+    /// sent where the clients arrive over time (a least-request balancer's picks depend on what is
+    /// in flight), from replications, or else √(p(1 − p)/copies), as if the copies' hosts were
+    /// drawn independently (a burst; exact under a random balancer).
+    public var faultyHostShareStandardError: Double {
+        if let measured = measuredErrors?.faultyShare { return measured }
+        let p = faultyHostShare
+        return copies > 0 ? (p * (1 - p) / Double(copies)).squareRoot() : .nan
+    }
     /// The workers' busy time per request, in seconds.
     public var workPerRequest: Double { requests > 0 ? work / Double(requests) : .nan }
 

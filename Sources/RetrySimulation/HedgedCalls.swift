@@ -18,6 +18,8 @@ final class HedgedCalls {
     /// percentile, whose delay the run measures (taken from the rule once, as `perTryBackoff`).
     let copySpacing: Int64?
     let replicas: Int
+    /// The faulty hosts: the replicas numbered below it (``FaultyHosts``).
+    let faultyHosts: Int
     /// A new call's decisions, made once from the rule.
     private let freshMachine: HedgedCallMachine
     /// Where each call's decisions are traced, when a test asks (``HedgeTraceLog/current``).
@@ -44,6 +46,8 @@ final class HedgedCalls {
         var pendingStart = 0
         // The tally.
         var requests = 0, copiesSent = 0, withdrawn = 0, refused = 0
+        /// Copies sent to a faulty host.
+        var faultyCopies = 0
         /// The workers' busy time, nanoseconds: every copy's, which outgrows 64 bits (400 clients
         /// of 10,000 h services).
         var work = WideSum()
@@ -116,9 +120,13 @@ final class HedgedCalls {
         set { state.pointee.refused = newValue }
     }
 
-    /// Calls of `hedging` over `replicas` replicas shared by `balancer`; `batchesCalls`: the standard
-    /// errors come from batches of calls (the clients arrive over time, ``Scenario/usesBatchMeans``).
-    init(hedging: Hedging, replicas: Int, balancer: Balancer = .random, batchesCalls: Bool = false) {
+    /// Calls of `hedging` over `replicas` replicas shared by `balancer`, the first `faultyHosts` of
+    /// them faulty; `batchesCalls`: the standard errors come from batches of calls (the clients
+    /// arrive over time, ``Scenario/usesBatchMeans``).
+    init(
+        hedging: Hedging, replicas: Int, balancer: Balancer = .random, faultyHosts: Int = 0,
+        batchesCalls: Bool = false
+    ) {
         self.hedging = hedging
         switch hedging.rule {
         case .fixedDelay(let delay): (perTryBackoff, copySpacing) = (nil, delay.wholeNanoseconds)
@@ -127,6 +135,7 @@ final class HedgedCalls {
             (perTryBackoff, copySpacing) = (backoff, timeout.wholeNanoseconds)
         }
         self.replicas = replicas
+        self.faultyHosts = faultyHosts
         freshMachine = HedgedCallMachine(hedging)
         state = .allocate(capacity: 1)
         state.initialize(
@@ -198,8 +207,15 @@ final class HedgedCalls {
         calls[c].timerDue = -1
         let isFollowed = calls[c].machine.copySent()
         state.pointee.copiesSent += 1
+        if faultyHosts > 0 { countFaulty(replica < faultyHosts) }
         trace?.record(calls[c], .copySent(copy: sent + 1), now: now)
         return (slot, nextID, replica, isFollowed)
+    }
+
+    /// A copy went to a faulty host or not: counted, and batched in the order copies are sent.
+    private func countFaulty(_ isFaulty: Bool) {
+        if isFaulty { state.pointee.faultyCopies += 1 }
+        state.pointee.batches?.faultyShare.add(numerator: isFaulty ? 1 : 0)
     }
 
     /// The next id or tag: run-unique while 2^32 calls and copies fit, never 0 (a released call's).
@@ -248,7 +264,8 @@ final class HedgedCalls {
     var tally: HedgeTally {
         let state = state.pointee
         return HedgeTally(
-            requests: state.requests, copies: state.copiesSent, withdrawn: state.withdrawn, refused: state.refused,
+            requests: state.requests, copies: state.copiesSent, faultyCopies: state.faultyCopies,
+            withdrawn: state.withdrawn, refused: state.refused,
             work: state.work.value / 1e9, workSquares: state.workSquares, copySquares: state.copySquares,
             responseTimes: state.responses, batches: state.batches)
     }

@@ -47,10 +47,14 @@ struct HedgedReplicas<Replica: WithdrawableServer>: StackableServer {
     private var replicas: UnsafeMutablePointer<Replica> { store.replicas }
 
     init(scenario: Scenario, seed: UInt64) {
-        store = ReplicaStore(Replica(scenario.server), count: scenario.replicas)
+        let faulty = scenario.faultyHosts
+        store = ReplicaStore(
+            (0..<scenario.replicas).map { host in
+                Replica(scenario.server, fault: host < faulty?.count ?? 0 ? faulty?.fault : nil)
+            })
         calls = HedgedCalls(
             hedging: scenario.activeHedge ?? .single, replicas: scenario.replicas, balancer: scenario.balancer,
-            batchesCalls: scenario.usesBatchMeans)
+            faultyHosts: faulty?.count ?? 0, batchesCalls: scenario.usesBatchMeans)
     }
 
     mutating func receive<Decisions: HedgeDecisions>(
@@ -216,10 +220,10 @@ private final class ReplicaStore<Replica> {
     let replicas: UnsafeMutablePointer<Replica>
     private let count: Int
 
-    init(_ replica: Replica, count: Int) {
-        self.count = count
+    init(_ hosts: [Replica]) {
+        count = hosts.count
         replicas = .allocate(capacity: count)
-        replicas.initialize(repeating: replica, count: count)
+        _ = UnsafeMutableBufferPointer(start: replicas, count: count).initialize(from: hosts)
     }
 
     deinit {

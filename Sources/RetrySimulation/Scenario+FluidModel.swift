@@ -9,10 +9,10 @@ extension Scenario {
     /// expired work; open arrivals (Poisson or uniform) of one request per client; a policy of n
     /// attempts whose expected waits have a closed form, with no maximum elapsed time, under a
     /// fixed timeout or none; a Retry-After on rejections only if the clients ignore it. Not:
-    /// a burst (a herd at one instant is no fluid), LIFO or shedding queues, patience,
+    /// a burst (a herd at one instant is no fluid), faulty hosts, LIFO or shedding queues, patience,
     /// permanent errors, limits, layers, a deadline, a hedge or a recovery trigger.
     public var fluidModel: FluidModel? {
-        guard case .capacity(let model) = server, model.queueDiscipline == .fifo,
+        guard case .capacity(let model) = server, model.queueDiscipline == .fifo, model.faultyHosts == nil,
             model.rejectionRetryAfter == nil || retryAfter == .ignore, requestsPerClient == 1,
             permanentFraction == 0, retryTrigger == .timer, patience == nil, limits.isEmpty, layers.isEmpty,
             deadline == nil, hedging == nil, policy.maxElapsed == nil, let starts = policy.expectedStartTimes

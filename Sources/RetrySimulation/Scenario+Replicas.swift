@@ -15,10 +15,16 @@ extension Scenario {
         return .random
     }
 
-    /// True when the run goes through `HedgedReplicas` (below the layers, in a stack): a hedge, or
-    /// more than one replica. Its
-    /// report then holds the requests' response times, copies and work (``HedgeTally``).
-    public var runsReplicaSet: Bool { activeHedge != nil || replicas > 1 }
+    /// The capacity server's faulty hosts (`nil` for none, or for any other server).
+    public var faultyHosts: FaultyHosts? {
+        if case .capacity(let model) = server { return model.faultyHosts }
+        return nil
+    }
+
+    /// True when the run goes through `HedgedReplicas` (below the layers, in a stack): a hedge,
+    /// more than one replica, or a faulty host. Its report then holds the requests' response
+    /// times, copies and work (``HedgeTally``).
+    public var runsReplicaSet: Bool { activeHedge != nil || replicas > 1 || faultyHosts != nil }
 
     /// The hedge in force: the clients' (`hedging`), or the bottom layer's in a stack.
     public var activeHedge: Hedging? { hedging ?? layers.last?.hedging }

@@ -85,8 +85,9 @@ extension Scenario {
 /// The means of one run whose spread over replications is a report's standard errors.
 struct ReplicatedMeans {
     var attemptsPerClient, meanTotalWait, successes: Double
-    /// The hedge's copies, work and mean response per request (NaN without a hedge).
-    var copies, work, response: Double
+    /// The hedge's copies, work and mean response per request, and the share of copies at faulty
+    /// hosts (NaN without a hedge, or without faulty hosts).
+    var copies, work, response, faultyShare: Double
 
     init(_ report: ScenarioReport) {
         attemptsPerClient = report.attemptsPerClient
@@ -95,17 +96,20 @@ struct ReplicatedMeans {
         copies = report.hedge?.copiesPerRequest ?? .nan
         work = report.hedge?.workPerRequest ?? .nan
         response = report.hedge?.responses.mean ?? .nan
+        faultyShare = report.hedge?.faultyHostShare ?? .nan
     }
 
     private init(_ values: [Double]) {
         (attemptsPerClient, meanTotalWait, successes) = (values[0], values[1], values[2])
-        (copies, work, response) = (values[3], values[4], values[5])
+        (copies, work, response, faultyShare) = (values[3], values[4], values[5], values[6])
     }
 
-    private var values: [Double] { [attemptsPerClient, meanTotalWait, successes, copies, work, response] }
+    private var values: [Double] {
+        [attemptsPerClient, meanTotalWait, successes, copies, work, response, faultyShare]
+    }
 
     /// Every mean NaN.
-    static let unmeasured = ReplicatedMeans([Double](repeating: .nan, count: 6))
+    static let unmeasured = ReplicatedMeans([Double](repeating: .nan, count: 7))
 
     /// Each mean's sample standard deviation over `runs` (at least 2): the standard error of one
     /// run's mean, with `runs.count - 1` degrees of freedom.
@@ -113,7 +117,7 @@ struct ReplicatedMeans {
         precondition(runs.count >= 2, "a spread needs two runs")
         let columns = runs.map(\.values)
         return ReplicatedMeans(
-            (0..<6).map { column in
+            (0..<7).map { column in
                 let values = columns.map { $0[column] }
                 let mean = values.reduce(0, +) / Double(values.count)
                 let squares = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
@@ -130,6 +134,8 @@ extension ScenarioReport {
         meanTotalWaitStandardError = errors.meanTotalWait
         successesStandardError = errors.successes
         hedge?.replaceStandardErrors(
-            with: HedgeBatches.Errors(copies: errors.copies, work: errors.work, response: errors.response))
+            with: HedgeBatches.Errors(
+                copies: errors.copies, work: errors.work, response: errors.response,
+                faultyShare: errors.faultyShare.isNaN ? nil : errors.faultyShare))
     }
 }

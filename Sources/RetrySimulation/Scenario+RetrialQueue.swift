@@ -5,7 +5,7 @@ extension Scenario {
     /// are the long-run means of the run; `nil` otherwise.
     ///
     /// It is one when every time in it is exponential and nothing in it keeps time or history:
-    /// Poisson arrivals of one request per client; one replica of a capacity server with
+    /// Poisson arrivals of one request per client; one replica of a capacity server, not faulty, with
     /// exponential services, no degradation or capacity profile, a queue that sheds nothing
     /// (FIFO, LIFO or adaptive LIFO: they reorder the queue, not its length) and no Retry-After;
     /// a policy of n attempts whose waits are exponential (`exponential` jitter under cap mode
@@ -17,7 +17,7 @@ extension Scenario {
     /// arrival window.
     public var retrialQueue: RetrialQueue? {
         guard case .capacity(let model) = server, case .poisson(let rate, _) = arrivals,
-            model.replicas == 1, model.degradation == nil, model.capacityProfile == nil,
+            model.replicas == 1, model.faultyHosts == nil, model.degradation == nil, model.capacityProfile == nil,
             model.rejectionRetryAfter == nil, !model.queueDiscipline.sheds,
             case .exponential(let mean) = model.serviceTime, mean > .zero,
             requestsPerClient == 1, permanentFraction == 0, retryTrigger == .timer, attemptTimeout == nil,

@@ -1,7 +1,7 @@
 /// The parameter of a scenario that a ``SimulationError`` concerns, so a front end names what it
 /// took the value from (an option, a spec's key) from its own declarations.
 public enum ScenarioParameter: Hashable, Sendable, CaseIterable {
-    case server, serverRetryAfter, networkDelay, workers, queue, queueDiscipline, balancer, serviceTime,
+    case server, serverRetryAfter, networkDelay, workers, queue, queueDiscipline, balancer, hostFault, serviceTime,
         rejectionRetryAfter,
         degradationEnd
     case degradedCapacity, capacityProfile, clients, arrivals, arrivalDuration, retryTrigger, permanentFraction
@@ -23,6 +23,7 @@ extension SimulationError {
         case .negativeQueueLimit: .queue
         case .invalidQueueDiscipline: .queueDiscipline
         case .invalidBalancer: .balancer
+        case .invalidHostFault: .hostFault
         case .nonPositiveServiceTime, .invalidLognormalServiceTime, .invalidMixture: .serviceTime
         case .negativeRejectionRetryAfter: .rejectionRetryAfter
         case .degradationEndsBeforeStart: .degradationEnd

@@ -55,13 +55,11 @@ public enum ServerModel: Hashable, Sendable {
             guard model.queueLimit >= 0 else { throw .negativeQueueLimit(model.queueLimit) }
             guard model.queueDiscipline.isValid else { throw .invalidQueueDiscipline(model.queueDiscipline) }
             guard model.balancer.isValid else { throw .invalidBalancer(model.balancer) }
-            switch model.serviceTime {
-            case .deterministic(let t), .exponential(let t):
-                guard t > .zero else { throw .nonPositiveServiceTime }
-            case .lognormal(let mean, let sd):
-                guard mean > .zero, sd >= .zero else { throw .invalidLognormalServiceTime }
-            case .mixture(let parts):
-                try Self.validate(mixture: parts)
+            try Self.validate(serviceTime: model.serviceTime)
+            if let faulty = model.faultyHosts {
+                guard (1...model.replicas).contains(faulty.count), faulty.fault.isValid else {
+                    throw .invalidHostFault(count: faulty.count, replicas: model.replicas)
+                }
             }
             if let delay = model.rejectionRetryAfter, delay < .zero { throw .negativeRejectionRetryAfter }
             if let window = model.degradation {
@@ -81,6 +79,19 @@ public enum ServerModel: Hashable, Sendable {
 
     /// A mixture's weights are probabilities that sum to 1 (to 1e-9), and its components are
     /// times of their own kinds: fixed at least 0, an exponential's mean and a lognormal's above 0.
+    /// A service time's parameters are in range: a fixed or exponential time above 0, a lognormal
+    /// mean above 0 with a standard deviation not negative, a mixture of valid components.
+    static func validate(serviceTime: ServiceTime) throws(SimulationError) {
+        switch serviceTime {
+        case .deterministic(let t), .exponential(let t):
+            guard t > .zero else { throw .nonPositiveServiceTime }
+        case .lognormal(let mean, let sd):
+            guard mean > .zero, sd >= .zero else { throw .invalidLognormalServiceTime }
+        case .mixture(let parts):
+            try validate(mixture: parts)
+        }
+    }
+
     private static func validate(mixture parts: [ServiceTime.Component]) throws(SimulationError) {
         guard !parts.isEmpty else { throw .invalidMixture("a mixture needs at least one component") }
         for part in parts {

@@ -78,6 +78,10 @@ protocol StackableServer: SimulatedServer {
 /// `HedgedReplicas`, whose losing copies are cancelled. Its "clients" are copies, and it decides
 /// only what any server decides.
 protocol WithdrawableServer: ModelledServer, StackableServer {
+    /// One host of the model's replica set, misbehaving as `fault` says when it is one of the
+    /// faulty hosts (``FaultyHosts``).
+    init(_ model: ServerModel, fault: HostFault?)
+
     mutating func receive<Decisions: ServerDecisions>(
         client: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions)
 

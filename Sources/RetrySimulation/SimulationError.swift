@@ -13,6 +13,8 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case negativeQueueLimit(Int)
     case invalidQueueDiscipline(QueueDiscipline)
     case invalidBalancer(Balancer)
+    /// A ``FaultyHosts`` whose count is not 1 to the replicas, or whose fault is out of range.
+    case invalidHostFault(count: Int, replicas: Int)
     case nonPositiveServiceTime
     case invalidLognormalServiceTime
     case invalidMixture(String)
@@ -95,6 +97,11 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
             "layer '\(name)': only the bottom layer hedges (its attempts are the ones that reach the server's replicas)"
         case .negativeQueueLimit(let n): "the queue limit must not be negative, got \(n)"
         case .invalidBalancer: "a least-request balancer draws 1 to \(Balancer.mostChoices) choices"
+        case .invalidHostFault(let count, let replicas) where !(1...max(1, replicas)).contains(count):
+            "faulty hosts number 1 to the \(replicas) replicas, not \(count)"
+        case .invalidHostFault:
+            "a faulty host takes a latency >= 0, a probability in [0, 1], a valid service time, or a window whose end "
+                + "follows its start >= 0"
         case .invalidQueueDiscipline:
             "a queue discipline's target and interval must be greater than 0, within virtual time's horizon, and the "
                 + "target no longer than the interval"

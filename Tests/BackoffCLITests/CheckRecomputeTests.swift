@@ -34,7 +34,7 @@ import Testing
         let simulate = try check("simulate --clients 3000 --server outage:1s --jitter none,full,equal --max-attempts 6")
         #expect(simulate.status == 0, "\(simulate.stdout)")
         #expect(
-            simulate.stdout.contains("18 formula values recomputed from the policy columns: PASS"), "\(simulate.stdout)"
+            simulate.stdout.contains("21 formula values recomputed from the policy columns: PASS"), "\(simulate.stdout)"
         )
     }
 
@@ -170,6 +170,34 @@ import Testing
         #expect(
             none.stdout.contains("formula_successes is") && none.stdout.contains("has no closed form there"),
             "\(none.stdout)")
+    }
+
+    /// The share of copies at faulty hosts is recomputed from `host_fault` and `replicas`: f/K
+    /// passes, another count of faulty hosts fails, and the measured share is judged against it.
+    @Test func aFaultyHostShareIsRecomputedFromItsHosts() throws {
+        let command =
+            "simulate --server capacity --replicas 10 --workers 4 --queue 50 --service exp:50ms --arrivals poisson:300 "
+            + "--duration 10s --max-attempts 3 --jitter full --host-fault 2:fail-fast"
+        let untouched = try check(command) { _ in }
+        #expect(untouched.status == 0 && untouched.stdout.contains("1 comparisons"), "\(untouched.stdout)")
+        let otherCount = try check(command) { set("host_fault", row: 1, to: "3:fail-fast", in: &$0) }
+        #expect(otherCount.status == 1 && otherCount.stdout.contains("formula_faulty_host_share 0.2 disagrees"))
+        // Edited to agree, the formula is recomputed as written, and the measured share is 12 standard
+        // errors from it.
+        let edited = try check(command) {
+            set("host_fault", row: 1, to: "3:fail-fast", in: &$0)
+            set("formula_faulty_host_share", row: 1, to: "0.3", in: &$0)
+        }
+        #expect(edited.status == 1 && edited.stdout.contains("faulty_host_share 0.19"), "\(edited.stdout)")
+        #expect(!edited.stdout.contains("disagrees with the closed form"), "\(edited.stdout)")
+        let unreadable = try check(command) { set("host_fault", row: 1, to: "garbage", in: &$0) }
+        #expect(
+            unreadable.status == 1 && unreadable.stdout.contains("column host_fault holds 'garbage'"),
+            "\(unreadable.stdout)")
+        let tooMany = try check(command) { set("host_fault", row: 1, to: "11:fail-fast", in: &$0) }
+        #expect(
+            tooMany.status == 1 && tooMany.stdout.contains("faulty hosts number 1 to the 10 replicas, not 11"),
+            "\(tooMany.stdout)")
     }
 }
 

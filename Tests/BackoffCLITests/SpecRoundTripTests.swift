@@ -152,6 +152,29 @@ import Testing
         #expect(try BalancerSpec.parse("least-request") == .leastRequest(choices: Balancer.defaultChoices))
     }
 
+    @Test func everyHostFaultReadsBackAsItself() throws {
+        try Self.expectRoundTrip(HostFaultSpec.self) { values in
+            let fault: HostFault
+            switch values.int(0...3) {
+            case 0: fault = .failFast(latency: values.duration(0...86_400_000_000_000))
+            case 1: fault = .failing(probability: values.unit())
+            case 2: fault = .slow(.exponential(mean: values.duration(1...86_400_000_000_000)))
+            default:
+                let start = values.duration(0...86_400_000_000_000)
+                let end = start + values.duration(1...86_400_000_000_000)
+                fault = .down(start: VirtualTime(start), end: VirtualTime(end))
+            }
+            return FaultyHosts(count: values.int(1...10_000), fault: fault)
+        }
+        #expect(
+            try HostFaultSpec.parse("1:fail-fast") == FaultyHosts(count: 1, fault: .failFast(latency: .milliseconds(1)))
+        )
+        #expect(
+            try HostFaultSpec.parse("2:slow:service=lognormal:20ms:5ms")
+                == FaultyHosts(
+                    count: 2, fault: .slow(.lognormal(mean: .milliseconds(20), standardDeviation: .milliseconds(5)))))
+    }
+
     @Test func everyThrottleReadsBackAsItself() throws {
         try Self.expectRoundTrip(ThrottleSpec.self) { values in
             let throttle: Throttle

@@ -314,7 +314,7 @@ import Testing
             "jitter", "base_s", "multiplier", "cap_s", "max_attempts", "schedule", "decorrelated_factor",
             "max_elapsed_s", "cap_mode", "first_retry", "granularity_s", "clients", "server", "bucket_s", "layers",
             "replicas", "hedge", "arrivals", "service", "layer_attempts", "runs", "seed", "generator", "quantiles",
-            "wait_budget_s", "outage_s", "point_id", "workers", "queue", "timeout_s",
+            "wait_budget_s", "outage_s", "point_id", "workers", "queue", "timeout_s", "host_fault",
         ]
         #expect(CheckCommand.parameterColumns == expected)
     }

@@ -122,15 +122,16 @@ import Testing
     }
 
     /// A server made of others numbers its own events first and those inside it after them: a
-    /// stack (4 events) over a hedge (2) over a capacity server (1) schedules its replica's
+    /// stack (4 events) over a hedge (2) over a capacity server (2: a service's end, and a
+    /// fail-fast host's failure) schedules its replica's
     /// service as event 6 and its hedge's timer as event 4, and each goes back to its owner: the
     /// replica's service ends and answers the hedge's copy, which answers the layer's call, which
     /// answers the client.
     @Test func aCompositeNumbersItsInnerServersEventsAfterItsOwn() throws {
-        #expect(InstantServer.eventKinds == 0 && CapacityServer.eventKinds == 1)
-        #expect(HedgedReplicas<CapacityServer>.eventKinds == 3 && ServiceStack<CapacityServer>.eventKinds == 5)
+        #expect(InstantServer.eventKinds == 0 && CapacityServer.eventKinds == 2)
+        #expect(HedgedReplicas<CapacityServer>.eventKinds == 4 && ServiceStack<CapacityServer>.eventKinds == 6)
         typealias Stack = ServiceStack<HedgedReplicas<CapacityServer>>
-        #expect(Stack.eventKinds == 7 && Stack.eventKinds <= ScenarioEvent.serverKinds)
+        #expect(Stack.eventKinds == 8 && Stack.eventKinds <= ScenarioEvent.serverKinds)
         let scenario = try LayerHedgeTests.stack(
             service: .deterministic(.microseconds(5)),
             bottom: try LayerHedgeTests.layer(hedge: try Hedging(delay: .microseconds(3), copies: 2)))
