@@ -32,8 +32,10 @@ extension HelpRenderer {
                               reads capacity over time from an incident, a CSV of time_s,capacity_factor: a
                               service takes its time divided by the factor in force when it starts (the last
                               row holds); the server recovers when the factor is back at 1 or more for good.
-                              --replicas K: K such servers behind a uniform random balancer. --hedge on:delay=D
-                              sends copies of each attempt D apart to distinct replicas; the first success wins.
+                              --replicas K: K such servers behind a uniform random balancer (--balancer); some
+                              may misbehave (--host-fault 1:fail-fast), and retries may avoid the hosts they
+                              tried (--retry-host-predicate previous-hosts). --hedge on:delay=D sends copies of
+                              each attempt D apart to distinct replicas; the first success wins.
               trace:FILE      Replays an incident: FILE is a CSV of time_s,failure_probability and optionally
                               retry_after_s, a step function from t = 0 (the last row holds). From each time
                               on, every attempt fails independently with that probability, carrying that

@@ -50,6 +50,14 @@ enum ScenarioColumns {
             "which is not a host fault", write: { $0.map(HostFaultSpec.print) ?? "none" },
             read: { text in text == "none" ? .some(nil) : (try? HostFaultSpec.parse(text)).map { $0 } }))
 
+    /// How the clients' retries pick a replica beyond the balancer, as `--retry-host-predicate` takes it.
+    static let retryHostPredicate = TypedColumn(
+        "retry_host_predicate",
+        "capacity: how a retry picks its replica beyond the balancer, as --retry-host-predicate takes it (none)",
+        CellCodec<RetryHostPredicate?>(
+            "which is not a retry host predicate", write: { $0.map(RetryHostPredicateSpec.print) ?? "none" },
+            read: { text in text == "none" ? .some(nil) : (try? RetryHostPredicateSpec.parse(text)).map { $0 } }))
+
     /// The attempts of a `layer_attempts` cell, `nil` when a part is not a whole number >= 1.
     private static func layerAttempts(_ text: String) -> [Int]? {
         guard !text.isEmpty else { return [] }

@@ -96,6 +96,14 @@ extension ScenarioOptions {
             + "faulty_host_share, the share of copies the balancer sent them.",
         parse: HostFaultSpec.parse
     ).setting(.hostFault).grouped(.server)
+    static let retryHostPredicate = Option<RetryHostPredicate?>.optional(
+        "retry-host-predicate", "predicate", form: RetryHostPredicateSpec.form,
+        help: "capacity, with --replicas: Envoy's previous-hosts predicate: while the balancer picks a host the "
+            + "request tried already for a retry, it picks again, up to N times. Writes retries_to_tried_hosts, the "
+            + "share of retries that went back to a tried host, beside (a/n)^(N+1) for a random balancer; "
+            + "attempts=0 measures retries without it.",
+        parse: RetryHostPredicateSpec.parse
+    ).setting(.retryHostPredicate).grouped(.server)
     static let rejectRetryAfter = Option(
         "reject-retry-after", "duration", kind: .duration, default: "none",
         form: "a duration with a unit (e.g. 1s), or none",
@@ -230,6 +238,7 @@ extension ScenarioOptions {
         retryAfter.spec, retryTrigger.spec, requestsPerClient.spec, think.spec, budget.spec, breaker.spec,
         throttle.spec,
         onGiveUp.spec, hedge.spec, queueDiscipline.spec, patience.spec, balancer.spec, hostFault.spec,
+        retryHostPredicate.spec,
     ]
 
     /// The options that describe one server model only.
@@ -237,5 +246,6 @@ extension ScenarioOptions {
         serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, replicas.spec, service.spec, queue.spec,
         dropExpired.spec, rejectRetryAfter.spec, degradeFrom.spec, degradeUntil.spec, degradeTo.spec,
         capacityTrace.spec, timeout.spec, queueDiscipline.spec, patience.spec, balancer.spec, hostFault.spec,
+        retryHostPredicate.spec,
     ]
 }

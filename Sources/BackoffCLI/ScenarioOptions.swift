@@ -169,6 +169,7 @@ struct ScenarioOptions {
                     replicas.name, dropExpired.name, queueDiscipline.name,
                     service.name, rejectRetryAfter.name, degradeFrom.name, degradeUntil.name, degradeTo.name,
                     capacityTrace.name, timeout.name, patience.name, balancer.name, hostFault.name,
+                    retryHostPredicate.name,
                 ]
             return (.capacity(try capacity(options)), Set(names))
         }
@@ -192,7 +193,8 @@ struct ScenarioOptions {
             rejectionRetryAfter: try options(rejectRetryAfter), degradation: degradation,
             capacityProfile: try options(capacityTrace), replicas: try options(replicas) ?? 1,
             dropsExpired: try options(dropExpired), queueDiscipline: try options(queueDiscipline) ?? .fifo,
-            balancer: try options(balancer) ?? .random, faultyHosts: try options(hostFault))
+            balancer: try options(balancer) ?? .random, faultyHosts: try options(hostFault),
+            retryHostPredicate: try options(retryHostPredicate))
     }
 
     /// The scenario's error, reported against the option that sets the parameter it concerns (found

@@ -33,6 +33,9 @@ public struct CapacityModel: Hashable, Sendable {
     public let balancer: Balancer
     /// The replicas that misbehave, if any (the first `count` of them).
     public let faultyHosts: FaultyHosts?
+    /// How a client's retry picks its replica beyond the balancer (Envoy's previous-hosts
+    /// predicate), if at all.
+    public let retryHostPredicate: RetryHostPredicate?
     /// The delay sent with a rejection, if any.
     public let rejectionRetryAfter: Duration?
     public let degradation: Degradation?
@@ -43,8 +46,9 @@ public struct CapacityModel: Hashable, Sendable {
         workers: Int, serviceTime: ServiceTime, queueLimit: Int, rejectionRetryAfter: Duration? = nil,
         degradation: Degradation? = nil, capacityProfile: StepFunction<Double>? = nil, replicas: Int = 1,
         dropsExpired: Bool = false, queueDiscipline: QueueDiscipline = .fifo, balancer: Balancer = .random,
-        faultyHosts: FaultyHosts? = nil
+        faultyHosts: FaultyHosts? = nil, retryHostPredicate: RetryHostPredicate? = nil
     ) {
+        self.retryHostPredicate = retryHostPredicate
         self.workers = workers
         self.balancer = balancer
         self.faultyHosts = faultyHosts

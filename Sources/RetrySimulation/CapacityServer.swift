@@ -23,9 +23,13 @@ struct CapacityServer: WithdrawableServer {
     static var eventKinds: UInt32 { UInt32(Event.allCases.count) }
 
     let model: CapacityModel
-    /// What this host does instead of serving as the model says (``HostFault``), when that is
-    /// decided as an attempt comes or ends (a slow host's fault is its service time).
-    private let fault: HostFault?
+    /// A faulty host's behaviour (``HostFault``) in plain numbers, which the hot path reads: a
+    /// fail-fast host's latency (-1: it serves), a failing host's probability (0: it answers as
+    /// served), a down host's window [from, until) (empty: never down), and whether any of them
+    /// decides as an attempt arrives. A slow host's fault is its service time.
+    private let failFastLatency: Int64, failingProbability: Double
+    private let downFrom: Int64, downUntil: Int64
+    private let decidesOnArrival: Bool
     /// The service time: the model's, or a slow host's own.
     private let serviceTime: ServiceTime
     /// The service time in nanoseconds: fixed, the exponential's mean, or the lognormal's (mu, sigma)
@@ -45,11 +49,19 @@ struct CapacityServer: WithdrawableServer {
     init(_ model: ServerModel, fault: HostFault?) {
         guard case .capacity(let capacity) = model else { preconditionFailure("\(model) is not the capacity model") }
         self.model = capacity
-        if case .slow(let time) = fault {
-            (serviceTime, self.fault) = (time, nil)
-        } else {
-            (serviceTime, self.fault) = (capacity.serviceTime, fault)
+        var (latency, probability, window, time) = (
+            Int64(-1), 0.0, (from: Int64(0), until: Int64(0)), capacity.serviceTime
+        )
+        switch fault {
+        case .failFast(let after)?: latency = max(1, after.wholeNanoseconds)
+        case .failing(let p)?: probability = p
+        case .slow(let own)?: time = own
+        case .down(let start, let end)?: window = (start.nanoseconds, end.nanoseconds)
+        case nil: break
         }
+        (failFastLatency, failingProbability, downFrom, downUntil) = (latency, probability, window.from, window.until)
+        serviceTime = time
+        decidesOnArrival = latency >= 0 || window.until > window.from
         queue = WaitingQueue(capacity.queueDiscipline)
         switch serviceTime {
         case .deterministic(let t): service = (t.nanoseconds, 0, (0, 0))
@@ -81,7 +93,7 @@ struct CapacityServer: WithdrawableServer {
         client index: Int, attempt: Int64, isRetry: Bool, _ decisions: inout Decisions
     ) {
         decisions.counted(index, isRetry: isRetry, answeredAtOnce: nil)
-        if fault != nil, failsWithoutWork(client: index, attempt: attempt, &decisions) { return }
+        if decidesOnArrival, failsWithoutWork(client: index, attempt: attempt, &decisions) { return }
         if busyWorkers < model.workers {
             startService(client: Int32(index), attempt: attempt, &decisions)
         } else if queue.count - withdrawnQueued < model.queueLimit {
@@ -100,33 +112,35 @@ struct CapacityServer: WithdrawableServer {
         _ event: ScenarioEvent, number: UInt32, _ decisions: inout Decisions
     ) {
         let (index, attempt) = (event.client, Int64(event.value))
-        if number == Event.failedFast.rawValue {
-            if decisions.isAwaiting(index, attempt: attempt) {
-                decisions.answer(index, .failure(serverDelay: nil), recording: .failure)
-            } else {
-                decisions.dropped(index, attempt: attempt)  // a failure nobody waits for
-            }
-            return
-        }
+        guard number == Event.serviceDone.rawValue else { return failedFast(index, attempt: attempt, &decisions) }
         busyWorkers -= 1
         if decisions.isAwaiting(index, attempt: attempt) {
             let permanent = decisions.isPermanent(index)
-            if !permanent, case .failing(let probability) = fault, fails(index, probability, &decisions) {
-                decisions.answer(index, .failure(serverDelay: nil), recording: .failure)
-            } else {
-                decisions.answer(
-                    index, permanent ? .permanentError : .success, recording: permanent ? .failure : .success)
-            }
+            // One answer, success unless permanent or a failing host's draw says failure.
+            let fails = !permanent && failingProbability > 0 && fails(index, failingProbability, &decisions)
+            decisions.answer(
+                index, permanent ? .permanentError : fails ? .failure(serverDelay: nil) : .success,
+                recording: permanent || fails ? .failure : .success)
         } else {
             decisions.wasted(index, attempt: attempt)
         }
         startNextQueued(&decisions)
     }
 
+    /// A fail-fast host's failure is due: to its caller, or dropped when nobody waits for it.
+    @inline(never)
+    private func failedFast<Decisions: ServerDecisions>(_ index: Int, attempt: Int64, _ decisions: inout Decisions) {
+        if decisions.isAwaiting(index, attempt: attempt) {
+            decisions.answer(index, .failure(serverDelay: nil), recording: .failure)
+        } else {
+            decisions.dropped(index, attempt: attempt)
+        }
+    }
+
     mutating func withdraw<Decisions: ServerDecisions>(
         client: Int, attempt: Int64, inService: Bool, _ decisions: inout Decisions
     ) {
-        if case .failFast = fault { return }  // it holds no worker and no place in the queue
+        if failFastLatency >= 0 { return }  // it holds no worker and no place in the queue
         if inService {
             busyWorkers -= 1
             startNextQueued(&decisions)
@@ -137,6 +151,7 @@ struct CapacityServer: WithdrawableServer {
     }
 
     /// Whether a failing host's answer to `client` is a failure: one uniform of the client's stream.
+    @inline(never)
     private func fails<Decisions: ServerDecisions>(_ client: Int, _ probability: Double, _ decisions: inout Decisions)
         -> Bool
     {
@@ -146,21 +161,19 @@ struct CapacityServer: WithdrawableServer {
 
     /// A fail-fast host's attempt, due to fail after its latency (at least 1 ns, as a service is),
     /// or one that reaches a host that is down, refused at once: `true` when the fault took it.
+    @inline(never)
     private mutating func failsWithoutWork<Decisions: ServerDecisions>(
         client index: Int, attempt: Int64, _ decisions: inout Decisions
     ) -> Bool {
-        switch fault {
-        case .failFast(let latency)?:
-            decisions.schedule(
-                Event.failedFast.rawValue, for: index, value: attempt, after: max(1, latency.wholeNanoseconds))
+        if failFastLatency >= 0 {
+            decisions.schedule(Event.failedFast.rawValue, for: index, value: attempt, after: failFastLatency)
             decisions.armTimeout(index, attempt: attempt)
             return true
-        case .down(let start, let end)? where decisions.now >= start && decisions.now < end:
-            decisions.reject(index, retryAfter: nil)
-            return true
-        default:
-            return false
         }
+        let now = decisions.now.nanoseconds
+        guard now >= downFrom && now < downUntil else { return false }
+        decisions.reject(index, retryAfter: nil)
+        return true
     }
 
     /// A worker is free: it takes the next queued attempt still wanted, as the discipline orders

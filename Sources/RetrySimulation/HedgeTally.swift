@@ -11,6 +11,9 @@ public struct HedgeTally: Hashable, Sendable {
     public let copies: Int
     /// Copies sent to a faulty host (``FaultyHosts``): 0 without one.
     public let faultyCopies: Int
+    /// The retries a retry host predicate picked a replica for (``RetryHostPredicate``), `nil`
+    /// without one.
+    public let triedHosts: TriedHostTally?
     /// Copies withdrawn by a cancellation before their work ended (queued or in service).
     public let withdrawn: Int
     /// Copies after the first that a budget refused, so they were not sent: the shared retry
@@ -32,7 +35,8 @@ public struct HedgeTally: Hashable, Sendable {
     private var measuredErrors: HedgeBatches.Errors?
 
     init(
-        requests: Int, copies: Int, faultyCopies: Int = 0, withdrawn: Int, refused: Int, work: Double,
+        requests: Int, copies: Int, faultyCopies: Int = 0, triedHosts: TriedHostTally? = nil, withdrawn: Int,
+        refused: Int, work: Double,
         workSquares: Double,
         copySquares: Double, responseTimes: [Double], batches: HedgeBatches? = nil
     ) {
@@ -41,6 +45,7 @@ public struct HedgeTally: Hashable, Sendable {
         self.requests = requests
         self.copies = copies
         self.faultyCopies = faultyCopies
+        self.triedHosts = triedHosts
         self.withdrawn = withdrawn
         self.refused = refused
         self.work = work

@@ -18,8 +18,8 @@ final class HedgedCalls {
     /// percentile, whose delay the run measures (taken from the rule once, as `perTryBackoff`).
     let copySpacing: Int64?
     let replicas: Int
-    /// The faulty hosts: the replicas numbered below it (``FaultyHosts``).
-    let faultyHosts: Int
+    /// Whether some hosts are faulty or retries pick under a predicate (``HostTracking``).
+    private let tracksHosts: Bool
     /// A new call's decisions, made once from the rule.
     private let freshMachine: HedgedCallMachine
     /// Where each call's decisions are traced, when a test asks (``HedgeTraceLog/current``).
@@ -46,8 +46,8 @@ final class HedgedCalls {
         var pendingStart = 0
         // The tally.
         var requests = 0, copiesSent = 0, withdrawn = 0, refused = 0
-        /// Copies sent to a faulty host.
-        var faultyCopies = 0
+        /// Copies sent to faulty hosts, and the hosts each request tried under a retry host predicate.
+        var hosts: HostTracking
         /// The workers' busy time, nanoseconds: every copy's, which outgrows 64 bits (400 clients
         /// of 10,000 h services).
         var work = WideSum()
@@ -121,12 +121,13 @@ final class HedgedCalls {
     }
 
     /// Calls of `hedging` over `replicas` replicas shared by `balancer`, the first `faultyHosts` of
-    /// them faulty; `batchesCalls`: the standard errors come from batches of calls (the clients
-    /// arrive over time, ``Scenario/usesBatchMeans``).
+    /// them faulty, a retry's host picked under `hostPredicate`; `batchesCalls`: the standard errors
+    /// come from batches of calls (the clients arrive over time, ``Scenario/usesBatchMeans``).
     init(
         hedging: Hedging, replicas: Int, balancer: Balancer = .random, faultyHosts: Int = 0,
-        batchesCalls: Bool = false
+        hostPredicate: RetryHostPredicate? = nil, batchesCalls: Bool = false
     ) {
+        tracksHosts = faultyHosts > 0 || hostPredicate != nil
         self.hedging = hedging
         switch hedging.rule {
         case .fixedDelay(let delay): (perTryBackoff, copySpacing) = (nil, delay.wholeNanoseconds)
@@ -135,11 +136,11 @@ final class HedgedCalls {
             (perTryBackoff, copySpacing) = (backoff, timeout.wholeNanoseconds)
         }
         self.replicas = replicas
-        self.faultyHosts = faultyHosts
         freshMachine = HedgedCallMachine(hedging)
         state = .allocate(capacity: 1)
         state.initialize(
             to: State(
+                hosts: HostTracking(replicas: replicas, faultyHosts: faultyHosts, predicate: hostPredicate),
                 batches: batchesCalls ? HedgeBatches() : nil,
                 backup: hedging.rule.percentile.map(BackupRequestDelay.init(percentile:)),
                 balancer: ReplicaBalancer(balancer, replicas: replicas)))
@@ -187,8 +188,14 @@ final class HedgedCalls {
         let base = c * hedging.copies
         // Among the replicas this call has not used (at most `copies` of them are used, and none
         // is avoided once every replica has a copy).
-        let replica = state.pointee.balancer.pick(avoids: sent < replicas, uniform: uniform) { replica in
-            (0..<sent).contains { Int(copies[Int(callCopies[base + $0])].replica) == replica }
+        var replica = -1
+        if tracksHosts, sent == 0, calls[c].isRetry {
+            replica = state.pointee.hosts.pickRetry(of: calls[c].client, &state.pointee.balancer, uniform: uniform)
+        }
+        if replica < 0 {
+            replica = state.pointee.balancer.pick(avoids: sent < replicas, uniform: uniform) { replica in
+                (0..<sent).contains { Int(copies[Int(callCopies[base + $0])].replica) == replica }
+            }
         }
         advanceID()
         let copy = Copy(
@@ -207,15 +214,13 @@ final class HedgedCalls {
         calls[c].timerDue = -1
         let isFollowed = calls[c].machine.copySent()
         state.pointee.copiesSent += 1
-        if faultyHosts > 0 { countFaulty(replica < faultyHosts) }
+        if tracksHosts {
+            state.pointee.hosts.copySent(
+                to: replica, by: calls[c].client, startsRequest: sent == 0 && !calls[c].isRetry,
+                batches: &state.pointee.batches)
+        }
         trace?.record(calls[c], .copySent(copy: sent + 1), now: now)
         return (slot, nextID, replica, isFollowed)
-    }
-
-    /// A copy went to a faulty host or not: counted, and batched in the order copies are sent.
-    private func countFaulty(_ isFaulty: Bool) {
-        if isFaulty { state.pointee.faultyCopies += 1 }
-        state.pointee.batches?.faultyShare.add(numerator: isFaulty ? 1 : 0)
     }
 
     /// The next id or tag: run-unique while 2^32 calls and copies fit, never 0 (a released call's).
@@ -264,7 +269,8 @@ final class HedgedCalls {
     var tally: HedgeTally {
         let state = state.pointee
         return HedgeTally(
-            requests: state.requests, copies: state.copiesSent, faultyCopies: state.faultyCopies,
+            requests: state.requests, copies: state.copiesSent, faultyCopies: state.hosts.faultyCopies,
+            triedHosts: state.hosts.predicate == nil ? nil : state.hosts.tally,
             withdrawn: state.withdrawn, refused: state.refused,
             work: state.work.value / 1e9, workSquares: state.workSquares, copySquares: state.copySquares,
             responseTimes: state.responses, batches: state.batches)

@@ -54,7 +54,8 @@ struct HedgedReplicas<Replica: WithdrawableServer>: StackableServer {
             })
         calls = HedgedCalls(
             hedging: scenario.activeHedge ?? .single, replicas: scenario.replicas, balancer: scenario.balancer,
-            faultyHosts: faulty?.count ?? 0, batchesCalls: scenario.usesBatchMeans)
+            faultyHosts: faulty?.count ?? 0, hostPredicate: scenario.retryHostPredicate,
+            batchesCalls: scenario.usesBatchMeans)
     }
 
     mutating func receive<Decisions: HedgeDecisions>(

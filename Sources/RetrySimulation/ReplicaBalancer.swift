@@ -22,6 +22,26 @@ struct ReplicaBalancer {
     @inline(__always)
     mutating func pick(avoids: Bool, uniform: () -> Double, isUsed: (Int) -> Bool) -> Int {
         guard replicas > 1 else { return taking(0) }
+        return taking(choice(avoids: avoids, uniform: uniform, isUsed: isUsed))
+    }
+
+    /// The replica of a retry's first copy under Envoy's previous-hosts predicate: while the rule's
+    /// choice is one that `isTried` names, the rule chooses again, up to `redraws` times; the last
+    /// choice stands.
+    mutating func pick(redraws: Int, uniform: () -> Double, isTried: (Int) -> Bool) -> Int {
+        guard replicas > 1 else { return taking(0) }
+        var replica = choice(avoids: false, uniform: uniform) { _ in false }
+        var left = redraws
+        while left > 0 && isTried(replica) {
+            replica = choice(avoids: false, uniform: uniform) { _ in false }
+            left -= 1
+        }
+        return taking(replica)
+    }
+
+    /// The rule's choice, with `avoids` none that `isUsed` names; round robin moves on past it.
+    @inline(__always)
+    private mutating func choice(avoids: Bool, uniform: () -> Double, isUsed: (Int) -> Bool) -> Int {
         func drawn() -> Int {
             var replica: Int
             repeat {
@@ -32,19 +52,19 @@ struct ReplicaBalancer {
         switch rule {
         case .random:
             // Uniform among the replicas not used: rejection sampling.
-            return taking(drawn())
+            return drawn()
         case .roundRobin:
             var replica = next
             while avoids && isUsed(replica) { replica = (replica + 1) % replicas }
             next = (replica + 1) % replicas
-            return taking(replica)
+            return replica
         case .leastRequest(let choices?):
             var best = drawn()
             for _ in 1..<choices {
                 let candidate = drawn()
                 if inFlight[candidate] < inFlight[best] { best = candidate }
             }
-            return taking(best)
+            return best
         case .leastRequest(nil):
             let start = min(Int(uniform() * Double(replicas)), replicas - 1)
             var best = -1
@@ -53,7 +73,7 @@ struct ReplicaBalancer {
                 guard !(avoids && isUsed(replica)) else { continue }
                 if best < 0 || inFlight[replica] < inFlight[best] { best = replica }
             }
-            return taking(best)
+            return best
         }
     }
 

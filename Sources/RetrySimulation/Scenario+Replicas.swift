@@ -21,10 +21,18 @@ extension Scenario {
         return nil
     }
 
+    /// How the clients' retries pick their replica beyond the balancer (`nil`: as any copy).
+    public var retryHostPredicate: RetryHostPredicate? {
+        if case .capacity(let model) = server { return model.retryHostPredicate }
+        return nil
+    }
+
     /// True when the run goes through `HedgedReplicas` (below the layers, in a stack): a hedge,
-    /// more than one replica, or a faulty host. Its report then holds the requests' response
-    /// times, copies and work (``HedgeTally``).
-    public var runsReplicaSet: Bool { activeHedge != nil || replicas > 1 || faultyHosts != nil }
+    /// more than one replica, a faulty host or a retry host predicate. Its report then holds the
+    /// requests' response times, copies and work (``HedgeTally``).
+    public var runsReplicaSet: Bool {
+        activeHedge != nil || replicas > 1 || faultyHosts != nil || retryHostPredicate != nil
+    }
 
     /// The hedge in force: the clients' (`hedging`), or the bottom layer's in a stack.
     public var activeHedge: Hedging? { hedging ?? layers.last?.hedging }

@@ -117,6 +117,9 @@ public struct Scenario: Sendable {
         }
         guard layers.count <= Self.maximumLayers else { throw .tooManyLayers(layers.count) }
         if !layers.isEmpty, case .contention = server { throw .layersWithContention }
+        if !layers.isEmpty, case .capacity(let model) = server, model.retryHostPredicate != nil {
+            throw .retryHostPredicateWithLayers
+        }
         if let deadline {
             guard deadline > .zero else { throw .nonPositiveDeadline }
             guard !layers.isEmpty else { throw .deadlineWithoutLayers }

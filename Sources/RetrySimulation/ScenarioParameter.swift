@@ -1,7 +1,8 @@
 /// The parameter of a scenario that a ``SimulationError`` concerns, so a front end names what it
 /// took the value from (an option, a spec's key) from its own declarations.
 public enum ScenarioParameter: Hashable, Sendable, CaseIterable {
-    case server, serverRetryAfter, networkDelay, workers, queue, queueDiscipline, balancer, hostFault, serviceTime,
+    case server, serverRetryAfter, networkDelay, workers, queue, queueDiscipline, balancer, hostFault,
+        retryHostPredicate, serviceTime,
         rejectionRetryAfter,
         degradationEnd
     case degradedCapacity, capacityProfile, clients, arrivals, arrivalDuration, retryTrigger, permanentFraction
@@ -24,6 +25,7 @@ extension SimulationError {
         case .invalidQueueDiscipline: .queueDiscipline
         case .invalidBalancer: .balancer
         case .invalidHostFault: .hostFault
+        case .invalidRetryHostPredicate, .retryHostPredicateWithLayers: .retryHostPredicate
         case .nonPositiveServiceTime, .invalidLognormalServiceTime, .invalidMixture: .serviceTime
         case .negativeRejectionRetryAfter: .rejectionRetryAfter
         case .degradationEndsBeforeStart: .degradationEnd
@@ -59,7 +61,7 @@ extension SimulationError {
             .invalidNetworkDelay,
             .invalidCapacityFactor, .throttleInLayer, .tooManyLayers, .deadlineWithoutLayers,
             .propagationWithoutDeadline, .layersWithContention, .tooManyCalls, .invalidMixture, .hedgingNeedsCapacity,
-            .hedgingWithLayers, .hedgeAboveBottomLayer, .layerHedgeNeedsCapacity:
+            .hedgingWithLayers, .hedgeAboveBottomLayer, .layerHedgeNeedsCapacity, .retryHostPredicateWithLayers:
             false
         default: true
         }

@@ -56,6 +56,9 @@ public enum ServerModel: Hashable, Sendable {
             guard model.queueDiscipline.isValid else { throw .invalidQueueDiscipline(model.queueDiscipline) }
             guard model.balancer.isValid else { throw .invalidBalancer(model.balancer) }
             try Self.validate(serviceTime: model.serviceTime)
+            if let predicate = model.retryHostPredicate, !predicate.isValid {
+                throw .invalidRetryHostPredicate(predicate)
+            }
             if let faulty = model.faultyHosts {
                 guard (1...model.replicas).contains(faulty.count), faulty.fault.isValid else {
                     throw .invalidHostFault(count: faulty.count, replicas: model.replicas)

@@ -15,6 +15,9 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidBalancer(Balancer)
     /// A ``FaultyHosts`` whose count is not 1 to the replicas, or whose fault is out of range.
     case invalidHostFault(count: Int, replicas: Int)
+    case invalidRetryHostPredicate(RetryHostPredicate)
+    /// A retry host predicate where layers retry: a layer's calls are not a client's requests.
+    case retryHostPredicateWithLayers
     case nonPositiveServiceTime
     case invalidLognormalServiceTime
     case invalidMixture(String)
@@ -99,6 +102,10 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidBalancer: "a least-request balancer draws 1 to \(Balancer.mostChoices) choices"
         case .invalidHostFault(let count, let replicas) where !(1...max(1, replicas)).contains(count):
             "faulty hosts number 1 to the \(replicas) replicas, not \(count)"
+        case .invalidRetryHostPredicate:
+            "a previous-hosts predicate picks again 0 to \(RetryHostPredicate.mostAttempts) times"
+        case .retryHostPredicateWithLayers:
+            "a retry host predicate applies to the clients' retries, not below --layer"
         case .invalidHostFault:
             "a faulty host takes a latency >= 0, a probability in [0, 1], a valid service time, or a window whose end "
                 + "follows its start >= 0"

@@ -175,6 +175,13 @@ import Testing
                     count: 2, fault: .slow(.lognormal(mean: .milliseconds(20), standardDeviation: .milliseconds(5)))))
     }
 
+    @Test func everyRetryHostPredicateReadsBackAsItself() throws {
+        try Self.expectRoundTrip(RetryHostPredicateSpec.self) { values in
+            .previousHosts(attempts: values.int(0...RetryHostPredicate.mostAttempts))
+        }
+        #expect(try RetryHostPredicateSpec.parse("previous-hosts") == .previousHosts(attempts: 1))
+    }
+
     @Test func everyThrottleReadsBackAsItself() throws {
         try Self.expectRoundTrip(ThrottleSpec.self) { values in
             let throttle: Throttle

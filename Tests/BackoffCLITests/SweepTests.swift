@@ -315,6 +315,7 @@ import Testing
             "max_elapsed_s", "cap_mode", "first_retry", "granularity_s", "clients", "server", "bucket_s", "layers",
             "replicas", "hedge", "arrivals", "service", "layer_attempts", "runs", "seed", "generator", "quantiles",
             "wait_budget_s", "outage_s", "point_id", "workers", "queue", "timeout_s", "host_fault",
+            "retry_host_predicate",
         ]
         #expect(CheckCommand.parameterColumns == expected)
     }
