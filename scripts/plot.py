@@ -455,6 +455,38 @@ def hedging(paths, replicas, out, name="hedging"):
     save(figure, out, name)
 
 
+def black_hole(path, out, name="black-hole"):
+    """(14) One host of K that fails fast, under each balancer: the share of copies it draws and the
+    share of requests that succeed, against the offered load. Dotted: 1 - (1 - 1/K)^k, the share a
+    least-request balancer of k choices sends it while the other hosts hold work (k = 1: random)."""
+    rows = read(path, ["sweep_arrivals", "sweep_balancer", "replicas", "faulty_host_share", "successes", "clients"])
+    balancers = list(dict.fromkeys(row["sweep_balancer"] for row in rows))
+    replicas = number(rows[0]["replicas"])
+    figure, (share, success) = plt.subplots(1, 2, figsize=(11, 4.2), sharex=True, layout="constrained")
+    for index, balancer in enumerate(balancers):
+        mine = sorted((number(tick(row["sweep_arrivals"])), row) for row in rows if row["sweep_balancer"] == balancer)
+        xs = [x for x, _ in mine]
+        colour = OKABE_ITO[index % len(OKABE_ITO)]
+        share.plot(xs, [number(row["faulty_host_share"]) for _, row in mine], marker="osD^"[index % 4],
+                   markersize=4, color=colour, label=balancer)
+        success.plot(xs, [number(row["successes"]) / number(row["clients"]) for _, row in mine],
+                     marker="osD^"[index % 4], markersize=4, color=colour, label=balancer)
+        choices = {"random": 1, "p2c": 2}.get(balancer)
+        if choices is None and balancer.startswith("least-request:choices=") and balancer[-3:] != "all":
+            choices = int(balancer.split("=")[1])
+        if choices is not None:
+            share.axhline(1 - (1 - 1 / replicas) ** choices, color=colour, linestyle=":", linewidth=1)
+    share.set(ylabel="share of copies sent to the fail-fast host", ylim=(0, 1))
+    success.set(ylabel="share of requests that succeeded", ylim=(0, 1.02))
+    for axis in (share, success):
+        axis.set_xlabel("offered load (requests per second)")
+        axis.grid(alpha=0.3)
+    share.legend(fontsize=8, loc="upper left")
+    figure.suptitle(f"The least-request black hole: 1 host of {replicas:g} fails in 1 ms, the others take 50 ms "
+                    "(dotted: 1 - (1 - 1/K)^k)")
+    save(figure, out, name)
+
+
 def presets(paths, out, name="presets-outage"):
     """(6) The presets side by side in one outage, one row of panels per table (say, the defaults and
     the same with more attempts): what users wait, who succeeds, the retry peak, and the share of
@@ -570,6 +602,7 @@ def everything(out):
            "AWS SDK standard (quota) at the top"], out)
     hedging([os.path.join(DATA, f"hedging-{count}-replicas.csv") for count in (40, 2)], [40, 2], out)
     scaled(os.path.join(DATA, "metafor.csv"), out)
+    black_hole(os.path.join(DATA, "black-hole.csv"), out)
 
 
 def main(argv):
