@@ -458,8 +458,13 @@ def hedging(paths, replicas, out, name="hedging"):
 def black_hole(path, out, name="black-hole"):
     """(14) One host of K that fails fast, under each balancer: the share of copies it draws and the
     share of requests that succeed, against the offered load. Dotted: 1 - (1 - 1/K)^k, the share a
-    least-request balancer of k choices sends it while the other hosts hold work (k = 1: random)."""
-    rows = read(path, ["sweep_arrivals", "sweep_balancer", "replicas", "faulty_host_share", "successes", "clients"])
+    least-request balancer of k choices sends it while the other hosts hold work (k = 1: random).
+    Dashed: the full scan with outlier detection, which ejects the host."""
+    table = read(path, ["sweep_arrivals", "sweep_balancer", "sweep_outlier_detection", "replicas", "faulty_host_share",
+                        "successes", "clients"])
+    rows = [row for row in table if row["sweep_outlier_detection"] == "none"]
+    ejecting = [row for row in table if row["sweep_outlier_detection"] != "none"
+                and row["sweep_balancer"] == "least-request:choices=all"]
     balancers = list(dict.fromkeys(row["sweep_balancer"] for row in rows))
     replicas = number(rows[0]["replicas"])
     figure, (share, success) = plt.subplots(1, 2, figsize=(11, 4.2), sharex=True, layout="constrained")
@@ -476,6 +481,13 @@ def black_hole(path, out, name="black-hole"):
             choices = int(balancer.split("=")[1])
         if choices is not None:
             share.axhline(1 - (1 - 1 / replicas) ** choices, color=colour, linestyle=":", linewidth=1)
+    if ejecting:
+        mine = sorted((number(tick(row["sweep_arrivals"])), row) for row in ejecting)
+        label = "full scan, with outlier detection"
+        share.plot([x for x, _ in mine], [number(row["faulty_host_share"]) for _, row in mine], color="black",
+                   linestyle="--", marker="x", markersize=5, label=label)
+        success.plot([x for x, _ in mine], [number(row["successes"]) / number(row["clients"]) for _, row in mine],
+                     color="black", linestyle="--", marker="x", markersize=5, label=label)
     share.set(ylabel="share of copies sent to the fail-fast host", ylim=(0, 1))
     success.set(ylabel="share of requests that succeeded", ylim=(0, 1.02))
     for axis in (share, success):

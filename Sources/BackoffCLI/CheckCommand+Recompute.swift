@@ -6,10 +6,11 @@ extension CheckCommand {
     /// by the mean they belong to (`nil` values: no closed form), or `nil` when the columns cannot say.
     ///
     /// A simulate row's scenario is rebuilt from `server`, `clients`, `bucket_s` and, where the table
-    /// has them, `arrivals`, `service`, `replicas`, `hedge`, `layer_attempts`, `timeout_s` and
-    /// `host_fault` (a missing column reads as the option's default, except that a row with layers
-    /// needs `layer_attempts`). The balancer is no column: a row's share at faulty hosts is checked
-    /// where its formula cell is written (a random balancer), and skipped where empty. Options
+    /// has them, `arrivals`, `service`, `replicas`, `hedge`, `layer_attempts`, `timeout_s`,
+    /// `host_fault` and `outlier_detection` (a missing column reads as the option's default, except
+    /// that a row with layers needs `layer_attempts`). The balancer is no column: a row's share at
+    /// faulty hosts is checked where its formula cell is written (a random balancer), and skipped
+    /// where empty. Options
     /// that no column records (budgets, time limits, sessions) take their defaults: where one of them
     /// removed a closed form the row's formula column is empty, and ``checkFormulas`` skips it.
     /// - Throws: a ``RowPolicy/Problem`` naming the column that describes no valid policy or scenario.
@@ -40,7 +41,8 @@ extension CheckCommand {
             server = .capacity(
                 CapacityModel(
                     workers: 1, serviceTime: service, queueLimit: 0, replicas: replicas,
-                    faultyHosts: try columns.hostFault.read(record, in: table) ?? nil))
+                    faultyHosts: try columns.hostFault.read(record, in: table) ?? nil,
+                    outlierDetection: try columns.outlierDetection.read(record, in: table) ?? nil))
         }
         let hedging = try columns.hedge.read(record, in: table) ?? nil
         // A timeout where the server takes one (tables before timeout_s have none).

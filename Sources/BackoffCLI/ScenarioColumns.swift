@@ -58,6 +58,16 @@ enum ScenarioColumns {
             "which is not a retry host predicate", write: { $0.map(RetryHostPredicateSpec.print) ?? "none" },
             read: { text in text == "none" ? .some(nil) : (try? RetryHostPredicateSpec.parse(text)).map { $0 } }))
 
+    /// The replica set's outlier detection, as `--outlier-detection` takes it.
+    static let outlierDetection = TypedColumn(
+        "outlier_detection", "capacity: the hosts' outlier detection, as --outlier-detection takes it (none)",
+        CellCodec<OutlierDetection?>(
+            "which is not an outlier detection", write: OutlierDetectionSpec.print,
+            read: { text in
+                guard text != "none" else { return .some(nil) }
+                return (try? OutlierDetectionSpec.parse(text)).flatMap { $0 }.map { $0 }
+            }))
+
     /// The attempts of a `layer_attempts` cell, `nil` when a part is not a whole number >= 1.
     private static func layerAttempts(_ text: String) -> [Int]? {
         guard !text.isEmpty else { return [] }

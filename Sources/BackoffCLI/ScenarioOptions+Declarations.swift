@@ -104,6 +104,16 @@ extension ScenarioOptions {
             + "attempts=0 measures retries without it.",
         parse: RetryHostPredicateSpec.parse
     ).setting(.retryHostPredicate).grouped(.server)
+    /// Optional (none when not given), for the reason `--balancer` is; `none` names no detector, so
+    /// that a sweep may compare none with one.
+    static let outlierDetection = Option<OutlierDetection??>.optional(
+        "outlier-detection", "detector", form: OutlierDetectionSpec.form,
+        help: "capacity, with --replicas: Envoy's outlier detection: a host whose answers fail count times in a row "
+            + "is ejected (the balancer sends it nothing) for base-ejection-time x the times it was ejected, back at "
+            + "the next interval tick; at most max-ejection-percent of the hosts (at least one) are out at once. "
+            + "Writes ejections and ejected_host_s.",
+        parse: OutlierDetectionSpec.parse
+    ).setting(.outlierDetection).grouped(.server)
     static let rejectRetryAfter = Option(
         "reject-retry-after", "duration", kind: .duration, default: "none",
         form: "a duration with a unit (e.g. 1s), or none",
@@ -238,7 +248,7 @@ extension ScenarioOptions {
         retryAfter.spec, retryTrigger.spec, requestsPerClient.spec, think.spec, budget.spec, breaker.spec,
         throttle.spec,
         onGiveUp.spec, hedge.spec, queueDiscipline.spec, patience.spec, balancer.spec, hostFault.spec,
-        retryHostPredicate.spec,
+        retryHostPredicate.spec, outlierDetection.spec,
     ]
 
     /// The options that describe one server model only.
@@ -246,6 +256,6 @@ extension ScenarioOptions {
         serverRetryAfter.spec, hop.spec, hopSD.spec, workers.spec, replicas.spec, service.spec, queue.spec,
         dropExpired.spec, rejectRetryAfter.spec, degradeFrom.spec, degradeUntil.spec, degradeTo.spec,
         capacityTrace.spec, timeout.spec, queueDiscipline.spec, patience.spec, balancer.spec, hostFault.spec,
-        retryHostPredicate.spec,
+        retryHostPredicate.spec, outlierDetection.spec,
     ]
 }

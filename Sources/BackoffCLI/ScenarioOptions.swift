@@ -169,7 +169,7 @@ struct ScenarioOptions {
                     replicas.name, dropExpired.name, queueDiscipline.name,
                     service.name, rejectRetryAfter.name, degradeFrom.name, degradeUntil.name, degradeTo.name,
                     capacityTrace.name, timeout.name, patience.name, balancer.name, hostFault.name,
-                    retryHostPredicate.name,
+                    retryHostPredicate.name, outlierDetection.name,
                 ]
             return (.capacity(try capacity(options)), Set(names))
         }
@@ -194,7 +194,7 @@ struct ScenarioOptions {
             capacityProfile: try options(capacityTrace), replicas: try options(replicas) ?? 1,
             dropsExpired: try options(dropExpired), queueDiscipline: try options(queueDiscipline) ?? .fifo,
             balancer: try options(balancer) ?? .random, faultyHosts: try options(hostFault),
-            retryHostPredicate: try options(retryHostPredicate))
+            retryHostPredicate: try options(retryHostPredicate), outlierDetection: try options(outlierDetection) ?? nil)
     }
 
     /// The scenario's error, reported against the option that sets the parameter it concerns (found

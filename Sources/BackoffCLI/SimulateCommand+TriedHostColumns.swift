@@ -13,15 +13,16 @@ extension SimulateCommand {
             "formula_retries_to_tried_hosts",
             "its closed form under a random balancer: the mean over the run's retries of (a/n)^(N+1), a the distinct "
                 + "hosts the retry's request had tried, n the replicas, N the predicate's attempts (empty: another "
-                + "balancer)"
-        ) { row in CSVFormat.number(row.scenario.balancer == .random ? row.triedHosts?.expectedShare.finite : nil) },
+                + "balancer, or outlier detection)"
+        ) { row in CSVFormat.number(row.scenario.retryHostFormulaHolds ? row.triedHosts?.expectedShare.finite : nil) },
         Column(
             "se_retries_to_tried_hosts",
             "standard error of retries_to_tried_hosts: √(Σ p(1 - p))/R with p = (a/n)^(N+1) under a random balancer "
                 + "(the retries are independent given a), else √(s(1 - s)/R) for the share s, R the retries"
         ) { row in
             let tally = row.triedHosts
-            let error = row.scenario.balancer == .random ? tally?.expectedStandardError : tally?.observedStandardError
+            let error =
+                row.scenario.retryHostFormulaHolds ? tally?.expectedStandardError : tally?.observedStandardError
             return CSVFormat.number(error?.finite)
         },
     ]

@@ -36,6 +36,8 @@ public struct CapacityModel: Hashable, Sendable {
     /// How a client's retry picks its replica beyond the balancer (Envoy's previous-hosts
     /// predicate), if at all.
     public let retryHostPredicate: RetryHostPredicate?
+    /// Envoy's outlier detection, which ejects a host that keeps failing, if any.
+    public let outlierDetection: OutlierDetection?
     /// The delay sent with a rejection, if any.
     public let rejectionRetryAfter: Duration?
     public let degradation: Degradation?
@@ -46,8 +48,10 @@ public struct CapacityModel: Hashable, Sendable {
         workers: Int, serviceTime: ServiceTime, queueLimit: Int, rejectionRetryAfter: Duration? = nil,
         degradation: Degradation? = nil, capacityProfile: StepFunction<Double>? = nil, replicas: Int = 1,
         dropsExpired: Bool = false, queueDiscipline: QueueDiscipline = .fifo, balancer: Balancer = .random,
-        faultyHosts: FaultyHosts? = nil, retryHostPredicate: RetryHostPredicate? = nil
+        faultyHosts: FaultyHosts? = nil, retryHostPredicate: RetryHostPredicate? = nil,
+        outlierDetection: OutlierDetection? = nil
     ) {
+        self.outlierDetection = outlierDetection
         self.retryHostPredicate = retryHostPredicate
         self.workers = workers
         self.balancer = balancer

@@ -14,6 +14,16 @@ public struct HedgeTally: Hashable, Sendable {
     /// The retries a retry host predicate picked a replica for (``RetryHostPredicate``), `nil`
     /// without one.
     public let triedHosts: TriedHostTally?
+    /// Under outlier detection (``OutlierDetection``): the ejections, and the seconds they were
+    /// scheduled to last (each from its start to the interval tick that brings the host back);
+    /// `nil` without it.
+    public let ejections: Ejections?
+
+    /// Outlier detection's ejections of a run.
+    public struct Ejections: Hashable, Sendable {
+        public let count: Int
+        public let seconds: Double
+    }
     /// Copies withdrawn by a cancellation before their work ended (queued or in service).
     public let withdrawn: Int
     /// Copies after the first that a budget refused, so they were not sent: the shared retry
@@ -35,7 +45,8 @@ public struct HedgeTally: Hashable, Sendable {
     private var measuredErrors: HedgeBatches.Errors?
 
     init(
-        requests: Int, copies: Int, faultyCopies: Int = 0, triedHosts: TriedHostTally? = nil, withdrawn: Int,
+        requests: Int, copies: Int, faultyCopies: Int = 0, triedHosts: TriedHostTally? = nil,
+        ejections: Ejections? = nil, withdrawn: Int,
         refused: Int, work: Double,
         workSquares: Double,
         copySquares: Double, responseTimes: [Double], batches: HedgeBatches? = nil
@@ -46,6 +57,7 @@ public struct HedgeTally: Hashable, Sendable {
         self.copies = copies
         self.faultyCopies = faultyCopies
         self.triedHosts = triedHosts
+        self.ejections = ejections
         self.withdrawn = withdrawn
         self.refused = refused
         self.work = work

@@ -125,9 +125,9 @@ final class HedgedCalls {
     /// come from batches of calls (the clients arrive over time, ``Scenario/usesBatchMeans``).
     init(
         hedging: Hedging, replicas: Int, balancer: Balancer = .random, faultyHosts: Int = 0,
-        hostPredicate: RetryHostPredicate? = nil, batchesCalls: Bool = false
+        hostPredicate: RetryHostPredicate? = nil, outlierDetection: OutlierDetection? = nil, batchesCalls: Bool = false
     ) {
-        tracksHosts = faultyHosts > 0 || hostPredicate != nil
+        tracksHosts = faultyHosts > 0 || hostPredicate != nil || outlierDetection != nil
         self.hedging = hedging
         switch hedging.rule {
         case .fixedDelay(let delay): (perTryBackoff, copySpacing) = (nil, delay.wholeNanoseconds)
@@ -140,7 +140,9 @@ final class HedgedCalls {
         state = .allocate(capacity: 1)
         state.initialize(
             to: State(
-                hosts: HostTracking(replicas: replicas, faultyHosts: faultyHosts, predicate: hostPredicate),
+                hosts: HostTracking(
+                    replicas: replicas, faultyHosts: faultyHosts, predicate: hostPredicate,
+                    detection: outlierDetection),
                 batches: batchesCalls ? HedgeBatches() : nil,
                 backup: hedging.rule.percentile.map(BackupRequestDelay.init(percentile:)),
                 balancer: ReplicaBalancer(balancer, replicas: replicas)))
@@ -193,8 +195,12 @@ final class HedgedCalls {
             replica = state.pointee.hosts.pickRetry(of: calls[c].client, &state.pointee.balancer, uniform: uniform)
         }
         if replica < 0 {
-            replica = state.pointee.balancer.pick(avoids: sent < replicas, uniform: uniform) { replica in
-                (0..<sent).contains { Int(copies[Int(callCopies[base + $0])].replica) == replica }
+            if tracksHosts, state.pointee.hosts.returnEjected(now: now) {
+                replica = pickAvoidingEjected(c, sent: sent, uniform: uniform)
+            } else {
+                replica = state.pointee.balancer.pick(avoids: sent < replicas, uniform: uniform) { replica in
+                    (0..<sent).contains { Int(copies[Int(callCopies[base + $0])].replica) == replica }
+                }
             }
         }
         advanceID()
@@ -221,6 +227,29 @@ final class HedgedCalls {
         }
         trace?.record(calls[c], .copySent(copy: sent + 1), now: now)
         return (slot, nextID, replica, isFollowed)
+    }
+
+    /// The replica of the call's next copy while hosts are ejected: none of them, and none its
+    /// copies used while enough hosts are left for both.
+    @inline(never)
+    private func pickAvoidingEjected(_ c: Int, sent: Int, uniform: () -> Double) -> Int {
+        let base = c * hedging.copies
+        let used = (0..<sent).map { Int(copies[Int(callCopies[base + $0])].replica) }
+        let hosts = state.pointee.hosts
+        let avoidsUsed = sent + hosts.ejectedNow < replicas
+        return state.pointee.balancer.pick(avoids: true, uniform: uniform) { replica in
+            hosts.isEjected(replica) || (avoidsUsed && used.contains(replica))
+        }
+    }
+
+    /// A copy at `replica` was answered: the outlier detector counts a failure or a success.
+    func hostAnswered(_ replica: Int, _ answer: ClientAnswer, now: Int64) {
+        guard tracksHosts, state.pointee.hosts.detection != nil else { return }
+        switch answer {
+        case .success: state.pointee.hosts.answered(at: replica, failed: false, now: now)
+        case .failure: state.pointee.hosts.answered(at: replica, failed: true, now: now)
+        case .permanentError, .timeout, .rejectedLocally, .deadlineExceeded: break
+        }
     }
 
     /// The next id or tag: run-unique while 2^32 calls and copies fit, never 0 (a released call's).
@@ -271,6 +300,10 @@ final class HedgedCalls {
         return HedgeTally(
             requests: state.requests, copies: state.copiesSent, faultyCopies: state.hosts.faultyCopies,
             triedHosts: state.hosts.predicate == nil ? nil : state.hosts.tally,
+            ejections: state.hosts.detection == nil
+                ? nil
+                : HedgeTally.Ejections(
+                    count: state.hosts.ejections, seconds: state.hosts.ejectedNanoseconds.value / 1e9),
             withdrawn: state.withdrawn, refused: state.refused,
             work: state.work.value / 1e9, workSquares: state.workSquares, copySquares: state.copySquares,
             responseTimes: state.responses, batches: state.batches)

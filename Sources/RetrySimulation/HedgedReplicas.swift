@@ -55,6 +55,7 @@ struct HedgedReplicas<Replica: WithdrawableServer>: StackableServer {
         calls = HedgedCalls(
             hedging: scenario.activeHedge ?? .single, replicas: scenario.replicas, balancer: scenario.balancer,
             faultyHosts: faulty?.count ?? 0, hostPredicate: scenario.retryHostPredicate,
+            outlierDetection: scenario.outlierDetection,
             batchesCalls: scenario.usesBatchMeans)
     }
 

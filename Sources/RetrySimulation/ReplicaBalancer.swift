@@ -27,13 +27,15 @@ struct ReplicaBalancer {
 
     /// The replica of a retry's first copy under Envoy's previous-hosts predicate: while the rule's
     /// choice is one that `isTried` names, the rule chooses again, up to `redraws` times; the last
-    /// choice stands.
-    mutating func pick(redraws: Int, uniform: () -> Double, isTried: (Int) -> Bool) -> Int {
+    /// choice stands. With `avoids`, no choice is one `isAvoided` names (an ejected host).
+    mutating func pick(
+        redraws: Int, avoids: Bool, isAvoided: (Int) -> Bool, uniform: () -> Double, isTried: (Int) -> Bool
+    ) -> Int {
         guard replicas > 1 else { return taking(0) }
-        var replica = choice(avoids: false, uniform: uniform) { _ in false }
+        var replica = choice(avoids: avoids, uniform: uniform, isUsed: isAvoided)
         var left = redraws
         while left > 0 && isTried(replica) {
-            replica = choice(avoids: false, uniform: uniform) { _ in false }
+            replica = choice(avoids: avoids, uniform: uniform, isUsed: isAvoided)
             left -= 1
         }
         return taking(replica)

@@ -24,10 +24,17 @@ extension Scenario {
     /// after whatever decided to send it, so E[faulty copies] = (f/K) E[copies], however the
     /// failures drive the retries. `nil` without faulty hosts, for another balancer (least request
     /// favours a host that fails fast; round robin is f/K to within one copy, not in expectation)
-    /// or with a hedge (a call's copies avoid the hosts it used, so a copy after a faulty one is
-    /// less likely faulty, and a failure sends the next copy at once).
+    /// with a hedge (a call's copies avoid the hosts it used, so a copy after a faulty one is less
+    /// likely faulty, and a failure sends the next copy at once), or with outlier detection (which
+    /// takes a failing host out of the draw).
     public var faultyHostShareFormula: Double? {
-        guard let faulty = faultyHosts, balancer == .random, activeHedge == nil else { return nil }
+        guard let faulty = faultyHosts, balancer == .random, activeHedge == nil, outlierDetection == nil else {
+            return nil
+        }
         return Double(faulty.count) / Double(replicas)
     }
+
+    /// Whether a retry's host is drawn as ``RetryHostPredicate/probabilityOfTriedHost(tried:of:)``
+    /// has it: a random balancer, no host ever taken out of the draw.
+    public var retryHostFormulaHolds: Bool { balancer == .random && outlierDetection == nil }
 }

@@ -27,11 +27,18 @@ extension Scenario {
         return nil
     }
 
+    /// The capacity server's outlier detection (`nil`: none).
+    public var outlierDetection: OutlierDetection? {
+        if case .capacity(let model) = server { return model.outlierDetection }
+        return nil
+    }
+
     /// True when the run goes through `HedgedReplicas` (below the layers, in a stack): a hedge,
-    /// more than one replica, a faulty host or a retry host predicate. Its report then holds the
-    /// requests' response times, copies and work (``HedgeTally``).
+    /// more than one replica, a faulty host, a retry host predicate or outlier detection. Its
+    /// report then holds the requests' response times, copies and work (``HedgeTally``).
     public var runsReplicaSet: Bool {
         activeHedge != nil || replicas > 1 || faultyHosts != nil || retryHostPredicate != nil
+            || outlierDetection != nil
     }
 
     /// The hedge in force: the clients' (`hedging`), or the bottom layer's in a stack.

@@ -2,7 +2,7 @@
 /// took the value from (an option, a spec's key) from its own declarations.
 public enum ScenarioParameter: Hashable, Sendable, CaseIterable {
     case server, serverRetryAfter, networkDelay, workers, queue, queueDiscipline, balancer, hostFault,
-        retryHostPredicate, serviceTime,
+        retryHostPredicate, outlierDetection, serviceTime,
         rejectionRetryAfter,
         degradationEnd
     case degradedCapacity, capacityProfile, clients, arrivals, arrivalDuration, retryTrigger, permanentFraction
@@ -26,6 +26,7 @@ extension SimulationError {
         case .invalidBalancer: .balancer
         case .invalidHostFault: .hostFault
         case .invalidRetryHostPredicate, .retryHostPredicateWithLayers: .retryHostPredicate
+        case .invalidOutlierDetection: .outlierDetection
         case .nonPositiveServiceTime, .invalidLognormalServiceTime, .invalidMixture: .serviceTime
         case .negativeRejectionRetryAfter: .rejectionRetryAfter
         case .degradationEndsBeforeStart: .degradationEnd

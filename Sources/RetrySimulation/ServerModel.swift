@@ -56,6 +56,9 @@ public enum ServerModel: Hashable, Sendable {
             guard model.queueDiscipline.isValid else { throw .invalidQueueDiscipline(model.queueDiscipline) }
             guard model.balancer.isValid else { throw .invalidBalancer(model.balancer) }
             try Self.validate(serviceTime: model.serviceTime)
+            if let detection = model.outlierDetection, !detection.isValid {
+                throw .invalidOutlierDetection(detection)
+            }
             if let predicate = model.retryHostPredicate, !predicate.isValid {
                 throw .invalidRetryHostPredicate(predicate)
             }

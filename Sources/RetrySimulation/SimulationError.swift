@@ -16,6 +16,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     /// A ``FaultyHosts`` whose count is not 1 to the replicas, or whose fault is out of range.
     case invalidHostFault(count: Int, replicas: Int)
     case invalidRetryHostPredicate(RetryHostPredicate)
+    case invalidOutlierDetection(OutlierDetection)
     /// A retry host predicate where layers retry: a layer's calls are not a client's requests.
     case retryHostPredicateWithLayers
     case nonPositiveServiceTime
@@ -102,6 +103,9 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidBalancer: "a least-request balancer draws 1 to \(Balancer.mostChoices) choices"
         case .invalidHostFault(let count, let replicas) where !(1...max(1, replicas)).contains(count):
             "faulty hosts number 1 to the \(replicas) replicas, not \(count)"
+        case .invalidOutlierDetection:
+            "outlier detection takes 1 to \(OutlierDetection.mostFailures) consecutive failures, an interval and a base "
+                + "ejection time above 0, and a percent from 0 to 100"
         case .invalidRetryHostPredicate:
             "a previous-hosts predicate picks again 0 to \(RetryHostPredicate.mostAttempts) times"
         case .retryHostPredicateWithLayers:

@@ -182,6 +182,17 @@ import Testing
         #expect(try RetryHostPredicateSpec.parse("previous-hosts") == .previousHosts(attempts: 1))
     }
 
+    @Test func everyOutlierDetectionReadsBackAsItself() throws {
+        try Self.expectRoundTrip(OutlierDetectionSpec.self) { values in
+            guard values.bool() else { return nil }
+            return OutlierDetection(
+                consecutiveFailures: values.int(1...OutlierDetection.mostFailures),
+                interval: values.duration(1...86_400_000_000_000),
+                baseEjectionTime: values.duration(1...86_400_000_000_000), maxEjectionPercent: 100 * values.unit())
+        }
+        #expect(try OutlierDetectionSpec.parse("consecutive-5xx") == OutlierDetection())
+    }
+
     @Test func everyThrottleReadsBackAsItself() throws {
         try Self.expectRoundTrip(ThrottleSpec.self) { values in
             let throttle: Throttle

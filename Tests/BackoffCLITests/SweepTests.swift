@@ -315,7 +315,7 @@ import Testing
             "max_elapsed_s", "cap_mode", "first_retry", "granularity_s", "clients", "server", "bucket_s", "layers",
             "replicas", "hedge", "arrivals", "service", "layer_attempts", "runs", "seed", "generator", "quantiles",
             "wait_budget_s", "outage_s", "point_id", "workers", "queue", "timeout_s", "host_fault",
-            "retry_host_predicate",
+            "retry_host_predicate", "outlier_detection",
         ]
         #expect(CheckCommand.parameterColumns == expected)
     }
