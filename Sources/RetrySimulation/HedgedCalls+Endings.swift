@@ -19,7 +19,7 @@ extension HedgedCalls {
             recordLatency(of: copy, now: now)
         }
         let number = Int(copies[copy].number)
-        if let answer { hostAnswered(Int(copies[copy].replica), answer, now: now) }
+        if tracksHosts, let answer { hostAnswered(Int(copies[copy].replica), answer, now: now) }
         end(copy, now: now)
         let outcome = answer.map(HedgedCallMachine.CopyOutcome.init)
         if let outcome, !calls[c].machine.isAnswered {

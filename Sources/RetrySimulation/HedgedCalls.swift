@@ -19,7 +19,7 @@ final class HedgedCalls {
     let copySpacing: Int64?
     let replicas: Int
     /// Whether some hosts are faulty or retries pick under a predicate (``HostTracking``).
-    private let tracksHosts: Bool
+    let tracksHosts: Bool
     /// A new call's decisions, made once from the rule.
     private let freshMachine: HedgedCallMachine
     /// Where each call's decisions are traced, when a test asks (``HedgeTraceLog/current``).
@@ -190,19 +190,12 @@ final class HedgedCalls {
         let base = c * hedging.copies
         // Among the replicas this call has not used (at most `copies` of them are used, and none
         // is avoided once every replica has a copy).
-        var replica = -1
-        if tracksHosts, sent == 0, calls[c].isRetry {
-            replica = state.pointee.hosts.pickRetry(of: calls[c].client, &state.pointee.balancer, uniform: uniform)
-        }
-        if replica < 0 {
-            if tracksHosts, state.pointee.hosts.returnEjected(now: now) {
-                replica = pickAvoidingEjected(c, sent: sent, uniform: uniform)
-            } else {
-                replica = state.pointee.balancer.pick(avoids: sent < replicas, uniform: uniform) { replica in
-                    (0..<sent).contains { Int(copies[Int(callCopies[base + $0])].replica) == replica }
-                }
+        let replica =
+            tracksHosts
+            ? pickTrackingHosts(c, sent: sent, now: now, uniform: uniform)
+            : state.pointee.balancer.pick(avoids: sent < replicas, uniform: uniform) { replica in
+                (0..<sent).contains { Int(copies[Int(callCopies[base + $0])].replica) == replica }
             }
-        }
         advanceID()
         let copy = Copy(
             call: call, replica: Int32(replica), tag: nextID, number: Int32(sent + 1), sent: now, serviceStart: -1,
@@ -220,31 +213,41 @@ final class HedgedCalls {
         calls[c].timerDue = -1
         let isFollowed = calls[c].machine.copySent()
         state.pointee.copiesSent += 1
-        if tracksHosts {
-            state.pointee.hosts.copySent(
-                to: replica, by: calls[c].client, startsRequest: sent == 0 && !calls[c].isRetry,
-                batches: &state.pointee.batches)
-        }
         trace?.record(calls[c], .copySent(copy: sent + 1), now: now)
         return (slot, nextID, replica, isFollowed)
     }
 
-    /// The replica of the call's next copy while hosts are ejected: none of them, and none its
-    /// copies used while enough hosts are left for both.
+    /// The replica of the call's next copy where hosts are tracked (``HostTracking``): a retry's
+    /// first copy under the predicate; while hosts are ejected, none of them (and none the call's
+    /// copies used while enough hosts are left for both); else as any copy. The copy is then
+    /// counted at a faulty host, and joins the hosts its request tried. Out of line, so that a
+    /// replica set without tracking pays one branch.
     @inline(never)
-    private func pickAvoidingEjected(_ c: Int, sent: Int, uniform: () -> Double) -> Int {
+    private func pickTrackingHosts(_ c: Int, sent: Int, now: Int64, uniform: () -> Double) -> Int {
+        let (client, isRetry) = (calls[c].client, calls[c].isRetry)
         let base = c * hedging.copies
         let used = (0..<sent).map { Int(copies[Int(callCopies[base + $0])].replica) }
-        let hosts = state.pointee.hosts
-        let avoidsUsed = sent + hosts.ejectedNow < replicas
-        return state.pointee.balancer.pick(avoids: true, uniform: uniform) { replica in
-            hosts.isEjected(replica) || (avoidsUsed && used.contains(replica))
+        let ejecting = state.pointee.hosts.returnEjected(now: now)
+        var replica = -1
+        if sent == 0 && isRetry {
+            replica = state.pointee.hosts.pickRetry(of: client, &state.pointee.balancer, uniform: uniform)
         }
+        if replica < 0 {
+            let hosts = state.pointee.hosts
+            let avoidsUsed = sent + (ejecting ? hosts.ejectedNow : 0) < replicas
+            replica = state.pointee.balancer.pick(avoids: ejecting || avoidsUsed, uniform: uniform) { replica in
+                (ejecting && hosts.isEjected(replica)) || (avoidsUsed && used.contains(replica))
+            }
+        }
+        state.pointee.hosts.copySent(
+            to: replica, by: client, startsRequest: sent == 0 && !isRetry, batches: &state.pointee.batches)
+        return replica
     }
 
     /// A copy at `replica` was answered: the outlier detector counts a failure or a success.
+    @inline(never)
     func hostAnswered(_ replica: Int, _ answer: ClientAnswer, now: Int64) {
-        guard tracksHosts, state.pointee.hosts.detection != nil else { return }
+        guard state.pointee.hosts.detection != nil else { return }
         switch answer {
         case .success: state.pointee.hosts.answered(at: replica, failed: false, now: now)
         case .failure: state.pointee.hosts.answered(at: replica, failed: true, now: now)
