@@ -1,6 +1,7 @@
 import BackoffPolicies
 import EventSimulation
 import Foundation
+import Stochastics
 import Testing
 
 @testable import RetrySimulation
@@ -31,11 +32,16 @@ import Testing
     /// uniform and independent of the hosts' answers. Given a, the count that did is Binomial(N_a,
     /// p), within z = 4 of N_a p (sd √(N_a p (1 − p)); exact where p is 1, at a = n).
     @Test func theClosedFormHoldsForEveryTriedCount() throws {
-        var generator = SplitMix(seed: 2_259)
+        // SplitMix64 from 2259, the k-th output being stream k's seed under that root.
+        var stream: UInt64 = 0
+        func next() -> UInt64 {
+            defer { stream += 1 }
+            return SeedDerivation.streamSeed(root: 2_259, stream: stream)
+        }
         for _ in 0..<6 {
-            let (n, k) = (2 + Int(generator.next() % 9), Int(generator.next() % 4))
+            let (n, k) = (2 + Int(next() % 9), Int(next() % 4))
             let predicate = RetryHostPredicate.previousHosts(attempts: k)
-            let seed = generator.next()
+            let seed = next()
             let tally = try #require(
                 try Self.scenario(replicas: n, predicate: predicate).run(seed: seed).hedge?.triedHosts)
             #expect(tally.retries > 1_000, "n \(n), k \(k), seed \(seed)")
@@ -102,18 +108,5 @@ import Testing
             }
         }
         #expect(RetryHostPredicate.previousHosts(attempts: 2).probabilityOfTriedHost(tried: 1, of: 4) == 1.0 / 64)
-    }
-
-    /// SplitMix64, for the drawn (n, k) and seeds.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }
