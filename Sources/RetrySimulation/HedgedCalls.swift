@@ -110,6 +110,11 @@ final class HedgedCalls {
         get { state.pointee.overflowed }
         set { state.pointee.overflowed = newValue }
     }
+    /// The hosts' tracking, the balancer and the batches, in place (HedgedCalls+Hosts.swift).
+    func withHosts<Result>(_ body: (inout HostTracking, inout ReplicaBalancer, inout HedgeBatches?) -> Result) -> Result
+    {
+        body(&state.pointee.hosts, &state.pointee.balancer, &state.pointee.batches)
+    }
     /// Read and written when the next copy is asked for (HedgedCalls+NextCopy.swift).
     var backup: BackupRequestDelay? {
         _read { yield state.pointee.backup }
@@ -215,44 +220,6 @@ final class HedgedCalls {
         state.pointee.copiesSent += 1
         trace?.record(calls[c], .copySent(copy: sent + 1), now: now)
         return (slot, nextID, replica, isFollowed)
-    }
-
-    /// The replica of the call's next copy where hosts are tracked (``HostTracking``): a retry's
-    /// first copy under the predicate; while hosts are ejected, none of them (and none the call's
-    /// copies used while enough hosts are left for both); else as any copy. The copy is then
-    /// counted at a faulty host, and joins the hosts its request tried. Out of line, so that a
-    /// replica set without tracking pays one branch.
-    @inline(never)
-    private func pickTrackingHosts(_ c: Int, sent: Int, now: Int64, uniform: () -> Double) -> Int {
-        let (client, isRetry) = (calls[c].client, calls[c].isRetry)
-        let base = c * hedging.copies
-        let used = (0..<sent).map { Int(copies[Int(callCopies[base + $0])].replica) }
-        let ejecting = state.pointee.hosts.returnEjected(now: now)
-        var replica = -1
-        if sent == 0 && isRetry {
-            replica = state.pointee.hosts.pickRetry(of: client, &state.pointee.balancer, uniform: uniform)
-        }
-        if replica < 0 {
-            let hosts = state.pointee.hosts
-            let avoidsUsed = sent + (ejecting ? hosts.ejectedNow : 0) < replicas
-            replica = state.pointee.balancer.pick(avoids: ejecting || avoidsUsed, uniform: uniform) { replica in
-                (ejecting && hosts.isEjected(replica)) || (avoidsUsed && used.contains(replica))
-            }
-        }
-        state.pointee.hosts.copySent(
-            to: replica, by: client, startsRequest: sent == 0 && !isRetry, batches: &state.pointee.batches)
-        return replica
-    }
-
-    /// A copy at `replica` was answered: the outlier detector counts a failure or a success.
-    @inline(never)
-    func hostAnswered(_ replica: Int, _ answer: ClientAnswer, now: Int64) {
-        guard state.pointee.hosts.detection != nil else { return }
-        switch answer {
-        case .success: state.pointee.hosts.answered(at: replica, failed: false, now: now)
-        case .failure: state.pointee.hosts.answered(at: replica, failed: true, now: now)
-        case .permanentError, .timeout, .rejectedLocally, .deadlineExceeded: break
-        }
     }
 
     /// The next id or tag: run-unique while 2^32 calls and copies fit, never 0 (a released call's).
