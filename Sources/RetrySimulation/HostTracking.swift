@@ -20,6 +20,8 @@ struct HostTracking {
     private let interval: Int64, baseEjection: Int64, mostEjected: Int
     private var failuresInARow: [Int32], backAt: [Int64], timesEjected: [Int32]
     private(set) var ejectedNow = 0, ejections = 0
+    /// The soonest a host out comes back: until then no copy scans the hosts.
+    private var soonestBack = Int64.max
     private(set) var ejectedNanoseconds = WideSum()
 
     init(replicas: Int, faultyHosts: Int, predicate: RetryHostPredicate?, detection: OutlierDetection? = nil) {
@@ -42,10 +44,15 @@ struct HostTracking {
 
     /// The hosts whose ejection ended by `now` are back; returns whether any host is still out.
     mutating func returnEjected(now: Int64) -> Bool {
-        guard ejectedNow > 0 else { return false }
-        for host in backAt.indices where backAt[host] > 0 && backAt[host] <= now {
-            backAt[host] = 0
-            ejectedNow -= 1
+        guard ejectedNow > 0, now >= soonestBack else { return ejectedNow > 0 }
+        soonestBack = .max
+        for host in backAt.indices where backAt[host] > 0 {
+            if backAt[host] <= now {
+                backAt[host] = 0
+                ejectedNow -= 1
+            } else {
+                soonestBack = min(soonestBack, backAt[host])
+            }
         }
         return ejectedNow > 0
     }
@@ -71,6 +78,7 @@ struct HostTracking {
         let end = overflow || span > horizon - now ? horizon : now + span
         let ticks = (end + interval - 1) / interval  // both at most 2^62: no overflow
         backAt[replica] = max(ticks * interval, now + 1)
+        soonestBack = min(soonestBack, backAt[replica])
         ejectedNow += 1
         ejections += 1
         ejectedNanoseconds.add(low: UInt64(backAt[replica] - now))
