@@ -11,7 +11,7 @@ extension SimulateCommand {
         Column(
             ClosedFormMean.faultyHostShare.formulaColumn,
             "expected share under a random balancer without a hedge: f/K for f faulty hosts of K, whatever the "
-                + "failures do to the retries (empty: no faulty host, another balancer, a hedge or outlier detection)"
+                + "failures do to the retries (empty: no faulty host, another balancer, a hedge, outlier detection, or a retry host predicate that redraws)"
         ) { CSVFormat.number($0.scenario.faultyHostShareFormula) },
         Column(
             ClosedFormMean.faultyHostShare.standardErrorColumn,

@@ -25,12 +25,15 @@ extension Scenario {
     /// failures drive the retries. `nil` without faulty hosts, for another balancer (least request
     /// favours a host that fails fast; round robin is f/K to within one copy, not in expectation)
     /// with a hedge (a call's copies avoid the hosts it used, so a copy after a faulty one is less
-    /// likely faulty, and a failure sends the next copy at once), or with outlier detection (which
-    /// takes a failing host out of the draw).
+    /// likely faulty, and a failure sends the next copy at once), with outlier detection (which
+    /// takes a failing host out of the draw), or with a retry host predicate that redraws (a retry
+    /// after a faulty host avoids it: one fail-fast host of 10, 3 attempts, `previous-hosts:attempts=3`
+    /// sends it 0.091 of the copies, 3.6 standard errors below 0.1; `attempts=0` only watches).
     public var faultyHostShareFormula: Double? {
         guard let faulty = faultyHosts, balancer == .random, activeHedge == nil, outlierDetection == nil else {
             return nil
         }
+        if case .previousHosts(let redraws) = retryHostPredicate, redraws > 0 { return nil }
         return Double(faulty.count) / Double(replicas)
     }
 

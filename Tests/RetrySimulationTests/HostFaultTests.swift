@@ -42,6 +42,32 @@ import Testing
         #expect(abs(tally.faultyHostShare - expected) <= 4 * error, "seed \(seed): \(tally.faultyHostShare)")
     }
 
+    /// Envoy's previous-hosts predicate breaks f/K: a retry after the fail-fast host redraws away
+    /// from it, so the host gets fewer copies than its 1/K, and the scenario gives no formula.
+    /// One host of 10 failing in 1 ms, 4 attempts, 3 redraws, seed 7: the share is below 0.1 by
+    /// more than z = 4 binomial standard errors (√(0.09/copies), about 0.0012 for 65,000 copies;
+    /// the bias is about 0.008).
+    /// With `attempts=0` the predicate only watches, the draws are the plain run's, and f/K stands.
+    @Test func aPredicateThatRedrawsHasNoShareFormula() throws {
+        let seed: UInt64 = 7
+        func scenario(redraws: Int) throws -> Scenario {
+            let policy = try BackoffPolicy(base: .milliseconds(10), jitter: .full, budget: .maxAttempts(4))
+            let model = CapacityModel(
+                workers: 4, serviceTime: .exponential(mean: .milliseconds(50)), queueLimit: 100, replicas: 10,
+                faultyHosts: FaultyHosts(count: 1, fault: .failFast(latency: .milliseconds(1))),
+                retryHostPredicate: .previousHosts(attempts: redraws))
+            return try Scenario(
+                clients: 1, server: .capacity(model), policy: policy, bucketWidth: .seconds(1),
+                arrivals: .poisson(ratePerSecond: 300, duration: .seconds(200)))
+        }
+        #expect(try scenario(redraws: 0).faultyHostShareFormula == 0.1)
+        let redrawing = try scenario(redraws: 3)
+        #expect(redrawing.faultyHostShareFormula == nil)
+        let tally = try #require(try redrawing.run(seed: seed).hedge)
+        let error = (0.1 * 0.9 / Double(tally.copies)).squareRoot()
+        #expect(tally.faultyHostShare < 0.1 - 4 * error, "seed \(seed): \(tally.faultyHostShare)")
+    }
+
     /// The black hole (Envoy 39737): a host that fails in 1 ms among 9 whose one worker takes
     /// 50 ms. At 400 requests a second the 9 are overloaded (they serve 180), so their queues
     /// stay long and a host that holds at most one or two copies wins every draw it is in: a
