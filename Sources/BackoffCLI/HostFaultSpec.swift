@@ -67,16 +67,17 @@ enum HostFaultSpec: ArgumentCodec {
     }
 
     /// Faulty hosts as `--host-fault` takes them: `parse(print(hosts))` is `hosts`.
-    static func print(_ hosts: FaultyHosts) -> String {
-        let fault =
-            switch hosts.fault {
-            case .failFast(let latency): "fail-fast:latency=\(latency.unitText)"
-            case .failing(let probability): "failing:p=\(CSVFormat.number(probability))"
-            case .slow(let time): "slow:service=\(ServiceTimeSpec.print(time))"
-            case .down(let start, let end):
-                "down:from=\(Duration.nanoseconds(start.nanoseconds).unitText):until="
-                    + Duration.nanoseconds(end.nanoseconds).unitText
-            }
-        return "\(hosts.count):\(fault)"
+    static func print(_ hosts: FaultyHosts) -> String { "\(hosts.count):\(print(hosts.fault))" }
+
+    /// A fault as it follows the count.
+    static func print(_ fault: HostFault) -> String {
+        switch fault {
+        case .failFast(let latency): "fail-fast:latency=\(latency.unitText)"
+        case .failing(let probability): "failing:p=\(CSVFormat.number(probability))"
+        case .slow(let time): "slow:service=\(ServiceTimeSpec.print(time))"
+        case .down(let start, let end):
+            "down:from=\(Duration.nanoseconds(start.nanoseconds).unitText):until="
+                + Duration.nanoseconds(end.nanoseconds).unitText
+        }
     }
 }

@@ -56,7 +56,8 @@ struct SimulateCommand: BackoffCommand {
     ).setting(.replications, formStatesRange: true).grouped(.output)
     static let specs =
         PolicyOptions.specs(defaultJitter: defaultJitter) + [ScenarioOptions.clients.spec] + ScenarioOptions.specs
-        + [ScenarioOptions.bucket.spec, timeline.spec, requests.spec] + LayerOptions.specs + RunOptions.seedSpecs + [
+        + [ScenarioOptions.bucket.spec, timeline.spec, requests.spec, hostsReport.spec] + LayerOptions.specs
+        + RunOptions.seedSpecs + [
             replications.spec, RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec,
             WorkLimit.option.spec,
             ProgressLine.option.spec,
@@ -69,6 +70,7 @@ struct SimulateCommand: BackoffCommand {
     let scenarios: [Scenario]
     let timelinePath: String?
     let layerReportPath: String?
+    let hostsReportPath: String?
     let requestsPath: String?
     let outputPath: String?
     let warnings: [String]
@@ -88,6 +90,7 @@ struct SimulateCommand: BackoffCommand {
         let stack = try LayerOptions(options, jitters: policy.policies.map(\.jitter))
         let scenario = try ScenarioOptions(options, policies: policy.policies, stack: stack)
         let replications = try options(Self.replications) ?? 1
+        var scenarios: [Scenario]
         do {
             scenarios = try scenario.scenarios.map { scenario throws(SimulationError) in
                 try scenario.replicated(replications)
@@ -95,7 +98,15 @@ struct SimulateCommand: BackoffCommand {
         } catch {
             throw .usage("Invalid value '\(replications)' for '--replications': \(error)", command: Self.name)
         }
-        warnings = policy.warnings + stack.warnings + scenario.warnings
+        var warnings = policy.warnings + stack.warnings + scenario.warnings
+        hostsReportPath = try options(Self.hostsReport)
+        if hostsReportPath != nil {
+            let counting = Self.countingHostLoads(scenarios)
+            scenarios = counting.scenarios
+            warnings += counting.warnings
+        }
+        self.scenarios = scenarios
+        self.warnings = warnings
         timelinePath = try options(Self.timeline)
         layerReportPath = try options(LayerOptions.report)
         requestsPath = try options(Self.requests)
@@ -103,7 +114,7 @@ struct SimulateCommand: BackoffCommand {
         bucketOrigin = options.origin(of: ScenarioOptions.bucket.spec)
         let sideFiles = [
             (Self.timeline.name, timelinePath), (LayerOptions.report.name, layerReportPath),
-            (Self.requests.name, requestsPath),
+            (Self.requests.name, requestsPath), (Self.hostsReport.name, hostsReportPath),
         ]
         for (index, side) in sideFiles.enumerated() {
             try AtomicFileWriter.checkDistinct(table: outputPath, side: side, command: Self.name)
@@ -147,6 +158,7 @@ struct SimulateCommand: BackoffCommand {
         let timelineFile = try timelinePath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         let layerFile = try layerReportPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         let requestsFile = try requestsPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
+        let hostsFile = try hostsReportPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         let (scenarios, rootSeed, generator) = (scenarios, randomness.seed, randomness.generator)
         // Threads beyond one per mode go to each mode's clients (used by runs that split them).
         let jobsPerMode = max(1, randomness.jobs / scenarios.count)
@@ -221,36 +233,16 @@ struct SimulateCommand: BackoffCommand {
         }
 
         if let timelineFile {
-            timelineFile.write(Self.timelineColumns.header().joined(separator: ",") + "\n")
-            for row in rows {
-                let timeline = row.report.timeline
-                var chunk = ""
-                var fillRate: Double? = nil
-                for index in 0..<timeline.bucketCount {
-                    fillRate = timeline.buckets[index].fillRate ?? fillRate
-                    let expected = row.load.map { load in
-                        index < load.attemptsPerBucket.count
-                            ? (load.attemptsPerBucket[index] * row.clients, load.retriesPerBucket[index] * row.clients)
-                            : (0, 0)
-                    }
-                    let line = TimelineRow(
-                        jitter: row.scenario.policy.jitter.name, start: timeline.bucketStart(index).seconds,
-                        bucket: timeline.buckets[index], expected: expected, fillRate: fillRate)
-                    chunk += Self.timelineColumns.row(line).joined(separator: ",") + "\n"
-                }
-                timelineFile.write(chunk)
-            }
+            Self.writeTimeline(of: rows, to: timelineFile)
             try timelineFile.commit()
         }
         if let layerFile {
-            var text = LayerRow.columns.header().joined(separator: ",") + "\n"
-            for row in rows {
-                for layer in LayerRow.rows(of: row) {
-                    text += LayerRow.columns.row(layer).joined(separator: ",") + "\n"
-                }
-            }
-            layerFile.write(text)
+            layerFile.write(Self.layerReportText(of: rows))
             try layerFile.commit()
+        }
+        if let hostsFile {
+            hostsFile.write(Self.hostsReportText(of: rows))
+            try hostsFile.commit()
         }
         return table
     }

@@ -22,7 +22,8 @@ struct SweepCommand: RunnableCommand {
     /// Options of the swept command that a sweep does not pass on.
     static let unsweepable: Set<String> = [
         TableOptions.output.name, WaitsCommand.samples.name, SimulateCommand.timeline.name,
-        SimulateCommand.requests.name, RunOptions.jobsSpec.name, MemoryLimit.option.name, ProgressLine.option.name,
+        SimulateCommand.requests.name, SimulateCommand.hostsReport.name, RunOptions.jobsSpec.name,
+        MemoryLimit.option.name, ProgressLine.option.name,
     ]
 
     static let jobs = RunOptions.jobsOption.withHelp("Points run at the same time. Default: the number of cores.")

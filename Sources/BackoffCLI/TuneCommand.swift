@@ -46,7 +46,10 @@ struct TuneCommand: RunnableCommand {
     static let ownSpecs = [objective.spec, maximize.spec, constraint.spec, search.spec, design.spec]
     static var specs: [OptionSpec] {
         SimulateCommand.specs.filter {
-            ![SimulateCommand.timeline.name, SimulateCommand.requests.name, LayerOptions.report.name].contains($0.name)
+            ![
+                SimulateCommand.timeline.name, SimulateCommand.requests.name, LayerOptions.report.name,
+                SimulateCommand.hostsReport.name,
+            ].contains($0.name)
         }
             + ownSpecs
     }

@@ -24,6 +24,9 @@ public struct HedgeTally: Hashable, Sendable {
         public let count: Int
         public let seconds: Double
     }
+    /// Each host's load, by replica number, where the run counted it (``Scenario/countsHostLoads``);
+    /// `nil` otherwise.
+    public let hosts: [HostLoad]?
     /// Copies withdrawn by a cancellation before their work ended (queued or in service).
     public let withdrawn: Int
     /// Copies after the first that a budget refused, so they were not sent: the shared retry
@@ -46,7 +49,7 @@ public struct HedgeTally: Hashable, Sendable {
 
     init(
         requests: Int, copies: Int, faultyCopies: Int = 0, triedHosts: TriedHostTally? = nil,
-        ejections: Ejections? = nil, withdrawn: Int,
+        ejections: Ejections? = nil, hosts: [HostLoad]? = nil, withdrawn: Int,
         refused: Int, work: Double,
         workSquares: Double,
         copySquares: Double, responseTimes: [Double], batches: HedgeBatches? = nil
@@ -58,6 +61,7 @@ public struct HedgeTally: Hashable, Sendable {
         self.faultyCopies = faultyCopies
         self.triedHosts = triedHosts
         self.ejections = ejections
+        self.hosts = hosts
         self.withdrawn = withdrawn
         self.refused = refused
         self.work = work

@@ -88,6 +88,7 @@ extension HedgedCalls {
             let busy = UInt64(now - copies[copy].serviceStart)
             addWork(busy)
             calls[c].work.add(low: busy)
+            if tracksHosts { hostWorked(Int(copies[copy].replica), busy) }
         }
         copies[copy].isLive = false
         freeCopies.append(Int32(copy))

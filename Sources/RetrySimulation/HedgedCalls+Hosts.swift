@@ -30,10 +30,12 @@ extension HedgedCalls {
         return replica
     }
 
-    /// A copy at `replica` was answered: the outlier detector counts a failure or a success.
+    /// A copy at `replica` was answered: the host's load and the outlier detector count a failure
+    /// or a success.
     @inline(never)
     func hostAnswered(_ replica: Int, _ answer: ClientAnswer, now: Int64) {
         withHosts { hosts, _, _ in
+            hosts.countAnswer(at: replica, answer)
             guard hosts.detection != nil else { return }
             switch answer {
             case .success: hosts.answered(at: replica, failed: false, now: now)
@@ -41,5 +43,11 @@ extension HedgedCalls {
             case .permanentError, .timeout, .rejectedLocally, .deadlineExceeded: break
             }
         }
+    }
+
+    /// A copy's service at `replica` ended after `busy` nanoseconds: the host's load counts it.
+    @inline(never)
+    func hostWorked(_ replica: Int, _ busy: UInt64) {
+        withHosts { hosts, _, _ in hosts.countWork(at: replica, busy) }
     }
 }

@@ -127,12 +127,14 @@ final class HedgedCalls {
 
     /// Calls of `hedging` over `replicas` replicas shared by `balancer`, the first `faultyHosts` of
     /// them faulty, a retry's host picked under `hostPredicate`; `batchesCalls`: the standard errors
-    /// come from batches of calls (the clients arrive over time, ``Scenario/usesBatchMeans``).
+    /// come from batches of calls (the clients arrive over time, ``Scenario/usesBatchMeans``);
+    /// `countsHostLoads`: each host's load is counted (``HostLoad``).
     init(
         hedging: Hedging, replicas: Int, balancer: Balancer = .random, faultyHosts: Int = 0,
-        hostPredicate: RetryHostPredicate? = nil, outlierDetection: OutlierDetection? = nil, batchesCalls: Bool = false
+        hostPredicate: RetryHostPredicate? = nil, outlierDetection: OutlierDetection? = nil, batchesCalls: Bool = false,
+        countsHostLoads: Bool = false
     ) {
-        tracksHosts = faultyHosts > 0 || hostPredicate != nil || outlierDetection != nil
+        tracksHosts = faultyHosts > 0 || hostPredicate != nil || outlierDetection != nil || countsHostLoads
         self.hedging = hedging
         switch hedging.rule {
         case .fixedDelay(let delay): (perTryBackoff, copySpacing) = (nil, delay.wholeNanoseconds)
@@ -147,7 +149,7 @@ final class HedgedCalls {
             to: State(
                 hosts: HostTracking(
                     replicas: replicas, faultyHosts: faultyHosts, predicate: hostPredicate,
-                    detection: outlierDetection),
+                    detection: outlierDetection, countsLoads: countsHostLoads),
                 batches: batchesCalls ? HedgeBatches() : nil,
                 backup: hedging.rule.percentile.map(BackupRequestDelay.init(percentile:)),
                 balancer: ReplicaBalancer(balancer, replicas: replicas)))
@@ -274,6 +276,7 @@ final class HedgedCalls {
                 ? nil
                 : HedgeTally.Ejections(
                     count: state.hosts.ejections, seconds: state.hosts.ejectedNanoseconds.value / 1e9),
+            hosts: state.hosts.loads,
             withdrawn: state.withdrawn, refused: state.refused,
             work: state.work.value / 1e9, workSquares: state.workSquares, copySquares: state.copySquares,
             responseTimes: state.responses, batches: state.batches)

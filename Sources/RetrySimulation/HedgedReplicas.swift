@@ -56,7 +56,7 @@ struct HedgedReplicas<Replica: WithdrawableServer>: StackableServer {
             hedging: scenario.activeHedge ?? .single, replicas: scenario.replicas, balancer: scenario.balancer,
             faultyHosts: faulty?.count ?? 0, hostPredicate: scenario.retryHostPredicate,
             outlierDetection: scenario.outlierDetection,
-            batchesCalls: scenario.usesBatchMeans)
+            batchesCalls: scenario.usesBatchMeans, countsHostLoads: scenario.countsHostLoads)
     }
 
     mutating func receive<Decisions: HedgeDecisions>(

@@ -23,12 +23,18 @@ struct HostTracking {
     /// The soonest a host out comes back: until then no copy scans the hosts.
     private var soonestBack = Int64.max
     private(set) var ejectedNanoseconds = WideSum()
+    /// Each host's load, where the run counts it (``Scenario/countsHostLoads``).
+    private(set) var loads: [HostLoad]?
 
-    init(replicas: Int, faultyHosts: Int, predicate: RetryHostPredicate?, detection: OutlierDetection? = nil) {
+    init(
+        replicas: Int, faultyHosts: Int, predicate: RetryHostPredicate?, detection: OutlierDetection? = nil,
+        countsLoads: Bool = false
+    ) {
         self.replicas = replicas
         self.faultyHosts = faultyHosts
         self.predicate = predicate
         self.detection = detection
+        loads = countsLoads ? [HostLoad](repeating: HostLoad(), count: replicas) : nil
         interval = detection?.interval.wholeNanoseconds ?? 0
         baseEjection = detection?.baseEjectionTime.wholeNanoseconds ?? 0
         mostEjected = detection?.mostEjected(of: replicas) ?? 0
@@ -82,7 +88,22 @@ struct HostTracking {
         ejectedNow += 1
         ejections += 1
         ejectedNanoseconds.add(low: UInt64(backAt[replica] - now))
+        loads?[replica].ejections += 1
+        loads?[replica].ejectedNanoseconds += UInt64(backAt[replica] - now)
     }
+
+    /// A copy at `replica` reached its call with `answer`: the host's load counts a success or a
+    /// failure (a permanent error is the request's own, as outlier detection reads it: neither).
+    mutating func countAnswer(at replica: Int, _ answer: ClientAnswer) {
+        switch answer {
+        case .success: loads?[replica].successes += 1
+        case .failure: loads?[replica].failures += 1
+        case .permanentError, .timeout, .rejectedLocally, .deadlineExceeded: break
+        }
+    }
+
+    /// A copy's service at `replica` ended (or was withdrawn) after `busy` nanoseconds.
+    mutating func countWork(at replica: Int, _ busy: UInt64) { loads?[replica].busyNanoseconds += busy }
 
     /// The replica of a retry's first copy under the predicate, tallied against its closed form;
     /// -1 without a predicate (the balancer picks as for any copy).
@@ -107,6 +128,7 @@ struct HostTracking {
     /// order copies are sent), and, under a predicate, one of the hosts the request tried (its
     /// first copy, `startsRequest`, starts the list anew).
     mutating func copySent(to replica: Int, by client: Int32, startsRequest: Bool, batches: inout HedgeBatches?) {
+        loads?[replica].copies += 1
         if faultyHosts > 0 {
             let isFaulty = replica < faultyHosts
             if isFaulty { faultyCopies += 1 }

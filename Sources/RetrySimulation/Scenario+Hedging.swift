@@ -30,11 +30,18 @@ extension Scenario {
     /// after a faulty host avoids it: one fail-fast host of 10, 3 attempts, `previous-hosts:attempts=3`
     /// sends it 0.091 of the copies, 3.6 standard errors below 0.1; `attempts=0` only watches).
     public var faultyHostShareFormula: Double? {
-        guard let faulty = faultyHosts, balancer == .random, activeHedge == nil, outlierDetection == nil else {
-            return nil
-        }
-        if case .previousHosts(let redraws) = retryHostPredicate, redraws > 0 { return nil }
+        guard let faulty = faultyHosts, hostShareFormulaHolds else { return nil }
         return Double(faulty.count) / Double(replicas)
+    }
+
+    /// Whether each copy's host is drawn uniformly among the replicas, after whatever decided to
+    /// send the copy: a replica set under a random balancer with one copy per call, no outlier
+    /// detection and no retry host predicate that redraws. Each host then gets 1/K of the copies in
+    /// expectation (``HostLoad``), and f faulty hosts f/K (``faultyHostShareFormula``).
+    public var hostShareFormulaHolds: Bool {
+        guard runsReplicaSet, balancer == .random, activeHedge == nil, outlierDetection == nil else { return false }
+        if case .previousHosts(let redraws) = retryHostPredicate, redraws > 0 { return false }
+        return true
     }
 
     /// Whether a retry's host is drawn as ``RetryHostPredicate/probabilityOfTriedHost(tried:of:)``

@@ -41,6 +41,15 @@ extension Scenario {
             || outlierDetection != nil
     }
 
+    /// The scenario with each host's load counted where it runs through a replica set
+    /// (``HedgeTally/hosts``, one ``HostLoad`` per replica). The copies go where they would have
+    /// gone: every number of the run is the same.
+    public func countingHostLoads() -> Scenario {
+        var scenario = self
+        scenario.countsHostLoads = true
+        return scenario
+    }
+
     /// The hedge in force: the clients' (`hedging`), or the bottom layer's in a stack.
     public var activeHedge: Hedging? { hedging ?? layers.last?.hedging }
 }

@@ -49,10 +49,11 @@ public struct Scenario: Sendable {
     /// The clients' hedge: copies of each attempt sent `delay` apart to distinct replicas of a
     /// capacity server, the first success winning (see `Hedging` (BackoffPolicies)). `nil`: one copy.
     public let hedging: Hedging?
-    /// How many times a run runs the scenario: the report is the first run's (under the seed
-    /// given), and with 2 or more its standard errors are the spread of its means over every run
-    /// (``StandardErrorMethod/replications(_:)``). Set with ``replicated(_:)``; 1 by default.
+    /// How many times a run runs the scenario (``replicated(_:)``; 1 by default): the report is the
+    /// first run's, its standard errors the spread of every run's means (``StandardErrorMethod/replications(_:)``).
     public internal(set) var replications = 1
+    /// Whether a replica set's run counts each host's load (``countingHostLoads()``).
+    public internal(set) var countsHostLoads = false
     /// The bucket width and the timeout in whole nanoseconds, as the run reads them.
     let bucketNanoseconds: Nanoseconds
     let timeoutNanoseconds: Nanoseconds?
