@@ -22,7 +22,7 @@ extension TuneCommand {
     /// The simulate command of `given`, through simulate's own declarations (the sweep's path: no
     /// argument list to write and lex again); a usage error names the candidate.
     static func command(_ given: [NamedValue]) throws(CommandLineError) -> SimulateCommand {
-        let given = foldingLayerKeys(given)
+        let given = foldingKeys(given)
         do {
             let options = try ParsedOptions(command: SimulateCommand.name, specs: SimulateCommand.specs, given: given)
             return try SimulateCommand(options)
@@ -32,15 +32,25 @@ extension TuneCommand {
         }
     }
 
-    /// `given` with each searched layer key (`layer2.max-attempts=3`) written into its layer's
-    /// SPEC (`--layer ...,max-attempts=3`), so the candidate's layers parse as a command line's.
-    static func foldingLayerKeys(_ given: [NamedValue]) -> [NamedValue] {
-        var folded = given.filter { TuneSearchSpace.layerKey($0.name) == nil }
+    /// `given` with each searched key written into what it belongs to, so the candidate parses as
+    /// a command line would: a layer key (`layer2.max-attempts=3`) into its layer's SPEC
+    /// (`--layer ...,max-attempts=3`), an option's key (`outlier-detection.count=3`) into the
+    /// option's spec (`--outlier-detection consecutive-5xx:count=3`).
+    static func foldingKeys(_ given: [NamedValue]) -> [NamedValue] {
+        func isKey(_ name: String) -> Bool {
+            TuneSearchSpace.layerKey(name) != nil || TuneSearchSpace.specKey(name, specs: SimulateCommand.specs) != nil
+        }
+        var folded = given.filter { !isKey($0.name) }
         let layers = folded.indices.filter { folded[$0].name == LayerOptions.layer.name }
         for option in given {
-            guard let (layer, key) = TuneSearchSpace.layerKey(option.name) else { continue }
-            let index = layers[layer - 1]  // checked against the layers given when tune starts
-            folded[index].value += ",\(key)=\(option.value)"
+            if let (layer, key) = TuneSearchSpace.layerKey(option.name) {
+                let index = layers[layer - 1]  // checked against the layers given when tune starts
+                folded[index].value += ",\(key)=\(option.value)"
+            } else if let (name, key) = TuneSearchSpace.specKey(option.name, specs: SimulateCommand.specs),
+                let index = folded.firstIndex(where: { $0.name == name })  // checked when tune starts
+            {
+                folded[index].value += ":\(key)=\(option.value)"
+            }
         }
         return folded
     }

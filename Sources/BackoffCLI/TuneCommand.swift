@@ -18,7 +18,9 @@ struct TuneCommand: RunnableCommand {
     static let discussion = """
         Takes simulate's options to fix the scenario, --objective COLUMN (minimised; --maximize to maximise), \
         --constraint 'COLUMN<=VALUE' or 'COLUMN>=VALUE' (repeatable), and --search over policy options: \
-        ranges NAME=A..B (durations on a log scale across a factor of 10 or more) and choices NAME=a|b|c. \
+        ranges NAME=A..B (durations on a log scale across a factor of 10 or more) and choices NAME=a|b|c; \
+        NAME may be a layer's key (layer2.max-attempts) or a key of an option's given spec \
+        (outlier-detection.count=2..10 with --outlier-detection consecutive-5xx). \
         A Latin hypercube of --design points per choice combination, then a Nelder-Mead simplex (GSL nmsimplex2) \
         from the best feasible points, all on the same seed. One row per candidate, the best feasible first, \
         with feasible and pareto (no other candidate at least as good on the objective and every constrained \
@@ -128,6 +130,17 @@ struct TuneCommand: RunnableCommand {
                 if layerTexts[layer - 1].split(separator: ",").contains(where: { $0.hasPrefix(key + "=") }) {
                     throw .usage(
                         "'\(name)' is both given (in '--layer \(layerTexts[layer - 1])') and searched: give it, or search it",
+                        command: Self.name)
+                }
+            } else if let (option, key) = TuneSearchSpace.specKey(name, specs: SimulateCommand.specs) {
+                guard let text = options.givenText(option) else {
+                    throw .usage(
+                        "'\(name)' is searched, but '--\(option)' is not given: give it a spec that takes '\(key)=', and "
+                            + "search that key there", command: Self.name)
+                }
+                if text.split(separator: ":").contains(where: { $0.hasPrefix(key + "=") }) {
+                    throw .usage(
+                        "'\(name)' is both given (in '--\(option) \(text)') and searched: give it, or search it",
                         command: Self.name)
                 }
             } else if options.givenText(name) != nil {

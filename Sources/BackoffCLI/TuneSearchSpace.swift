@@ -41,6 +41,15 @@ struct TuneSearchSpace {
                 if spec.kind == .duration { durations.insert(name) }
                 continue
             }
+            if let (option, key) = Self.specKey(name, specs: specs) {
+                guard !dimensions.contains(where: { $0.name == name }) else {
+                    throw InvalidValue("'\(name)' is searched twice")
+                }
+                let kind = Self.inferredKind(value)
+                dimensions.append((name, try Self.dimension(value, kind: kind, name: "\(option).\(key)")))
+                if kind == .duration { durations.insert(name) }
+                continue
+            }
             guard let spec = specs.first(where: { $0.name == name }), !TuneCommand.fixedOnly.contains(name) else {
                 let hint =
                     Suggestion.closest(to: name, among: TuneCommand.searchable).map { " (did you mean '\($0)'?)" } ?? ""
@@ -76,6 +85,31 @@ struct TuneSearchSpace {
         return (layer, String(name[name.index(after: dot)...]))
     }
 
+    /// `OPTION.KEY` as (OPTION, KEY): a key of the spec an option of `specs` takes
+    /// (`outlier-detection.count`, `balancer.choices`, `hedge.delay`), folded into the option's
+    /// given text for each candidate (``TuneCommand/foldingKeys(_:)``); `nil` for another name.
+    static func specKey(_ name: String, specs: [OptionSpec]) -> (option: String, key: String)? {
+        guard layerKey(name) == nil, let dot = name.firstIndex(of: ".") else { return nil }
+        let (option, key) = (String(name[..<dot]), String(name[name.index(after: dot)...]))
+        guard !key.isEmpty, !key.contains(where: { ":=,|".contains($0) }),
+            let spec = specs.first(where: { $0.name == option }), spec.kind == .text || spec.kind == .serverModel,
+            !TuneCommand.fixedOnly.contains(option)
+        else { return nil }
+        return (option, key)
+    }
+
+    /// What a spec key's range reads as, the bounds' own form deciding: whole numbers are counts,
+    /// numbers with a unit durations, the rest numbers (choices take any text).
+    static func inferredKind(_ value: String) -> OptionKind {
+        let bounds = value.components(separatedBy: "..")
+        guard bounds.count == 2 else { return .text }
+        if bounds.allSatisfy({ ValueParser.integer($0) != nil }) { return .count }
+        if bounds.allSatisfy({ ValueParser.number($0) == nil && ValueParser.duration($0) != nil }) {
+            return .duration
+        }
+        return .number
+    }
+
     /// The layer keys a search leaves alone: a name, and what names a whole policy or a file.
     static let unsearchedLayerKeys: Set<String> = ["name", "preset", "grpc-service-config", "grpc-method"]
     static var searchableLayerKeys: [String] {
@@ -94,16 +128,23 @@ struct TuneSearchSpace {
     }
 
     private static func dimension(_ value: String, spec: OptionSpec) throws(InvalidValue) -> SearchSpace.Dimension {
+        try dimension(value, kind: spec.kind, name: spec.name)
+    }
+
+    /// The dimension of option (or key) `name`, of `kind`, that `value` describes.
+    private static func dimension(_ value: String, kind: OptionKind, name: String) throws(InvalidValue)
+        -> SearchSpace.Dimension
+    {
         if value.contains("..") {
             let bounds = value.components(separatedBy: "..")
-            guard bounds.count == 2 else { throw InvalidValue("'\(spec.name)=\(value)': a range is A..B") }
-            switch spec.kind {
+            guard bounds.count == 2 else { throw InvalidValue("'\(name)=\(value)': a range is A..B") }
+            switch kind {
             case .duration:
                 guard let low = ValueParser.duration(bounds[0]), let high = ValueParser.duration(bounds[1]),
                     low > .zero, high >= low
                 else {
                     throw InvalidValue(
-                        "'\(spec.name)=\(value)': expected DURATION..DURATION, 0 < A <= B, e.g. 10ms..1s")
+                        "'\(name)=\(value)': expected DURATION..DURATION, 0 < A <= B, e.g. 10ms..1s")
                 }
                 let (a, b) = (low.nanoseconds, high.nanoseconds)
                 return .continuous(low: a, high: b, logarithmic: b >= 10 * a, wholeNumbers: true)
@@ -112,7 +153,7 @@ struct TuneSearchSpace {
                     high.isFinite,
                     high >= low
                 else {
-                    throw InvalidValue("'\(spec.name)=\(value)': expected NUMBER..NUMBER with A <= B, e.g. 1.5..4")
+                    throw InvalidValue("'\(name)=\(value)': expected NUMBER..NUMBER with A <= B, e.g. 1.5..4")
                 }
                 return .continuous(low: low, high: high, logarithmic: false, wholeNumbers: false)
             case .count:
@@ -121,20 +162,20 @@ struct TuneSearchSpace {
                     high <= Self.largestCount
                 else {
                     throw InvalidValue(
-                        "'\(spec.name)=\(value)': expected COUNT..COUNT with 0 <= A <= B <= \(Self.largestCount), e.g. 3..12"
+                        "'\(name)=\(value)': expected COUNT..COUNT with 0 <= A <= B <= \(Self.largestCount), e.g. 3..12"
                     )
                 }
                 return .integer(low: low, high: high)
             case .flag, .text, .serverModel:
-                throw InvalidValue("'\(spec.name)' takes choices a|b|c, not a range")
+                throw InvalidValue("'\(name)' takes choices a|b|c, not a range")
             }
         }
         let choices = value.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         guard !choices.contains(where: \.isEmpty) else {
-            throw InvalidValue("'\(spec.name)=\(value)': an empty choice")
+            throw InvalidValue("'\(name)=\(value)': an empty choice")
         }
         guard Set(choices).count == choices.count else {
-            throw InvalidValue("'\(spec.name)=\(value)': a choice is listed twice")
+            throw InvalidValue("'\(name)=\(value)': a choice is listed twice")
         }
         return .choices(choices)
     }

@@ -58,7 +58,7 @@ import Testing
 
     /// tune writes each searched layer key into its layer's SPEC.
     @Test func tuneFoldsLayerKeysIntoTheirLayers() {
-        let folded = TuneCommand.foldingLayerKeys([
+        let folded = TuneCommand.foldingKeys([
             ("layer", "name=a"), ("clients", "10"), ("layer", "name=b"), ("layer2.max-attempts", "3"),
             ("layer1.base", "20ms"),
         ])
