@@ -316,7 +316,8 @@ def scaled(path, out, start=200.0, name="metafor"):
     save(figure, out, name)
 
 
-def overload(paths, out, window=None, modes=None, name="overload", labels=None):
+def overload(paths, out, window=None, modes=None, name="overload", labels=None,
+             title="Overload: capacity drops for a while, retries keep coming"):
     """(5) An overload: goodput (successes per second) and the queue over time, per table and mode.
     `labels` says what each table is (default: its file name)."""
     figure, (goodput, queue) = plt.subplots(2, 1, figsize=(10, 6), sharex=True)
@@ -340,7 +341,7 @@ def overload(paths, out, window=None, modes=None, name="overload", labels=None):
     goodput.set(ylabel="successes per second", title="Goodput")
     queue.set(ylabel="queue length (peak per bucket)", xlabel="time (s)", title="Queue")
     goodput.legend(fontsize=7, ncol=2)
-    figure.suptitle("Overload: capacity drops for a while, retries keep coming")
+    figure.suptitle(title)
     save(figure, out, name)
 
 
@@ -615,6 +616,11 @@ def everything(out):
     hedging([os.path.join(DATA, f"hedging-{count}-replicas.csv") for count in (40, 2)], [40, 2], out)
     scaled(os.path.join(DATA, "metafor.csv"), out)
     black_hole(os.path.join(DATA, "black-hole.csv"), out)
+    disciplines = ["fifo", "lifo", "adaptive-lifo", "codel"]
+    overload([os.path.join(DATA, f"bimodal-{name}-timeline.csv") for name in disciplines], out, window=(2, 3),
+             name="bimodal", labels=[f"--queue-discipline {name}" for name in disciplines],
+             title="Brooker's bimodal server: 80 % load, 50 ms timeouts re-offered after 15 ms, capacity at 30 % "
+                   "for 1 s")
 
 
 def main(argv):
