@@ -214,7 +214,7 @@ extension ScenarioOptions {
         retryAfter.spec, retryTrigger.spec, requestsPerClient.spec, think.spec, budget.spec, breaker.spec,
         throttle.spec,
         onGiveUp.spec, hedge.spec, queueDiscipline.spec, patience.spec, balancer.spec, hostFault.spec,
-        retryHostPredicate.spec, outlierDetection.spec,
+        retryHostPredicate.spec, outlierDetection.spec, limit.spec,
     ]
 
     /// The options that describe one server model only.

@@ -61,6 +61,7 @@ struct ScenarioOptions {
         case .awsAdaptive(let limiter): limits.rateLimiter = limiter
         case nil: break
         }
+        limits.concurrencyLimit = try options(Self.limit) ?? nil
         let (clients, bucket) = (try options(Self.clients), try options(Self.bucket))
         let (permanent, trigger) = (try options(Self.permanent), try options(Self.retryTrigger))
         let (requests, think, onGiveUp) = (

@@ -145,7 +145,10 @@ extension SimulateCommand {
             Column("budget_denials", "retries the retry budget refused (each ended its request)") {
                 String($0.report.budgetDenials)
             },
-            Column("local_rejections", "attempts the breaker or throttle refused to send (each ended its request)") {
+            Column(
+                "local_rejections",
+                "attempts the breaker, throttle or concurrency limit (--limit) refused to send (each ended its request)"
+            ) {
                 String($0.report.localRejections)
             },
             Column(

@@ -11,6 +11,8 @@ extension SimulateCommand {
         let expected: (attempts: Double, retries: Double)?
         /// The limiters' fill rate as of the bucket's end (the last answer's, carried forward).
         let fillRate: Double?
+        /// The clients' concurrency limit as of the bucket's end (carried forward the same way).
+        let concurrencyLimit: Int?
     }
 
     /// The columns of `--timeline FILE`.
@@ -35,6 +37,10 @@ extension SimulateCommand {
             "--throttle aws-adaptive: the rate limiter's fill rate at the bucket's end, per second (the mean over the "
                 + "clients' own with scope=per-client; empty: no limiter)"
         ) { CSVFormat.number($0.fillRate) },
+        Column(
+            "concurrency_limit",
+            "--limit: the clients' adaptive concurrency limit at the bucket's end, attempts in flight (empty: none)"
+        ) { $0.concurrencyLimit.map(String.init) ?? "" },
     ]
 
     /// The columns of `--requests FILE`: one row per request, a mode's jitter name with its record.

@@ -43,8 +43,10 @@ extension SimulateCommand {
             let timeline = row.report.timeline
             var chunk = ""
             var fillRate: Double? = nil
+            var limit: Int? = nil
             for index in 0..<timeline.bucketCount {
                 fillRate = timeline.buckets[index].fillRate ?? fillRate
+                limit = timeline.concurrencyLimit(inBucket: index) ?? limit
                 let expected = row.load.map { load in
                     index < load.attemptsPerBucket.count
                         ? (load.attemptsPerBucket[index] * row.clients, load.retriesPerBucket[index] * row.clients)
@@ -52,7 +54,7 @@ extension SimulateCommand {
                 }
                 let line = TimelineRow(
                     jitter: row.scenario.policy.jitter.name, start: timeline.bucketStart(index).seconds,
-                    bucket: timeline.buckets[index], expected: expected, fillRate: fillRate)
+                    bucket: timeline.buckets[index], expected: expected, fillRate: fillRate, concurrencyLimit: limit)
                 chunk += timelineColumns.row(line).joined(separator: ",") + "\n"
             }
             file.write(chunk)

@@ -88,7 +88,11 @@ public struct ConcurrencyLimit: LayerSetting {
         }
     }
 
-    public func makeBehaviour(seed: UInt64) -> any LayerBehaviour {
+    public func makeBehaviour(seed: UInt64) -> any LayerBehaviour { makeLimiter(seed: seed) }
+
+    /// A new run's limiter in its initial state, which also says its limit (the clients' own,
+    /// `simulate --limit`, whose limit the timeline follows).
+    func makeLimiter(seed: UInt64) -> any AdaptiveLimiting {
         switch algorithm {
         case .aimd(let limit): Limiter(rule: AIMDLimit.State(limit))
         case .gradient2(let limit): Limiter(rule: Gradient2Limit.State(limit))
@@ -106,8 +110,14 @@ protocol LimitRule: Sendable {
     mutating func sample(rtt: Int64, inFlight: Int, didDrop: Bool)
 }
 
+/// A limiter as a behaviour whose limit can be read: what the clients' limit needs beyond a layer's.
+protocol AdaptiveLimiting: LayerBehaviour {
+    /// The most calls in flight at once, now.
+    var limit: Int { get }
+}
+
 /// The limiter's machine: the calls in flight against the rule's limit, which each ending moves.
-struct Limiter<Rule: LimitRule>: LayerBehaviour {
+struct Limiter<Rule: LimitRule>: AdaptiveLimiting {
     private(set) var rule: Rule
     private(set) var inFlight = 0
 

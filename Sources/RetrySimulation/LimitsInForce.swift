@@ -29,12 +29,15 @@ struct LimitsInForce: RetryGate {
     private var waiters: TokenWaiters
     /// Whether there is a client-side rate limiter: its paths are skipped at one test otherwise.
     private let hasRateLimiter: Bool
+    /// The clients' adaptive concurrency limit (`simulate --limit`), if there is one.
+    private let concurrency: ClientConcurrencyLimit?
 
     /// The bytes these limits hold per client: a budget's retry cost and flag; a rate limiter's
     /// token-wait counters, its waiters' generations (a shared botocore or Java limiter) and each
     /// client's own limiter (per-client scope).
     static func bytesPerClient(_ limits: RetryLimits) -> Int {
         var bytes = limits.budget == nil ? 0 : MemoryLayout<Int32>.stride + MemoryLayout<Bool>.stride
+        if limits.concurrencyLimit != nil { bytes += ClientConcurrencyLimit.bytesPerClient }
         if let limiter = limits.rateLimiter {
             bytes += 2 * MemoryLayout<Int64>.stride
             switch (limiter.sdk, limiter.scope) {
@@ -46,8 +49,10 @@ struct LimitsInForce: RetryGate {
         return bytes
     }
 
-    init(limits: RetryLimits, clients: Int, failureKind: FailureKind) {
+    /// `seed` roots what a concurrency limit draws (Vegas' probe).
+    init(limits: RetryLimits, clients: Int, failureKind: FailureKind, seed: UInt64 = 0) {
         self.limits = limits
+        concurrency = limits.concurrencyLimit.map { ClientConcurrencyLimit($0, clients: clients, seed: seed) }
         self.failureKind = failureKind
         switch limits.rateLimiter?.scope {
         case nil: rateLimiters = []
@@ -68,6 +73,7 @@ struct LimitsInForce: RetryGate {
     /// per-client state grows to it. A layer holds no rate limiter, whose state does not grow.
     mutating func addClients(upTo count: Int) {
         precondition(!hasRateLimiter, "a rate limiter's clients are fixed when it is made")
+        concurrency?.addClients(upTo: count)
         guard limits.budget != nil, retryCosts.count < count else { return }
         retryCosts.append(contentsOf: repeatElement(0, count: count - retryCosts.count))
         retrying.append(contentsOf: repeatElement(false, count: count - retrying.count))
@@ -79,6 +85,8 @@ struct LimitsInForce: RetryGate {
     }
 
     mutating func admitsAttempt<Random: UniformSource>(at time: Int64, using uniform: inout Random) -> Bool {
+        // A place under the concurrency limit first: an attempt it refuses never reaches the others.
+        if let concurrency, !concurrency.admits(at: time) { return false }
         if limits.throttle != nil {
             // The probability from the requests before this one (a fresh client rejects nothing),
             // then this request counts, sent or rejected.
@@ -147,6 +155,14 @@ struct LimitsInForce: RetryGate {
         limits.breaker?.record(success: success, at: time)
         if success { limits.throttle?.recordAccept(at: time) }
     }
+
+    mutating func attemptSent(client: Int, at time: Int64) { concurrency?.attemptSent(client: client, at: time) }
+
+    mutating func attemptEnded(client: Int, _ answer: ClientAnswer, at time: Int64) {
+        concurrency?.attemptEnded(client: client, answer, at: time)
+    }
+
+    var concurrencyLimitNow: Int? { concurrency?.limit }
 
     mutating func grantsRetry(client: Int, afterTimeout: Bool, at time: Int64) -> Bool {
         guard limits.budget != nil else {

@@ -17,6 +17,9 @@ struct LoadRecorder {
     private(set) var count = 0
     /// True when an event fell beyond `limit` buckets and was not counted.
     private(set) var overflowed = false
+    /// The clients' concurrency limit after each bucket's last answer (-1: none), grown only by a
+    /// run with one, so that a bucket stays as the hot paths write it.
+    private var concurrencyLimits: [Int32] = []
 
     init(bucketWidth: Nanoseconds, limit: Int = Scenario.maximumBuckets) {
         precondition(bucketWidth > 0, "the bucket width must be positive")
@@ -32,7 +35,7 @@ struct LoadRecorder {
     var timeline: LoadTimeline {
         LoadTimeline(
             bucketWidth: bucketWidth, limit: limit, buckets: Array(UnsafeBufferPointer(start: buckets, count: count)),
-            overflowed: overflowed)
+            overflowed: overflowed, concurrencyLimits: concurrencyLimits)
     }
 
     /// Adds the counts of `other`, a timeline of other clients of the same run (with no limiter's
@@ -40,6 +43,7 @@ struct LoadRecorder {
     mutating func add(_ other: LoadTimeline, overflowed: Bool) {
         precondition(other.bucketWidth == bucketWidth, "timelines add up at one bucket width")
         self.overflowed = self.overflowed || overflowed
+        precondition(!other.hasConcurrencyLimits, "timelines with a concurrency limit do not add up")
         guard !other.buckets.isEmpty, let last = bucket(index: other.buckets.count - 1) else { return }
         for (index, counted) in other.buckets.enumerated() {
             precondition(counted.fillRate == nil, "timelines with a limiter's fill rates do not add up")
@@ -124,6 +128,16 @@ struct LoadRecorder {
     mutating func recordFillRate(at time: VirtualTime, _ rate: Double) {
         guard let bucket = bucket(time) else { return }
         bucket.pointee.lastFillRate = rate
+    }
+
+    /// Notes the clients' concurrency limit after an answer at `time`.
+    mutating func recordConcurrencyLimit(at time: VirtualTime, _ limit: Int) {
+        guard bucket(time) != nil else { return }
+        let index = Int(time.nanoseconds / bucketWidth)
+        if concurrencyLimits.count <= index {
+            concurrencyLimits.append(contentsOf: repeatElement(-1, count: index + 1 - concurrencyLimits.count))
+        }
+        concurrencyLimits[index] = Int32(clamping: limit)
     }
 
     /// Notes the queue's length after an arrival or a departure at `time`.

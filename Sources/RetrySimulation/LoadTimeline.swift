@@ -16,6 +16,9 @@ public struct LoadTimeline: Hashable, Sendable {
     public let buckets: [Bucket]
     /// True when an event fell beyond `limit` buckets and was not counted.
     public let overflowed: Bool
+    /// The clients' concurrency limit (`simulate --limit`) after each bucket's last answer, by
+    /// bucket (-1: no answer); empty without one. Apart from the buckets, which it would widen.
+    private let concurrencyLimits: [Int32]
 
     /// What one bucket counted.
     public struct Bucket: Hashable, Sendable {
@@ -37,12 +40,22 @@ public struct LoadTimeline: Hashable, Sendable {
     }
 
     /// The timeline a ``LoadRecorder`` counted.
-    init(bucketWidth: Nanoseconds, limit: Int, buckets: [Bucket], overflowed: Bool) {
+    init(bucketWidth: Nanoseconds, limit: Int, buckets: [Bucket], overflowed: Bool, concurrencyLimits: [Int32] = []) {
         self.bucketWidth = bucketWidth
         self.limit = limit
         self.buckets = buckets
         self.overflowed = overflowed
+        self.concurrencyLimits = concurrencyLimits
     }
+
+    /// The clients' concurrency limit after the last answer in bucket `index`; `nil` without one,
+    /// or when no answer came in the bucket.
+    public func concurrencyLimit(inBucket index: Int) -> Int? {
+        index < concurrencyLimits.count && concurrencyLimits[index] >= 0 ? Int(concurrencyLimits[index]) : nil
+    }
+
+    /// Whether the timeline follows a concurrency limit.
+    var hasConcurrencyLimits: Bool { !concurrencyLimits.isEmpty }
 
     /// The number of buckets from 0 through the last one that received an event.
     public var bucketCount: Int { buckets.count }

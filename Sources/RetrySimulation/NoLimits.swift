@@ -3,7 +3,7 @@ import BackoffPolicies
 /// The gate of a scenario without a retry budget, breaker or throttle: admits every attempt, grants
 /// every retry the policy makes, and keeps no state. Its methods compile to nothing.
 struct NoLimits: RetryGate {
-    init(limits: RetryLimits, clients: Int, failureKind: FailureKind) {
+    init(limits: RetryLimits, clients: Int, failureKind: FailureKind, seed: UInt64) {
         precondition(limits.isEmpty, "NoLimits holds no limits")
     }
 
@@ -28,4 +28,7 @@ struct NoLimits: RetryGate {
     @inline(__always) mutating func retryScheduled(client: Int) {}
     @inline(__always) mutating func requestEnded(client: Int) {}
     @inline(__always) mutating func addClients(upTo count: Int) {}
+    @inline(__always) mutating func attemptSent(client: Int, at time: Int64) {}
+    @inline(__always) mutating func attemptEnded(client: Int, _ answer: ClientAnswer, at time: Int64) {}
+    @inline(__always) var concurrencyLimitNow: Int? { nil }
 }

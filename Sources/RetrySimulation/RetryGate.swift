@@ -6,8 +6,9 @@ import BackoffPolicies
 /// The scenario driver is generic over its gate, so a run without a budget, breaker or throttle is
 /// compiled with ``NoLimits``, whose every method is empty: it pays no check per attempt.
 protocol RetryGate {
-    /// A gate for `clients` clients; only called with limits the gate can hold.
-    init(limits: RetryLimits, clients: Int, failureKind: FailureKind)
+    /// A gate for `clients` clients; only called with limits the gate can hold. What its limits
+    /// draw (a concurrency limit's probe) comes from a stream rooted at `seed`.
+    init(limits: RetryLimits, clients: Int, failureKind: FailureKind, seed: UInt64)
 
     /// A request's first attempt starts at `time` (nanoseconds).
     mutating func requestStarted(at time: Int64)
@@ -57,6 +58,17 @@ protocol RetryGate {
 
     /// `client`'s request ended (whatever its outcome).
     mutating func requestEnded(client: Int)
+
+    /// `client`'s attempt, admitted, left at `time`: it holds a place under the clients'
+    /// concurrency limit, if there is one.
+    mutating func attemptSent(client: Int, at time: Int64)
+
+    /// `client`'s attempt in flight ended at `time` with `answer` (its answer reached it, or it
+    /// timed out): its place under the concurrency limit is free, and its round trip a sample.
+    mutating func attemptEnded(client: Int, _ answer: ClientAnswer, at time: Int64)
+
+    /// The clients' concurrency limit now; `nil` without one.
+    var concurrencyLimitNow: Int? { get }
 
     /// Room for clients numbered below `count` (a run that numbers its clients as they come). Only
     /// for limits without a client-side rate limiter, whose clients are fixed when it is made.

@@ -12,17 +12,23 @@ public struct RetryLimits: Hashable, Sendable {
     /// The AWS adaptive retry mode's rate limiter (`AdaptiveRateLimiter`) in front of every
     /// attempt, and who shares it.
     public var rateLimiter: AdaptiveRateLimiting?
+    /// An adaptive concurrency limit on the clients' attempts in flight (`simulate --limit`), as
+    /// Netflix's client-side limiter keeps one: an attempt beyond it is refused at once.
+    public var concurrencyLimit: ConcurrencyLimit?
 
     public init(
         budget: RetryBudget? = nil, breaker: CircuitBreaker? = nil, throttle: AdaptiveThrottle? = nil,
-        rateLimiter: AdaptiveRateLimiting? = nil
+        rateLimiter: AdaptiveRateLimiting? = nil, concurrencyLimit: ConcurrencyLimit? = nil
     ) {
         self.budget = budget
         self.breaker = breaker
         self.throttle = throttle
         self.rateLimiter = rateLimiter
+        self.concurrencyLimit = concurrencyLimit
     }
 
     /// No limit at all.
-    public var isEmpty: Bool { budget == nil && breaker == nil && throttle == nil && rateLimiter == nil }
+    public var isEmpty: Bool {
+        budget == nil && breaker == nil && throttle == nil && rateLimiter == nil && concurrencyLimit == nil
+    }
 }

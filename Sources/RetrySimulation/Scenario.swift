@@ -118,6 +118,7 @@ public struct Scenario: Sendable {
         }
         guard layers.count <= Self.maximumLayers else { throw .tooManyLayers(layers.count) }
         if !layers.isEmpty, case .contention = server { throw .layersWithContention }
+        if limits.concurrencyLimit != nil, case .contention = server { throw .concurrencyLimitWithContention }
         if !layers.isEmpty, case .capacity(let model) = server, model.retryHostPredicate != nil {
             throw .retryHostPredicateWithLayers
         }
@@ -180,9 +181,8 @@ public struct Scenario: Sendable {
         }
     }
 
-    /// True when the clients do not interact, so each client's session can run from start to end
-    /// before the next client's: a server that answers at once (always-fail, bernoulli, outage,
-    /// trace), with no shared limits and no layers.
+    /// True when the clients do not interact, so each session can run from start to end before the
+    /// next: a server that answers at once (always-fail, bernoulli, outage, trace), no limits or layers.
     public var runsClientByClient: Bool { server.answersAtOnce && limits.isEmpty && layers.isEmpty }
 
     /// Whether an event-ordered run gives a session's slot (its client state, stream and limits'

@@ -7,6 +7,7 @@ public enum ScenarioParameter: Hashable, Sendable, CaseIterable {
         degradationEnd
     case degradedCapacity, capacityProfile, clients, arrivals, arrivalDuration, retryTrigger, permanentFraction
     case requestsPerClient, thinkTime, timeout, patience, bucket, layers, deadline, replicas, hedge, replications
+    case concurrencyLimit
 }
 
 extension SimulationError {
@@ -48,6 +49,7 @@ extension SimulationError {
             .layers
         case .nonPositiveDeadline, .deadlineWithoutLayers, .propagationWithoutDeadline: .deadline
         case .replicationsOutOfRange: .replications
+        case .concurrencyLimitWithContention: .concurrencyLimit
         }
     }
 
@@ -62,7 +64,8 @@ extension SimulationError {
             .invalidNetworkDelay,
             .invalidCapacityFactor, .throttleInLayer, .tooManyLayers, .deadlineWithoutLayers,
             .propagationWithoutDeadline, .layersWithContention, .tooManyCalls, .invalidMixture, .hedgingNeedsCapacity,
-            .hedgingWithLayers, .hedgeAboveBottomLayer, .layerHedgeNeedsCapacity, .retryHostPredicateWithLayers:
+            .hedgingWithLayers, .hedgeAboveBottomLayer, .layerHedgeNeedsCapacity, .retryHostPredicateWithLayers,
+            .concurrencyLimitWithContention:
             false
         default: true
         }

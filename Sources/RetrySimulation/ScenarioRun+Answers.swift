@@ -42,6 +42,8 @@ extension ScenarioRun {
             gate.recordAnswer(
                 success: success, throttled: throttled, client: index, wasRetry: client.backoff.attempts > 1,
                 at: time.nanoseconds)
+            gate.attemptEnded(client: index, answer, at: time.nanoseconds)
+            if let limit = gate.concurrencyLimitNow { timeline.recordConcurrencyLimit(at: time, limit) }
         }
         var action = client.answered(answer, at: time, policy: policy, behaviour: behaviour, using: &random)
         if case .retry = action,

@@ -48,6 +48,7 @@ extension ScenarioRun {
             deliver(.rejectedLocally, to: index)
             return
         }
+        gate.attemptSent(client: index, at: now.nanoseconds)
         slots.attemptReceived(index)
         server.receive(client: index, attempt: attempt, isRetry: isRetry, &self)
     }

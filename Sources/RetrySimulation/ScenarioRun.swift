@@ -69,7 +69,11 @@ struct ScenarioRun<Server: SimulatedServer, Gate: RetryGate> {
         precondition(
             Server.eventKinds <= ScenarioEvent.serverKinds,
             "\(Server.self) schedules \(Server.eventKinds) kinds of events, more than an event holds")
-        gate = Gate(limits: scenario.limits, clients: slots.recycles ? 0 : sessions, failureKind: scenario.failureKind)
+        // What the gate draws (a concurrency limit's probe), from a stream of its own: beyond every
+        // client's (2^40 at most), the stack's (2^40) and the layer behaviours' (from 2^41).
+        gate = Gate(
+            limits: scenario.limits, clients: slots.recycles ? 0 : sessions, failureKind: scenario.failureKind,
+            seed: SeedDerivation.streamSeed(root: seed, stream: 1 << 42))
         // Seeded as each session arrives, in the slot it takes (``arrive(_:to:)``).
         streams = ClientStreams(unseeded: eventOrdered && !slots.recycles ? sessions : 0)
         capWait = scenario.policy.roundedCap ?? -1

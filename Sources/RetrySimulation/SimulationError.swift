@@ -70,6 +70,9 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case deadlineWithoutLayers
     case propagationWithoutDeadline
     case layersWithContention
+    /// The clients' concurrency limit with the contention model, whose next attempt leaves with
+    /// the answer to the last, past any limit.
+    case concurrencyLimitWithContention
     // Hedged requests (`Hedging`).
     case hedgingNeedsCapacity
     case hedgingWithLayers
@@ -168,6 +171,9 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .deadlineWithoutLayers:
             "a deadline needs a stack of layers (--layer); for one tier, --max-elapsed stops the retries and --timeout an attempt"
         case .propagationWithoutDeadline: "deadline propagation needs a deadline (--deadline)"
+        case .concurrencyLimitWithContention:
+            "the contention model's clients send their next read with the last answer; a concurrency limit cannot "
+                + "hold them"
         case .layersWithContention:
             "the contention model's clients read and write the item themselves; it cannot sit below a layer"
         case .tooManyCalls(let limit):

@@ -78,11 +78,11 @@ import Testing
         let buckets = try String(contentsOfFile: timeline, encoding: .utf8).split(separator: "\n")
         #expect(
             buckets.first
-                == "jitter,bucket_start_s,attempts,retries,successes,failures,rejected,timeouts,expected_attempts,expected_retries,peak_queue,fill_rate"
+                == "jitter,bucket_start_s,attempts,retries,successes,failures,rejected,timeouts,expected_attempts,expected_retries,peak_queue,fill_rate,concurrency_limit"
         )
-        // No rate limiter: the fill rate is empty.
-        #expect(buckets[1] == "none,0,100,0,0,100,0,0,100,0,0,")
-        #expect(buckets.contains("none,0.1,100,100,0,100,0,0,100,100,0,"))
+        // No rate limiter and no concurrency limit: the fill rate and the limit are empty.
+        #expect(buckets[1] == "none,0,100,0,0,100,0,0,100,0,0,,")
+        #expect(buckets.contains("none,0.1,100,100,0,100,0,0,100,100,0,,"))
     }
 
     /// The simulated means agree with means derived here by hand, not with the CLI's own formula and
