@@ -27,13 +27,7 @@ extension SimulateCommand {
 
     /// The hosts report of the modes' rows: its header, then each mode's hosts in order.
     static func hostsReportText(of rows: [SimulateRow]) -> String {
-        var text = HostRow.columns.header().joined(separator: ",") + "\n"
-        for row in rows {
-            for host in HostRow.rows(of: row) {
-                text += HostRow.columns.row(host).joined(separator: ",") + "\n"
-            }
-        }
-        return text
+        reportText(HostRow.columns, of: rows, rows: HostRow.rows(of:))
     }
 
     /// The timeline of the modes' rows, a mode's buckets at a time.
@@ -63,11 +57,16 @@ extension SimulateCommand {
 
     /// The layer report of the modes' rows: the clients', then each layer's, mode by mode.
     static func layerReportText(of rows: [SimulateRow]) -> String {
-        var text = LayerRow.columns.header().joined(separator: ",") + "\n"
-        for row in rows {
-            for layer in LayerRow.rows(of: row) {
-                text += LayerRow.columns.row(layer).joined(separator: ",") + "\n"
-            }
+        reportText(LayerRow.columns, of: rows, rows: LayerRow.rows(of:))
+    }
+
+    /// A side report's CSV: the header of `columns`, then each mode's rows, mode by mode.
+    private static func reportText<Row>(
+        _ columns: [Column<Row>], of modes: [SimulateRow], rows: (SimulateRow) -> [Row]
+    ) -> String {
+        var text = columns.header().joined(separator: ",") + "\n"
+        for mode in modes {
+            for row in rows(mode) { text += columns.row(row).joined(separator: ",") + "\n" }
         }
         return text
     }
