@@ -35,8 +35,8 @@ final class HedgedCalls {
 
     /// What changes as the run goes, behind one pointer: a class's stored `var`s would pay a
     /// dynamic exclusivity check at every access, and this is the hedge's hot path. The properties
-    /// below read and modify it in place.
-    private struct State {
+    /// below read and modify it in place (and the tally, HedgedCalls+Tally.swift).
+    struct State {
         var calls: [Call] = [], copies: [Copy] = []
         var freeCalls: [Int32] = [], freeCopies: [Int32] = []
         /// Each call's copies, `hedging.copies` slots per call slot (copy slots, in the order sent).
@@ -65,7 +65,7 @@ final class HedgedCalls {
         var balancer: ReplicaBalancer
     }
 
-    private let state: UnsafeMutablePointer<State>
+    let state: UnsafeMutablePointer<State>
 
     // Read and written by the endings (HedgedCalls+Endings.swift) too.
     var calls: [Call] {
@@ -76,7 +76,7 @@ final class HedgedCalls {
         _read { yield state.pointee.copies }
         _modify { yield &state.pointee.copies }
     }
-    private var freeCalls: [Int32] {
+    var freeCalls: [Int32] {
         _read { yield state.pointee.freeCalls }
         _modify { yield &state.pointee.freeCalls }
     }
@@ -237,24 +237,6 @@ final class HedgedCalls {
 
     func serviceStarted(_ copy: Int, now: Int64) { copies[copy].serviceStart = now }
 
-    func countWithdrawal() { state.pointee.withdrawn += 1 }
-
-    /// A copy's busy time, in nanoseconds, joins the workers' total.
-    func addWork(_ busy: UInt64) { state.pointee.work.add(low: busy) }
-
-    /// A call answered with no copy left in flight is over: its work and copies join the tally,
-    /// and its slot is freed.
-    func releaseIfDone(_ c: Int) {
-        guard calls[c].machine.isFinished && calls[c].id != 0 else { return }
-        let seconds = calls[c].work.value / 1e9
-        let sent = Double(calls[c].machine.sent)
-        state.pointee.workSquares += seconds * seconds
-        state.pointee.copySquares += sent * sent
-        state.pointee.batches?.callReleased(copies: sent, work: seconds)
-        calls[c].id = 0  // no timer or pending send matches a released call
-        freeCalls.append(Int32(c))
-    }
-
     /// The next pending action, first in first out.
     func popPending() -> Pending? {
         guard pendingStart < pending.count else {
@@ -264,21 +246,5 @@ final class HedgedCalls {
         }
         defer { pendingStart += 1 }
         return pending[pendingStart]
-    }
-
-    /// The run's tally.
-    var tally: HedgeTally {
-        let state = state.pointee
-        return HedgeTally(
-            requests: state.requests, copies: state.copiesSent, faultyCopies: state.hosts.faultyCopies,
-            triedHosts: state.hosts.predicate == nil ? nil : state.hosts.tally,
-            ejections: state.hosts.detection == nil
-                ? nil
-                : HedgeTally.Ejections(
-                    count: state.hosts.ejections, seconds: state.hosts.ejectedNanoseconds.value / 1e9),
-            hosts: state.hosts.loads,
-            withdrawn: state.withdrawn, refused: state.refused,
-            work: state.work.value / 1e9, workSquares: state.workSquares, copySquares: state.copySquares,
-            responseTimes: state.responses, batches: state.batches)
     }
 }
