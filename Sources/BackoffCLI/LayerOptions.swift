@@ -9,7 +9,8 @@ import RetrySimulation
 /// (`max-attempts=3`, `base=50ms`, `jitter=full`, `preset=NAME`...), `budget=` and `breaker=`, and
 /// `name=`, `timeout=` (the per-try timeout of its calls to the layer below) and the key of each
 /// layer behaviour (``LayerBehaviours/registered``: `concurrency=`, the requests it holds at once),
-/// read by the behaviour's own setting. The bottom layer may hedge its attempts to the server's replicas:
+/// read by the behaviour's own setting. A layer may hedge its attempts (to the server's replicas at
+/// the bottom, as calls of the layer below above it):
 /// `hedge-delay=`, `hedge-percentile=` or `hedge-per-try-timeout=`, with `hedge-max-attempts=`,
 /// `hedge-cancel=`, `hedge-cancel-delay=`, `hedge-backoff-base=` and `hedge-backoff-max=`, the keys
 /// of `--hedge on:...` prefixed. The pairs are read through the very declarations of those options,
@@ -27,9 +28,11 @@ struct LayerOptions {
         help: "Add a service layer between the clients and the server (repeatable, top to bottom). Keys: the policy "
             + "options without their dashes (max-attempts, base, jitter, cap, preset...), budget, breaker, name, "
             + "timeout (per-try, to the layer below), "
-            + LayerBehaviours.registered.map { "\($0.key) (\($0.summary))" }.joined(separator: ", ") + ", and on "
-            + "the bottom layer hedge-delay, hedge-percentile or hedge-per-try-timeout with hedge-max-attempts, "
-            + "hedge-cancel, hedge-cancel-delay, hedge-backoff-base and hedge-backoff-max (--hedge's keys).",
+            + LayerBehaviours.registered.map { "\($0.key) (\($0.summary))" }.joined(separator: ", ") + ", and "
+            + "hedge-delay or hedge-per-try-timeout (hedge-percentile on the bottom layer only) with "
+            + "hedge-max-attempts, hedge-cancel, hedge-cancel-delay, hedge-backoff-base and hedge-backoff-max "
+            + "(--hedge's keys): the layer hedges its attempts, to the replicas at the bottom, as calls of the "
+            + "layer below above it, a loser's call cancelled down the stack.",
         parse: Parsers.text
     ).setting(.layers).grouped(.layers)
     static let deadline = Option<Duration?>.optional(
@@ -46,7 +49,7 @@ struct LayerOptions {
     static let report = Option<String?>.optional(
         "layer-report", "file", form: "a file path",
         help: "Also write one row per jitter mode and layer (the clients first): requests, attempts sent down, "
-            + "outcomes, timeouts, rejections and amplification.",
+            + "outcomes, timeouts, rejections, amplification, hedge copies and calls a hedge above cancelled.",
         parse: Parsers.text
     ).grouped(.layers)
     static let specs = [layer.spec, deadline.spec, propagation.spec, report.spec]
@@ -75,7 +78,7 @@ struct LayerOptions {
     static let hedgeOptions = HedgeSpec.keys.map { key in
         Option<String?>.optional(
             "hedge-\(key)", "value", form: "a value as --hedge on:\(key)=VALUE takes it",
-            help: "The bottom layer's hedge: --hedge's \(key).", parse: Parsers.text)
+            help: "The layer's hedge of its attempts: --hedge's \(key).", parse: Parsers.text)
     }
 
     /// The declarations a SPEC's keys are read through, with the rows' jitter as the default.

@@ -64,5 +64,11 @@ struct LayerRow {
         Column("amplification", "attempts sent down per request the clients sent") {
             CSVFormat.number($0.clientRequests > 0 ? Double($0.tally.attempts) / Double($0.clientRequests) : .nan)
         },
+        Column("hedge_copies", "copies after the first its hedge sent (hedge-... keys; 0 without a hedge)") {
+            String($0.tally.hedgeCopies)
+        },
+        Column("cancelled", "requests a hedge above cancelled once another copy answered (hedge-cancel)") {
+            String($0.tally.cancelled)
+        },
     ]
 }

@@ -14,6 +14,11 @@ public struct LayerTally: Hashable, Sendable {
     public var rejections = 0
     /// Requests cancelled when their deadline passed (`--deadline-propagation`).
     public var deadlineExceeded = 0
+    /// Copies after the first that its hedge sent (`hedge-...` keys): calls of the layer below
+    /// above the bottom, copies to the replicas at the bottom.
+    public var hedgeCopies = 0
+    /// Requests cancelled by a hedge above, whose answer nobody waited for any more.
+    public var cancelled = 0
 
     public init() {}
 }

@@ -131,8 +131,8 @@ public struct Scenario: Sendable {
             guard case .capacity = server else { throw .hedgingNeedsCapacity }
             guard layers.isEmpty else { throw .hedgingWithLayers }
         }
-        if let above = layers.dropLast().first(where: { $0.hedging != nil }) {
-            throw .hedgeAboveBottomLayer(above.name)
+        if let above = layers.dropLast().first(where: { $0.hedging?.rule.percentile != nil }) {
+            throw .percentileHedgeAboveBottomLayer(above.name)
         }
         if let bottom = layers.last, bottom.hedging != nil {
             guard case .capacity = server else { throw .layerHedgeNeedsCapacity(bottom.name) }

@@ -45,7 +45,7 @@ extension SimulationError {
         case .nonPositiveBucket, .tooManyBuckets: .bucket
         case .throttleInLayer, .nonPositiveLayerTimeout, .noLayerConcurrency, .repeatedLayerSetting, .tooManyLayers,
             .layersWithContention,
-            .tooManyCalls, .hedgeAboveBottomLayer, .layerHedgeNeedsCapacity:
+            .tooManyCalls, .percentileHedgeAboveBottomLayer, .layerHedgeNeedsCapacity:
             .layers
         case .nonPositiveDeadline, .deadlineWithoutLayers, .propagationWithoutDeadline: .deadline
         case .replicationsOutOfRange: .replications
@@ -64,7 +64,8 @@ extension SimulationError {
             .invalidNetworkDelay,
             .invalidCapacityFactor, .throttleInLayer, .tooManyLayers, .deadlineWithoutLayers,
             .propagationWithoutDeadline, .layersWithContention, .tooManyCalls, .invalidMixture, .hedgingNeedsCapacity,
-            .hedgingWithLayers, .hedgeAboveBottomLayer, .layerHedgeNeedsCapacity, .retryHostPredicateWithLayers,
+            .hedgingWithLayers, .percentileHedgeAboveBottomLayer, .layerHedgeNeedsCapacity,
+            .retryHostPredicateWithLayers,
             .concurrencyLimitWithContention:
             false
         default: true

@@ -82,6 +82,13 @@ struct ServiceStack<Bottom: StackableServer>: SimulatedServer {
                 if outer.pointee.isAwaiting(slot, attempt: value) {
                     outer.pointee.answer(slot, .deadlineExceeded, recording: nil)
                 }
+            case .hedgeTimer:
+                // `slot` is a hedge's index in the next three.
+                calls.hedgeTimerFired(Int32(slot), id: value, &outer.pointee)
+            case .hedgeSend:
+                if calls.hedgeSends(Int32(slot), id: value) { sendCopy(Int32(slot), &link) }
+            case .cancelCopy:
+                calls.cancelCopy(slot, id: value, &outer.pointee)
             }
         }
     }
@@ -92,19 +99,26 @@ struct ServiceStack<Bottom: StackableServer>: SimulatedServer {
         counters.clientAttempts = calls.clientAttempts
         counters.orphanedAttempts = calls.orphanedAttempts
         counters.layers = calls.tallies
+        if let hedge = counters.hedge, calls.layers.last?.hedging != nil {
+            // The bottom layer's hedge is the replicas' (HedgedReplicas): its copies after the first.
+            counters.layers[calls.bottomLayer].hedgeCopies = hedge.copies - hedge.requests
+        }
     }
 
-    /// Layer `layer` takes a request and sends its first attempt down.
+    /// Layer `layer` takes a request and sends its first attempt down: the call's slot, `nil` when
+    /// the layer refused it (its caller is answered). (The call may be over when this returns.)
+    @discardableResult
     private mutating func open<Outer: ServerDecisions>(
         layer: Int, caller: Int, callerAttempt: Int64, callerRetrying: Bool, deadline: Int64, permanent: Bool,
         _ link: inout StackDecisions<Outer>
-    ) {
+    ) -> Int? {
         guard
             let slot = calls.open(
                 layer: layer, caller: caller, callerAttempt: callerAttempt, callerRetrying: callerRetrying,
                 deadline: deadline, permanent: permanent, &link.outer.pointee)
-        else { return }
+        else { return nil }
         send(slot, &link)
+        return slot
     }
 
     /// The call in `slot` makes an attempt: to the layer below, or to the server. (Whatever answers
@@ -114,10 +128,23 @@ struct ServiceStack<Bottom: StackableServer>: SimulatedServer {
         let layer = Int(calls[slot].layer)
         if layer == calls.bottomLayer {
             bottom.receive(client: slot, attempt: Int64(attempt.tag), isRetry: attempt.isRetry, &link)
+        } else if calls.hedgesAttempts(layer) {
+            sendCopy(calls.openHedge(owner: slot, attempt: attempt), &link)
         } else {
             open(
                 layer: layer + 1, caller: slot, callerAttempt: Int64(attempt.tag), callerRetrying: attempt.isRetry,
                 deadline: attempt.deadline, permanent: calls[slot].isPermanent, &link)
         }
+    }
+
+    /// Hedge `index` sends a copy: a call of the layer below its layer.
+    private mutating func sendCopy<Outer: ServerDecisions>(_ index: Int32, _ link: inout StackDecisions<Outer>) {
+        let hedge = calls.state.pointee.hedges[index]
+        let owner = calls[Int(hedge.owner)]
+        let copy = calls.copyGoes(index, &link.outer.pointee)
+        let slot = open(
+            layer: Int(owner.layer) + 1, caller: Int(index), callerAttempt: copy.callerAttempt,
+            callerRetrying: copy.isRetry, deadline: copy.deadline, permanent: owner.isPermanent, &link)
+        calls.copyOpened(index, id: hedge.id, copy: copy.copy, slot: slot)
     }
 }

@@ -76,7 +76,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     // Hedged requests (`Hedging`).
     case hedgingNeedsCapacity
     case hedgingWithLayers
-    case hedgeAboveBottomLayer(String)
+    case percentileHedgeAboveBottomLayer(String)
     case layerHedgeNeedsCapacity(String)
     /// A stack held more calls in progress at once than an event can name.
     case tooManyCalls(limit: Int)
@@ -100,8 +100,9 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
             "with layers (--layer) the bottom layer hedges its attempts to the replicas (its hedge-... keys), not the clients"
         case .layerHedgeNeedsCapacity(let name):
             "layer '\(name)': its hedge needs a server where copies take time and run side by side (capacity)"
-        case .hedgeAboveBottomLayer(let name):
-            "layer '\(name)': only the bottom layer hedges (its attempts are the ones that reach the server's replicas)"
+        case .percentileHedgeAboveBottomLayer(let name):
+            "layer '\(name)': a percentile hedge (hedge-percentile) sits at the bottom layer only; above it, "
+                + "hedge with hedge-delay=DURATION or hedge-per-try-timeout=DURATION"
         case .negativeQueueLimit(let n): "the queue limit must not be negative, got \(n)"
         case .invalidBalancer: "a least-request balancer draws 1 to \(Balancer.mostChoices) choices"
         case .invalidHostFault(let count, let replicas) where !(1...max(1, replicas)).contains(count):

@@ -83,11 +83,35 @@ extension StackCalls {
     /// every caller above waits for the attempt that led to it. (`outer` is `inout` only so that
     /// the driver is not copied.)
     func reachesClient<Outer: ServerDecisions>(_ slot: Int, _ outer: inout Outer) -> Bool {
+        guard !cancelsBelow else { return reachesClientThroughHedges(slot, &outer) }
         var call = state.pointee.calls[slot]
         guard call.isLive && call.isAwaiting else { return false }
         while call.layer > 0 {
             let parent = state.pointee.calls[Int(call.caller)]
             guard parent.awaits(call.callerAttempt) else { return false }
+            call = parent
+        }
+        return outer.isAwaiting(Int(call.caller), attempt: call.callerAttempt)
+    }
+
+    /// ``reachesClient(_:_:)`` in a stack whose layers hedge: a copy's call reaches its hedge's
+    /// caller while the hedge holds it, unanswered. (Apart, so a stack without pays nothing.)
+    @inline(never)
+    private func reachesClientThroughHedges<Outer: ServerDecisions>(_ slot: Int, _ outer: inout Outer) -> Bool {
+        var call = state.pointee.calls[slot]
+        guard call.isLive && call.isAwaiting else { return false }
+        while call.layer > 0 {
+            var (parentSlot, attempt) = (Int(call.caller), call.callerAttempt)
+            if hedgesAttempts(Int(call.layer) - 1) {
+                let (id, copy) = LayerHedge.split(attempt)
+                let index = Int32(parentSlot)
+                guard state.pointee.hedges.isCurrent(index, id: id) else { return false }
+                let hedge = state.pointee.hedges[index]
+                guard hedge.holds(copy: copy), !hedge.machine.isAnswered else { return false }
+                (parentSlot, attempt) = (Int(hedge.owner), Int64(hedge.ownerAttempt))
+            }
+            let parent = state.pointee.calls[parentSlot]
+            guard parent.awaits(attempt) else { return false }
             call = parent
         }
         return outer.isAwaiting(Int(call.caller), attempt: call.callerAttempt)
@@ -99,6 +123,8 @@ extension StackCalls {
     ) {
         if layer == 0 {
             if outer.isAwaiting(caller, attempt: attempt) { outer.answer(caller, answer, recording: nil) }
+        } else if hedgesAttempts(layer - 1) {
+            copyAnswered(Int32(caller), tag: attempt, answer, &outer)
         } else {
             answered(caller, tag: attempt, answer, &outer)
         }

@@ -24,6 +24,10 @@ final class StackCalls {
     let gated: [Bool]
     /// Whether each layer has behaviours (``LayerBehaviour``): a layer without pays nothing for them.
     let behaves: [Bool]
+    /// The layers that hedge their attempts as calls of the layer below (``LayerHedge``: layers
+    /// above the bottom with a hedge), bit k for layer k (at most ``Scenario/maximumLayers``). A
+    /// mask, not an array: the stack's hot path reads it with no bounds check.
+    let hedgedLayers: UInt64
     /// What changes as the run goes, behind one pointer: a class's stored `var`s would pay a
     /// dynamic exclusivity check at every access, and this is the stack's hot path.
     let state: UnsafeMutablePointer<State>
@@ -41,6 +45,12 @@ final class StackCalls {
         var tallies: [LayerTally]
         /// Each layer's calls in flight, counted for layers with behaviours only.
         var inFlight: [Int32]
+        /// The hedged attempts of layers above the bottom, each call's call or hedge below (by
+        /// slot; kept when ``cancelsBelow`` only), and the bottom attempts cancelled while the
+        /// server held them (dropped if still queued: ``StackDecisions/isCancelled(_:attempt:)``).
+        var hedges = LayerHedges()
+        var children: [Int32] = []
+        var cancelledAttempts: Set<UInt32> = []
         var clientAttempts = 0, orphanedAttempts = 0
         /// Whether a request found every slot taken (the run then fails: its numbers would be wrong).
         var overflowed = false
@@ -70,6 +80,12 @@ final class StackCalls {
         case callDeadline
         /// The client's request's deadline passes (value: the client's attempt then in flight).
         case requestDeadline
+        /// A layer's hedge (slot: its index in ``LayerHedges``, value: its id): its timer fires.
+        case hedgeTimer
+        /// A layer's hedge sends its next copy.
+        case hedgeSend
+        /// A losing copy's cancellation reaches it (slot: the copy's call, value: the call's id).
+        case cancelCopy
     }
 
     init(scenario: Scenario, seed: UInt64) {
@@ -85,6 +101,9 @@ final class StackCalls {
         policies.initialize(from: layers.map(\.policy), count: layers.count)
         gated = layers.map { !$0.limits.isEmpty }
         behaves = layers.map { !$0.settings.isEmpty }
+        hedgedLayers = scenario.layers.dropLast().enumerated().reduce(0) { mask, layer in
+            layer.element.hedging == nil ? mask : mask | 1 << layer.offset
+        }
         state = .allocate(capacity: 1)
         state.initialize(
             to: State(
@@ -109,6 +128,15 @@ final class StackCalls {
     static let streamIndex: UInt64 = 1 << 40
 
     var bottomLayer: Int { layers.count - 1 }
+
+    /// Whether layer `layer` hedges its attempts as calls of the layer below.
+    @inline(__always)
+    func hedgesAttempts(_ layer: Int) -> Bool { hedgedLayers & 1 << layer != 0 }
+
+    /// Whether a layer hedges as calls below: calls are then cancelled down the stack, and each
+    /// call's attempt in flight is linked to its call below.
+    @inline(__always)
+    var cancelsBelow: Bool { hedgedLayers != 0 }
 
     subscript(slot: Int) -> ServiceCall { state.pointee.calls[slot] }
 
@@ -138,103 +166,5 @@ final class StackCalls {
     func newID() -> UInt32 {
         state.pointee.nextID &+= 1
         return state.pointee.nextID
-    }
-
-    // MARK: Opening a call
-
-    /// Layer `layer` takes a request from `caller` (its attempt `callerAttempt`) at `now`: the
-    /// slot of its new call, or `nil` when one of its behaviours refuses it (a full
-    /// ``ConcurrencyCap``: the request is refused, and the caller answered, at once).
-    func open<Outer: ServerDecisions>(
-        layer: Int, caller: Int, callerAttempt: Int64, callerRetrying: Bool, deadline: Int64, permanent: Bool,
-        _ outer: inout Outer
-    ) -> Int? {
-        state.pointee.tallies[layer].requests += 1
-        let now = outer.now.nanoseconds
-        let admitted = !behaves[layer] || state.pointee.behaviours[layer].allSatisfy { $0.admits(at: now) }
-        guard admitted, !state.pointee.free.isEmpty || state.pointee.count < Self.maximumCalls else {
-            state.pointee.overflowed = state.pointee.overflowed || admitted
-            state.pointee.tallies[layer].rejections += 1
-            answerCaller(layer: layer, caller: caller, attempt: callerAttempt, .failure(serverDelay: nil), &outer)
-            return nil
-        }
-        var inFlight: Int32 = 0
-        if behaves[layer] {
-            state.pointee.inFlight[layer] += 1
-            inFlight = state.pointee.inFlight[layer]
-            for index in state.pointee.behaviours[layer].indices {
-                state.pointee.behaviours[layer][index].opened(at: now)
-            }
-        }
-        let call = ServiceCall(
-            retries: SimulatedClient(policy: policies[layer]), deadline: deadline, callerAttempt: callerAttempt,
-            openedAt: now, inFlightAtOpen: inFlight, id: newID(), caller: Int32(caller),
-            session: layer == 0 ? Int32(caller) : state.pointee.calls[caller].session,
-            layer: Int16(layer), callerRetrying: callerRetrying, isPermanent: permanent)
-        let slot: Int
-        if let reused = state.pointee.free.popLast() {
-            slot = Int(reused)
-            state.pointee.calls[slot] = call
-        } else {
-            slot = state.pointee.count
-            if slot == state.pointee.capacity {
-                let grown = UnsafeMutablePointer<ServiceCall>.allocate(capacity: 2 * slot)
-                grown.moveInitialize(from: state.pointee.calls, count: slot)
-                state.pointee.calls.deallocate()
-                (state.pointee.calls, state.pointee.capacity) = (grown, 2 * slot)
-            }
-            (state.pointee.calls + slot).initialize(to: call)
-            state.pointee.count += 1
-            for index in state.pointee.gates.indices {
-                state.pointee.gates[index]?.addClients(upTo: state.pointee.count)
-            }
-        }
-        if gated[layer] { state.pointee.gates[layer]!.requestStarted(at: now) }
-        if deadline < .max {
-            outer.schedule(
-                Event.callDeadline.rawValue, for: slot, value: Int64(call.id), at: VirtualTime(nanoseconds: deadline))
-        }
-        return slot
-    }
-
-    /// The call in `slot` begins an attempt now, if its layer's breaker lets it go: the attempt's
-    /// tag, or `nil` when the breaker refused it (the call has been answered). Arms the per-try
-    /// timeout, and returns the deadline the work below carries.
-    func beginAttempt<Outer: ServerDecisions>(_ slot: Int, _ outer: inout Outer) -> (
-        tag: UInt32, isRetry: Bool, deadline: Int64
-    )? {
-        let layer = Int(state.pointee.calls[slot].layer)
-        let now = outer.now
-        if gated[layer] {
-            var random = random(layer)
-            guard state.pointee.gates[layer]!.admitsAttempt(at: now.nanoseconds, using: &random) else {
-                let tag = newID()
-                state.pointee.calls[slot].attempt = tag
-                state.pointee.calls[slot].isAwaiting = true
-                answered(slot, tag: Int64(tag), .rejectedLocally, &outer)
-                return nil
-            }
-        }
-        let tag = newID()
-        let permanent = state.pointee.calls[slot].isPermanent
-        // The call's state is worked on in a local (plain values, no references): the policy is
-        // then read in place, where a write into the table beside it would make the compiler copy it.
-        var retries = state.pointee.calls[slot].retries
-        _ = retries.beginAttempt(at: now, policy: policies[layer]) { permanent }
-        state.pointee.calls[slot].retries = retries
-        state.pointee.calls[slot].attempt = tag
-        state.pointee.calls[slot].isAwaiting = true
-        state.pointee.tallies[layer].attempts += 1
-        var deadline = state.pointee.calls[slot].deadline
-        let timeout = timeouts[layer]
-        if timeout < .max {
-            let expiry = now.nanoseconds + timeout  // both at most the horizon, 2^62
-            if expiry < deadline {
-                outer.schedule(
-                    Event.perTryTimeout.rawValue, for: slot, value: Int64(tag), at: VirtualTime(nanoseconds: expiry))
-                if propagatesDeadline { deadline = expiry }
-            }
-        }
-        return (tag, state.pointee.calls[slot].isRetry, deadline)
     }
 }

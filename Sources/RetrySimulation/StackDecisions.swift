@@ -35,9 +35,11 @@ struct StackDecisions<Outer: ServerDecisions>: NestedDecisions, HedgeDecisions {
     func isRetrying(_ client: Int) -> Bool { calls[client].isRetry }
 
     /// With deadline propagation, an attempt its call stopped waiting for (its per-try timeout or
-    /// its deadline passed) is cancelled; without, the server cannot know.
+    /// its deadline passed) is cancelled; without, the server cannot know. An attempt whose call
+    /// a hedge above cancelled is cancelled too (asked once, as the server dequeues it).
     func isCancelled(_ client: Int, attempt: Int64) -> Bool {
-        calls.propagatesDeadline && !calls[client].awaits(attempt)
+        guard calls.propagatesDeadline || calls.cancelsBelow, !calls[client].awaits(attempt) else { return false }
+        return calls.takeCancelled(attempt) || calls.propagatesDeadline
     }
 
     func isWithdrawn(_ client: Int, attempt: Int64) -> Bool { false }
@@ -70,10 +72,14 @@ struct StackDecisions<Outer: ServerDecisions>: NestedDecisions, HedgeDecisions {
     mutating func serviceStarted(_ client: Int, attempt: Int64) {}
 
     mutating func wasted(_ client: Int, attempt: Int64) {
+        if calls.cancelsBelow { _ = calls.takeCancelled(attempt) }
         outer.pointee.wasted(client, attempt: attempt)
         calls.orphanedAttempts += 1
     }
 
     /// Counted by the driver; the call had stopped waiting already, so nothing else follows.
-    mutating func dropped(_ client: Int, attempt: Int64) { outer.pointee.dropped(client, attempt: attempt) }
+    mutating func dropped(_ client: Int, attempt: Int64) {
+        if calls.cancelsBelow { _ = calls.takeCancelled(attempt) }
+        outer.pointee.dropped(client, attempt: attempt)
+    }
 }

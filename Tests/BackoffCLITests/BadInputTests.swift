@@ -594,8 +594,8 @@ import Testing
         #expect(result.stderr.contains(": \(detail)"), "\(result.stderr)")
     }
 
-    /// A hedge needs a server whose copies take time (capacity); with layers only the bottom layer
-    /// hedges, by its own keys (a layer's value smuggling other keys in is refused too). Each is a
+    /// A hedge needs a server whose copies take time (capacity); with layers a percentile hedge is
+    /// the bottom layer's only, by its own keys (a layer's value smuggling other keys in is refused too). Each is a
     /// usage error that names the option and says why, and writes nothing.
     @Test(arguments: [
         (
@@ -608,8 +608,9 @@ import Testing
                 + "clients"
         ),
         (
-            ["--server", "capacity", "--layer", "name=api,hedge-delay=1ms", "--layer", "name=db"], "--layer",
-            "layer 'api': only the bottom layer hedges (its attempts are the ones that reach the server's replicas)"
+            ["--server", "capacity", "--layer", "name=api,hedge-percentile=0.9", "--layer", "name=db"], "--layer",
+            "layer 'api': a percentile hedge (hedge-percentile) sits at the bottom layer only; above it, hedge with "
+                + "hedge-delay=DURATION or hedge-per-try-timeout=DURATION"
         ),
         (
             ["--server", "outage:1s", "--layer", "name=db,hedge-delay=1ms"], "--layer",

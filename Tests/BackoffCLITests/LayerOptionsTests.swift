@@ -30,10 +30,10 @@ import Testing
         #expect(lines.first == LayerRow.columns.map(\.name).joined(separator: ","))
         #expect(
             Array(lines.dropFirst()) == [
-                "full,0,clients,200,800,0,0,200,0,0,0,4", "full,1,service,800,3200,0,0,800,0,0,0,16",
-                "full,2,database-client,3200,12800,0,0,3200,0,0,0,64",
-                "none,0,clients,200,800,0,0,200,0,0,0,4", "none,1,service,800,3200,0,0,800,0,0,0,16",
-                "none,2,database-client,3200,12800,0,0,3200,0,0,0,64",
+                "full,0,clients,200,800,0,0,200,0,0,0,4,0,0", "full,1,service,800,3200,0,0,800,0,0,0,16,0,0",
+                "full,2,database-client,3200,12800,0,0,3200,0,0,0,64,0,0",
+                "none,0,clients,200,800,0,0,200,0,0,0,4,0,0", "none,1,service,800,3200,0,0,800,0,0,0,16,0,0",
+                "none,2,database-client,3200,12800,0,0,3200,0,0,0,64,0,0",
             ])
     }
 
@@ -59,6 +59,35 @@ import Testing
         let copies = try #require(result.field("copies_per_request").flatMap(Double.init))
         let error = try #require(result.field("se_copies_per_request").flatMap(Double.init))
         #expect(abs(copies - formula) <= 4 * error, "copies \(copies), formula \(formula) ± \(4 * error)")
+    }
+
+    /// A hedge above the bottom layer, from the command line: 1,000 requests at t = 0, two workers
+    /// each, 100 ms of service, copy 2 after 30 ms. Every request sends both copies, the first
+    /// answers, and the second's `db` call is cancelled (its work, in service, runs on for
+    /// nobody); the layer report counts both. A percentile above the bottom is refused by name.
+    @Test func aHedgeAboveTheBottomLayerReportsItsCopies() throws {
+        let directory = TemporaryDirectory()
+        let report = directory.file("layers.csv")
+        let result = Invocation([
+            "simulate", "--clients", "1000", "--server", "capacity", "--workers", "2000", "--queue", "0",
+            "--service", "fixed:100ms", "--jitter", "none", "--max-attempts", "1",
+            "--layer", "name=api,hedge-delay=30ms", "--layer", "name=db", "--layer-report", report,
+        ])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        #expect(result.field("attempts_total") == "2000" && result.field("successes") == "1000")
+        #expect(result.field("wasted_work") == "1000")
+        let rows = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").dropFirst()
+        let columns = LayerRow.columns.map(\.name)
+        let (copies, cancelled) = (columns.firstIndex(of: "hedge_copies")!, columns.firstIndex(of: "cancelled")!)
+        let fields = rows.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(fields.map { $0[copies] } == ["0", "1000", "0"] && fields.map { $0[cancelled] } == ["0", "0", "1000"])
+        let refused = Invocation([
+            "simulate", "--clients", "10", "--server", "capacity", "--layer", "name=api,hedge-percentile=0.9",
+            "--layer", "name=db",
+        ])
+        #expect(refused.status == 64 && refused.stdout.isEmpty)
+        #expect(
+            refused.stderr.contains("layer 'api': a percentile hedge (hedge-percentile) sits at the bottom layer only"))
     }
 
     /// A layer follows the rows' jitter unless its SPEC names one, takes a preset's policy and

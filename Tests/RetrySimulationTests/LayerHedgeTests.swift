@@ -98,13 +98,10 @@ import Testing
         #expect(abs(forms.copies - hedge.expectedCopies(service)) < 1e-12)
     }
 
-    /// Only the bottom layer hedges; a hedge on the clients with layers, or above the bottom, and
-    /// a layer's hedge over a server that answers at once, are refused by name.
+    /// A hedge on the clients with layers, and a bottom layer's hedge over a server that answers
+    /// at once, are refused by name (a hedge above the bottom: `MiddleLayerHedgeTests`).
     @Test func aHedgeElsewhereIsRefused() throws {
         let hedge = try Hedging(delay: .milliseconds(10), copies: 2)
-        #expect(throws: SimulationError.hedgeAboveBottomLayer("api")) {
-            try Self.stack(bottom: try Self.layer(hedge: nil), above: [try Self.layer("api", hedge: hedge)])
-        }
         #expect(throws: SimulationError.layerHedgeNeedsCapacity("db")) {
             try Scenario(
                 clients: 1, server: .outage(until: VirtualTime(nanoseconds: 1_000_000_000)),

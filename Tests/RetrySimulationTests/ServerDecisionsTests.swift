@@ -122,16 +122,16 @@ import Testing
     }
 
     /// A server made of others numbers its own events first and those inside it after them: a
-    /// stack (4 events) over a hedge (2) over a capacity server (2: a service's end, and a
-    /// fail-fast host's failure) schedules its replica's
-    /// service as event 6 and its hedge's timer as event 4, and each goes back to its owner: the
+    /// stack (7 events: 4 of its calls, 3 of its layers' hedges) over a hedge (2) over a capacity
+    /// server (2: a service's end, and a fail-fast host's failure) schedules its replica's
+    /// service as event 9 and its hedge's timer as event 7, and each goes back to its owner: the
     /// replica's service ends and answers the hedge's copy, which answers the layer's call, which
     /// answers the client.
     @Test func aCompositeNumbersItsInnerServersEventsAfterItsOwn() throws {
         #expect(InstantServer.eventKinds == 0 && CapacityServer.eventKinds == 2)
-        #expect(HedgedReplicas<CapacityServer>.eventKinds == 4 && ServiceStack<CapacityServer>.eventKinds == 6)
+        #expect(HedgedReplicas<CapacityServer>.eventKinds == 4 && ServiceStack<CapacityServer>.eventKinds == 9)
         typealias Stack = ServiceStack<HedgedReplicas<CapacityServer>>
-        #expect(Stack.eventKinds == 8 && Stack.eventKinds <= ScenarioEvent.serverKinds)
+        #expect(Stack.eventKinds == 11 && Stack.eventKinds <= ScenarioEvent.serverKinds)
         let scenario = try LayerHedgeTests.stack(
             service: .deterministic(.microseconds(5)),
             bottom: try LayerHedgeTests.layer(hedge: try Hedging(delay: .microseconds(3), copies: 2)))
@@ -139,11 +139,11 @@ import Testing
         var decisions = Recorder()
         stack.receive(client: 0, attempt: 1, isRetry: false, &decisions)
         // The hedge's timer (its event 0), then the copy's service (the replica's event 0, the hedge's 2).
-        #expect(decisions.log == ["timeout 0", "schedule 4 0 after 3000", "counted -", "schedule 6 0 after 5000"])
+        #expect(decisions.log == ["timeout 0", "schedule 7 0 after 3000", "counted -", "schedule 9 0 after 5000"])
         let copy = decisions.scheduledValues[1]
         decisions.log = []
         decisions.now = VirtualTime(nanoseconds: 5_000)
-        stack.handle(ScenarioEvent(kind: .server(6), client: 0, value: copy), number: 6, &decisions)
+        stack.handle(ScenarioEvent(kind: .server(9), client: 0, value: copy), number: 9, &decisions)
         #expect(decisions.log == ["recorded success", "answer 0 success"])
     }
 }

@@ -1,0 +1,236 @@
+import BackoffPolicies
+import EventSimulation
+
+/// The hedges of layers above the bottom (``LayerHedge``): each decides with its
+/// ``HedgedCallMachine``, and what it decides to send goes as an event (``StackCalls/Event/hedgeSend``),
+/// so nothing here calls below. Losing copies are cancelled down the stack (``cancelCall(_:at:)``).
+extension StackCalls {
+
+    /// The call in `slot` hedges the attempt it has just begun (`attempt`): the new hedge's index.
+    /// The stack then sends its first copy (``copyGoes(_:_:)``).
+    func openHedge(owner slot: Int, attempt: (tag: UInt32, isRetry: Bool, deadline: Int64)) -> Int32 {
+        let call = state.pointee.calls[slot]
+        let hedging = layers[Int(call.layer)].hedging!
+        var backoff: BackoffState?
+        if case .perTryTimeout(_, let policy) = hedging.rule { backoff = BackoffState(policy: policy) }
+        let index = state.pointee.hedges.add(
+            LayerHedge(
+                machine: HedgedCallMachine(hedging), backoff: backoff, owner: Int32(slot), ownerAttempt: attempt.tag,
+                session: call.session, deadline: attempt.deadline, ownerRetrying: attempt.isRetry, id: newID()))
+        state.pointee.children[slot] = index
+        return index
+    }
+
+    /// The hedge at `index` sends a copy now, and arms the timer of the next by its rule: what the
+    /// copy's call carries (its caller attempt and number, whether it is retry traffic, its deadline).
+    func copyGoes<Outer: ServerDecisions>(_ index: Int32, _ outer: inout Outer) -> (
+        callerAttempt: Int64, copy: Int, isRetry: Bool, deadline: Int64
+    ) {
+        let followed = state.pointee.hedges[index].machine.copySent()
+        state.pointee.hedges[index].copies.append(LayerHedge.pending)
+        let hedge = state.pointee.hedges[index]
+        let copy = hedge.copies.count
+        let layer = Int(state.pointee.calls[Int(hedge.owner)].layer)
+        if copy > 1 { state.pointee.tallies[layer].hedgeCopies += 1 }
+        if followed {
+            switch layers[layer].hedging!.rule {
+            case .fixedDelay(let delay): armTimer(index, after: delay.wholeNanoseconds, &outer)
+            case .perTryTimeout(let timeout, _): armTimer(index, after: timeout.wholeNanoseconds, &outer)
+            case .percentile: preconditionFailure("a percentile hedge sits at the bottom layer only (validated)")
+            }
+        }
+        return (LayerHedge.copyTag(id: hedge.id, copy: copy), copy, hedge.ownerRetrying || copy > 1, hedge.deadline)
+    }
+
+    /// The copy numbered `copy` of hedge `index` (id `id`) opened its call in `slot` (`nil`: it
+    /// was refused, and has answered already).
+    func copyOpened(_ index: Int32, id: UInt32, copy: Int, slot: Int?) {
+        guard state.pointee.hedges.isCurrent(index, id: id),
+            state.pointee.hedges[index].copies[copy - 1] == LayerHedge.pending
+        else { return }
+        state.pointee.hedges[index].copies[copy - 1] = slot.map { Int32($0) } ?? LayerHedge.ended
+    }
+
+    /// The event of hedge `index` to send its next copy: whether it still sends one now (its
+    /// caller waiting for it); a hedge whose caller stopped waiting sends nothing more.
+    func hedgeSends(_ index: Int32, id: Int64) -> Bool {
+        guard state.pointee.hedges.isCurrent(index, id: UInt32(truncatingIfNeeded: id)),
+            state.pointee.hedges[index].machine.wantsCopy
+        else { return false }
+        guard ownerAwaits(index) else {
+            _ = state.pointee.hedges[index].machine.abandon()
+            state.pointee.hedges.releaseIfFinished(index)
+            return false
+        }
+        return true
+    }
+
+    /// The timer of hedge `index` fires (a stale one is dropped): its machine decides what follows.
+    func hedgeTimerFired<Outer: ServerDecisions>(_ index: Int32, id: Int64, _ outer: inout Outer) {
+        let now = outer.now.nanoseconds
+        guard state.pointee.hedges.isCurrent(index, id: UInt32(truncatingIfNeeded: id)),
+            state.pointee.hedges[index].timerDue == now
+        else { return }
+        state.pointee.hedges[index].timerDue = -1
+        let action = state.pointee.hedges[index].machine.timerFired(clientAwaits: ownerAwaits(index))
+        perform(action, index, copy: 0, answer: nil, &outer)
+        state.pointee.hedges.releaseIfFinished(index)
+    }
+
+    /// A copy's call answered its hedge (`tag`: the hedge's id and the copy's number; the answer of
+    /// a copy the hedge no longer holds is dropped).
+    func copyAnswered<Outer: ServerDecisions>(_ index: Int32, tag: Int64, _ answer: ClientAnswer, _ outer: inout Outer)
+    {
+        let (id, copy) = LayerHedge.split(tag)
+        guard state.pointee.hedges.isCurrent(index, id: id), state.pointee.hedges[index].holds(copy: copy) else {
+            return
+        }
+        state.pointee.hedges[index].copies[copy - 1] = LayerHedge.ended
+        let awaits = ownerAwaits(index)
+        let outcome: HedgedCallMachine.CopyOutcome? =
+            switch answer {
+            case _ where !awaits: nil
+            case .success: .success
+            case .permanentError: .fatalFailure
+            default: .failure
+            }
+        let action = state.pointee.hedges[index].machine.copyEnded(copy, outcome, clientAwaits: awaits)
+        if outcome == .failure, !state.pointee.hedges[index].machine.isAnswered {
+            // A failure that does not answer the attempt is a failed retry to the layer's limits.
+            copyFailed(Int(state.pointee.hedges[index].owner), at: outer.now.nanoseconds)
+        }
+        perform(action, index, copy: copy, answer: answer, &outer)
+        state.pointee.hedges.releaseIfFinished(index)
+    }
+
+    /// The event of a losing copy's delayed cancellation: the call in `slot`, if it is still the
+    /// call `id` and its hedge's copy, is cancelled now.
+    func cancelCopy<Outer: ServerDecisions>(_ slot: Int, id: Int64, _ outer: inout Outer) {
+        guard isCurrent(slot, id: id) else { return }
+        let call = state.pointee.calls[slot]
+        let (hedgeID, copy) = LayerHedge.split(call.callerAttempt)
+        let index = call.caller
+        guard state.pointee.hedges.isCurrent(index, id: hedgeID), state.pointee.hedges[index].holds(copy: copy) else {
+            return
+        }
+        withdraw(index, copy: copy, at: outer.now.nanoseconds)
+        state.pointee.hedges.releaseIfFinished(index)
+    }
+
+    /// The call in `slot` is cancelled from above at `now`: nobody waits for its answer, and the
+    /// work it has in flight below is cancelled in turn (a bottom attempt the server holds is
+    /// dropped if still queued; one in service is finished, wasted).
+    func cancelCall(_ slot: Int, at now: Int64) {
+        let call = state.pointee.calls[slot]
+        guard call.isLive else { return }
+        let layer = Int(call.layer)
+        state.pointee.tallies[layer].cancelled += 1
+        if call.isAwaiting {
+            if layer == bottomLayer {
+                state.pointee.cancelledAttempts.insert(call.attempt)
+            } else if hedgesAttempts(layer) {
+                let index = state.pointee.children[slot]
+                if state.pointee.hedges.isLive(index), state.pointee.hedges[index].owner == Int32(slot),
+                    state.pointee.hedges[index].ownerAttempt == call.attempt
+                {
+                    for copy in 1...state.pointee.hedges[index].copies.count
+                    where state.pointee.hedges[index].holds(copy: copy) {
+                        withdraw(index, copy: copy, at: now)
+                    }
+                    _ = state.pointee.hedges[index].machine.abandon()
+                    state.pointee.hedges.releaseIfFinished(index)
+                }
+            } else {
+                let child = Int(state.pointee.children[slot])
+                if child >= 0, state.pointee.calls[child].isLive, state.pointee.calls[child].caller == Int32(slot),
+                    state.pointee.calls[child].callerAttempt == Int64(call.attempt),
+                    Int(state.pointee.calls[child].layer) == layer + 1
+                {
+                    cancelCall(child, at: now)
+                }
+            }
+        }
+        end(slot, at: now, .cancelled)
+    }
+
+    /// Whether the server's queued attempt `attempt` was cancelled from above (it is then
+    /// forgotten: the server drops it).
+    func takeCancelled(_ attempt: Int64) -> Bool {
+        guard !state.pointee.cancelledAttempts.isEmpty else { return false }
+        return state.pointee.cancelledAttempts.remove(UInt32(truncatingIfNeeded: attempt)) != nil
+    }
+
+    // MARK: Carrying out a hedge's decisions
+
+    /// Whether the call that owns hedge `index` still waits for the attempt the hedge is.
+    private func ownerAwaits(_ index: Int32) -> Bool {
+        let hedge = state.pointee.hedges[index]
+        return state.pointee.calls[Int(hedge.owner)].awaits(Int64(hedge.ownerAttempt))
+    }
+
+    /// Carries out what hedge `index`'s machine decided; `copy` and `answer`: the copy that just
+    /// ended and its answer, when one did.
+    private func perform<Outer: ServerDecisions>(
+        _ action: HedgedCallMachine.Action, _ index: Int32, copy: Int, answer: ClientAnswer?, _ outer: inout Outer
+    ) {
+        let now = outer.now.nanoseconds
+        switch action {
+        case .none:
+            return
+        case .askLimits:
+            let granted = grantsHedge(Int(state.pointee.hedges[index].owner), at: now)
+            perform(
+                state.pointee.hedges[index].machine.limitsAnswered(granted: granted), index, copy: copy,
+                answer: answer, &outer)
+        case .send:
+            outer.schedule(
+                Event.hedgeSend.rawValue, for: Int(index), value: Int64(state.pointee.hedges[index].id),
+                at: outer.now)
+        case .backOff:
+            let layer = Int(state.pointee.calls[Int(state.pointee.hedges[index].owner)].layer)
+            guard case .perTryTimeout(_, let policy) = layers[layer].hedging!.rule,
+                var backoff = state.pointee.hedges[index].backoff
+            else { preconditionFailure("only Envoy's rule backs off") }
+            var random = random(layer)
+            guard let wait = policy.nextWait(after: &backoff, elapsed: 0, using: &random) else {
+                preconditionFailure("a hedge draws one backoff per copy after its first, within its copies")
+            }
+            state.pointee.hedges[index].backoff = backoff
+            armTimer(index, after: wait, &outer)
+        case .answer(let cancellingOthers):
+            guard let answer else { preconditionFailure("a hedge is answered only as a copy ends") }
+            let hedge = state.pointee.hedges[index]
+            if cancellingOthers {
+                let delay = layers[Int(state.pointee.calls[Int(hedge.owner)].layer)].hedging!.cancellationDelay
+                for other in 1...hedge.copies.count where other != copy && hedge.holds(copy: other) {
+                    let slot = Int(hedge.copies[other - 1])
+                    if delay == .zero {
+                        withdraw(index, copy: other, at: now)
+                    } else if delay.wholeNanoseconds <= VirtualTime.horizon.nanoseconds - now {
+                        outer.schedule(
+                            Event.cancelCopy.rawValue, for: slot, value: Int64(state.pointee.calls[slot].id),
+                            after: delay.wholeNanoseconds)
+                    }
+                }
+            }
+            answered(Int(hedge.owner), tag: Int64(hedge.ownerAttempt), answer, &outer)
+        }
+    }
+
+    /// Arms hedge `index`'s timer `delay` nanoseconds from now (one past virtual time's horizon never fires).
+    private func armTimer<Outer: ServerDecisions>(_ index: Int32, after delay: Int64, _ outer: inout Outer) {
+        let now = outer.now.nanoseconds
+        guard delay <= VirtualTime.horizon.nanoseconds - now else { return }
+        state.pointee.hedges[index].timerDue = now + delay
+        outer.schedule(
+            Event.hedgeTimer.rawValue, for: Int(index), value: Int64(state.pointee.hedges[index].id), after: delay)
+    }
+
+    /// Copy `copy` of hedge `index` is withdrawn: its call is cancelled down the stack.
+    private func withdraw(_ index: Int32, copy: Int, at now: Int64) {
+        let slot = Int(state.pointee.hedges[index].copies[copy - 1])
+        state.pointee.hedges[index].copies[copy - 1] = LayerHedge.ended
+        state.pointee.hedges[index].machine.copyWithdrawn()
+        if slot >= 0 { cancelCall(slot, at: now) }
+    }
+}
