@@ -48,7 +48,12 @@ struct WorkLimit {
         var factors = ["\(MemoryEstimate.count(scenario.expectedSessions)) clients"]
         if scenario.requestsPerClient > 1 { factors.append("\(scenario.requestsPerClient) requests") }
         factors.append("\(scenario.policy.maxAttempts) attempts")
-        factors += scenario.layers.map { "\($0.policy.maxAttempts) at a layer" }
+        for (index, layer) in scenario.layers.enumerated() {
+            factors.append("\(layer.policy.maxAttempts) at a layer")
+            if index < scenario.layers.count - 1, let copies = layer.hedging?.copies, copies > 1 {
+                factors.append("\(copies) copies")
+            }
+        }
         if let copies = scenario.activeHedge?.copies, copies > 1 { factors.append("\(copies) copies") }
         if scenario.replications > 1 { factors.append("\(scenario.replications) replications") }
         return factors.joined(separator: " x ") + " per jitter mode"

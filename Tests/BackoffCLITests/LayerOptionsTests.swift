@@ -64,7 +64,8 @@ import Testing
     /// A hedge above the bottom layer, from the command line: 1,000 requests at t = 0, two workers
     /// each, 100 ms of service, copy 2 after 30 ms. Every request sends both copies, the first
     /// answers, and the second's `db` call is cancelled (its work, in service, runs on for
-    /// nobody); the layer report counts both. A percentile above the bottom is refused by name.
+    /// nobody); the layer report counts both. The work bound counts the copies; a percentile above
+    /// the bottom is refused by name.
     @Test func aHedgeAboveTheBottomLayerReportsItsCopies() throws {
         let directory = TemporaryDirectory()
         let report = directory.file("layers.csv")
@@ -81,6 +82,19 @@ import Testing
         let (copies, cancelled) = (columns.firstIndex(of: "hedge_copies")!, columns.firstIndex(of: "cancelled")!)
         let fields = rows.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         #expect(fields.map { $0[copies] } == ["0", "1000", "0"] && fields.map { $0[cancelled] } == ["0", "0", "1000"])
+        // Hedges above the bottom multiply the requests below them: 64 copies at two layers above a
+        // third are 1,000 x 64 x 64 requests to it, which --work-limit weighs before the run.
+        let explosive = Invocation([
+            "simulate", "--clients", "1000", "--server", "always-fail", "--max-attempts", "1", "--jitter", "none",
+            "--work-limit", "1e6", "--layer", "name=a,max-attempts=1,hedge-delay=0ms,hedge-max-attempts=64",
+            "--layer", "name=b,max-attempts=1,hedge-delay=0ms,hedge-max-attempts=64", "--layer",
+            "name=c,max-attempts=1",
+        ])
+        #expect(explosive.status == 64 && explosive.stdout.isEmpty)
+        #expect(
+            explosive.stderr.contains(
+                "up to 4,096,000 server attempts (1,000 clients x 1 attempts x 1 at a layer x "
+                    + "64 copies x 1 at a layer x 64 copies x 1 at a layer per jitter mode)"), "\(explosive.stderr)")
         let refused = Invocation([
             "simulate", "--clients", "10", "--server", "capacity", "--layer", "name=api,hedge-percentile=0.9",
             "--layer", "name=db",
