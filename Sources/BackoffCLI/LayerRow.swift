@@ -22,6 +22,7 @@ struct LayerRow {
         clients.giveUps = report.giveUps + report.budgetDenials + report.localRejections
         clients.timeouts = report.timeouts
         clients.deadlineExceeded = report.deadlineExceeded
+        clients.hedgeCopies = report.clientHedgeCopies
         let jitter = row.scenario.policy.jitter.name
         return [
             LayerRow(jitter: jitter, layer: 0, name: "clients", tally: clients, clientRequests: report.uniqueRequests)

@@ -188,7 +188,9 @@ extension ScenarioOptions {
             + "Envoy's hedge_on_per_try_timeout (a copy unanswered after T stays, and the next goes after a backoff of "
             + "whole ms below min(B 2^(k-1), M), B 25ms and M 10 x B by default; a failure also backs off; a hedge is a "
             + "retry: N is num_retries + 1). cancel-delay=D: the cancellation reaches the server D after the answer. "
-            + "With --budget a copy after the first is a retry to it (gRPC's token bucket: only above half its tokens).",
+            + "With --budget a copy after the first is a retry to it (gRPC's token bucket: only above half its tokens). "
+            + "With --layer (any server; not a percentile) each copy is a request to the top layer, a loser's cancelled "
+            + "down the stack; the layer report's clients row counts the copies.",
         parse: HedgeSpec.parse
     ).setting(.hedge).setByPreset({ $0.hedging.map { .some(.some($0)) } }, text: { HedgeSpec.print($0 ?? nil) })
         .grouped(

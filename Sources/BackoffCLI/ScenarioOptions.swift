@@ -73,12 +73,17 @@ struct ScenarioOptions {
         // service config is a remark there, and the run goes without it.
         let hasLayers = stack?.layers.contains { !$0.isEmpty } ?? false
         if let hedge = hedging, !options.isGiven(Self.hedge) {
-            var runsCopies = !hasLayers
-            if case .capacity = server {} else { runsCopies = false }
+            // Copies run side by side on a capacity server's replicas, or as requests to a top layer.
+            var runsCopies = false
+            if hasLayers {
+                if case .percentile = hedge.rule {} else { runsCopies = true }
+            } else if case .capacity = server {
+                runsCopies = true
+            }
             if !runsCopies {
                 warnings.append(
                     "the start's hedge ('--hedge \(HedgeSpec.print(hedge))') has no effect: hedging needs --server "
-                        + "capacity and no --layer; ignored")
+                        + "capacity, or --layer and a delay or per-try timeout; ignored")
                 hedging = nil
             }
         }

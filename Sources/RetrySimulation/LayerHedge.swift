@@ -1,8 +1,9 @@
 import BackoffPolicies
 
 /// One attempt of a layer above the bottom of a ``ServiceStack``, hedged (`--layer
-/// NAME,hedge-delay=...`): its copies are calls of the layer below, and ``HedgedCallMachine``
-/// decides when the next one goes and which answer is the attempt's.
+/// NAME,hedge-delay=...`), or of a client above the top layer (`--hedge` with layers): its copies
+/// are calls of the layer below, and ``HedgedCallMachine`` decides when the next one goes and
+/// which answer is the attempt's.
 ///
 /// A copy's call names the hedge as its caller (``ServiceCall/caller``, the hedge's index in
 /// ``LayerHedges``), and its ``ServiceCall/callerAttempt`` packs the hedge's id and the copy's
@@ -14,13 +15,17 @@ struct LayerHedge {
     var copies: [Int32] = []
     /// The backoff drawn before each next copy under Envoy's rule, `nil` under the others.
     var backoff: BackoffState?
-    /// The hedging call's slot, the tag of its attempt this hedge is, and the client it serves.
+    /// The hedging layer (-1: the clients), the hedging call's slot (the client's index), the tag
+    /// of its attempt this hedge is (the client's attempt number), and the client it serves.
+    let layer: Int16
     let owner: Int32
-    let ownerAttempt: UInt32
+    let ownerAttempt: Int64
     let session: Int32
-    /// The deadline each copy carries, and whether the attempt was retry traffic already.
+    /// The deadline each copy carries, whether the attempt was retry traffic already, and whether
+    /// the request meets a permanent error.
     let deadline: Int64
     let ownerRetrying: Bool
+    let isPermanent: Bool
     let id: UInt32
     /// When the armed timer is due, nanoseconds (-1: none): a timer event due at another time is stale.
     var timerDue: Int64 = -1

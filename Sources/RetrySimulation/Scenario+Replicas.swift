@@ -50,6 +50,7 @@ extension Scenario {
         return scenario
     }
 
-    /// The hedge in force: the clients' (`hedging`), or the bottom layer's in a stack.
-    public var activeHedge: Hedging? { hedging ?? layers.last?.hedging }
+    /// The hedge at the replicas: the clients' (`hedging`) without layers, the bottom layer's in a
+    /// stack (a client's hedge over layers sends its copies into the top layer: ``LayerHedge``).
+    public var activeHedge: Hedging? { layers.isEmpty ? hedging : layers.last?.hedging }
 }

@@ -127,9 +127,12 @@ public struct Scenario: Sendable {
             guard !layers.isEmpty else { throw .deadlineWithoutLayers }
         }
         if propagatesDeadline && deadline == nil { throw .propagationWithoutDeadline }
-        if hedging != nil {
-            guard case .capacity = server else { throw .hedgingNeedsCapacity }
-            guard layers.isEmpty else { throw .hedgingWithLayers }
+        if let hedging {
+            if layers.isEmpty {
+                guard case .capacity = server else { throw .hedgingNeedsCapacity }
+            } else if hedging.rule.percentile != nil {
+                throw .percentileHedgeWithLayers
+            }
         }
         if let above = layers.dropLast().first(where: { $0.hedging?.rule.percentile != nil }) {
             throw .percentileHedgeAboveBottomLayer(above.name)

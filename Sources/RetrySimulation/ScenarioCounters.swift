@@ -17,6 +17,8 @@ struct ScenarioCounters {
     /// tally. Filled in by the stack when the run ends.
     var clientAttempts = -1, orphanedAttempts = 0
     var layers: [LayerTally] = []
+    /// Copies after the first that the clients' hedge sent into a stack (`--hedge` with layers).
+    var clientHedgeCopies = 0
     /// The hedged requests' tally, filled in when the run goes through replicas (`nil` otherwise).
     var hedge: HedgeTally?
     /// Per request (client-major, `requestsPerClient` slots each), in seconds, NaN for a request never
@@ -210,7 +212,7 @@ struct ScenarioCounters {
             wastedWork: wastedWork, expiredDrops: expiredDrops, peakQueue: peakQueue, budgetDenials: budgetDenials,
             localRejections: localRejections, tokenWaits: tokenWaits, tokenWaitTotal: Double(tokenWaitTotal) / 1e9,
             deadlineExceeded: deadlineExceeded, clientAttempts: clientAttempts < 0 ? attempts : clientAttempts,
-            orphanedAttempts: orphanedAttempts, layers: layers,
+            orphanedAttempts: orphanedAttempts, layers: layers, clientHedgeCopies: clientHedgeCopies,
             totalWait: totalWait,
             meanCompletion: endedRequests == 0
                 ? .nan

@@ -21,7 +21,7 @@ extension SimulationError {
         case .invalidNetworkDelay: .networkDelay
         case .noWorkers: .workers
         case .invalidReplicas: .replicas
-        case .hedgingNeedsCapacity, .hedgingWithLayers: .hedge
+        case .hedgingNeedsCapacity, .percentileHedgeWithLayers: .hedge
         case .negativeQueueLimit: .queue
         case .invalidQueueDiscipline: .queueDiscipline
         case .invalidBalancer: .balancer
@@ -64,7 +64,7 @@ extension SimulationError {
             .invalidNetworkDelay,
             .invalidCapacityFactor, .throttleInLayer, .tooManyLayers, .deadlineWithoutLayers,
             .propagationWithoutDeadline, .layersWithContention, .tooManyCalls, .invalidMixture, .hedgingNeedsCapacity,
-            .hedgingWithLayers, .percentileHedgeAboveBottomLayer, .layerHedgeNeedsCapacity,
+            .percentileHedgeWithLayers, .percentileHedgeAboveBottomLayer, .layerHedgeNeedsCapacity,
             .retryHostPredicateWithLayers,
             .concurrencyLimitWithContention:
             false

@@ -61,6 +61,9 @@ public struct ScenarioReport: Hashable, Sendable {
     public let orphanedAttempts: Int
     /// Each service layer's tally, top to bottom (empty without layers).
     public let layers: [LayerTally]
+    /// Copies after the first that the clients' hedge sent into a stack (`--hedge` with layers: a
+    /// copy of each attempt is a request to the top layer); 0 otherwise.
+    public let clientHedgeCopies: Int
     /// Per-request total wait, in seconds.
     public let totalWait: Summary
     /// The mean time from a request's first attempt to its end (success, give-up or permanent

@@ -54,6 +54,12 @@ struct ServiceStack<Bottom: StackableServer>: SimulatedServer {
         let carried = calls.propagatesDeadline ? deadline : .max
         withUnsafeMutablePointer(to: &decisions) { outer in
             var link = StackDecisions(outer: outer, calls: calls)
+            if calls.callerIsHedge(0) {
+                let hedge = calls.openClientHedge(
+                    client: client, attempt: attempt, isRetry: isRetry, deadline: carried, permanent: permanent)
+                sendCopy(hedge, &link)
+                return
+            }
             open(
                 layer: 0, caller: client, callerAttempt: attempt, callerRetrying: isRetry, deadline: carried,
                 permanent: permanent, &link)
@@ -86,7 +92,7 @@ struct ServiceStack<Bottom: StackableServer>: SimulatedServer {
                 // `slot` is a hedge's index in the next three.
                 calls.hedgeTimerFired(Int32(slot), id: value, &outer.pointee)
             case .hedgeSend:
-                if calls.hedgeSends(Int32(slot), id: value) { sendCopy(Int32(slot), &link) }
+                if calls.hedgeSends(Int32(slot), id: value, &outer.pointee) { sendCopy(Int32(slot), &link) }
             case .cancelCopy:
                 calls.cancelCopy(slot, id: value, &outer.pointee)
             }
@@ -99,6 +105,7 @@ struct ServiceStack<Bottom: StackableServer>: SimulatedServer {
         counters.clientAttempts = calls.clientAttempts
         counters.orphanedAttempts = calls.orphanedAttempts
         counters.layers = calls.tallies
+        counters.clientHedgeCopies = calls.state.pointee.clientHedgeCopies
         if let hedge = counters.hedge, calls.layers.last?.hedging != nil {
             // The bottom layer's hedge is the replicas' (HedgedReplicas): its copies after the first.
             counters.layers[calls.bottomLayer].hedgeCopies = hedge.copies - hedge.requests
@@ -108,7 +115,7 @@ struct ServiceStack<Bottom: StackableServer>: SimulatedServer {
     /// Layer `layer` takes a request and sends its first attempt down: the call's slot, `nil` when
     /// the layer refused it (its caller is answered). (The call may be over when this returns.)
     @discardableResult
-    private mutating func open<Outer: ServerDecisions>(
+    private mutating func open<Outer: HedgeDecisions>(
         layer: Int, caller: Int, callerAttempt: Int64, callerRetrying: Bool, deadline: Int64, permanent: Bool,
         _ link: inout StackDecisions<Outer>
     ) -> Int? {
@@ -123,7 +130,7 @@ struct ServiceStack<Bottom: StackableServer>: SimulatedServer {
 
     /// The call in `slot` makes an attempt: to the layer below, or to the server. (Whatever answers
     /// it at once runs up the stack before this returns; the call is not touched after.)
-    private mutating func send<Outer: ServerDecisions>(_ slot: Int, _ link: inout StackDecisions<Outer>) {
+    private mutating func send<Outer: HedgeDecisions>(_ slot: Int, _ link: inout StackDecisions<Outer>) {
         guard let attempt = calls.beginAttempt(slot, &link.outer.pointee) else { return }
         let layer = Int(calls[slot].layer)
         if layer == calls.bottomLayer {
@@ -137,14 +144,13 @@ struct ServiceStack<Bottom: StackableServer>: SimulatedServer {
         }
     }
 
-    /// Hedge `index` sends a copy: a call of the layer below its layer.
-    private mutating func sendCopy<Outer: ServerDecisions>(_ index: Int32, _ link: inout StackDecisions<Outer>) {
+    /// Hedge `index` sends a copy: a call of the layer below its layer (the top layer, for a client's).
+    private mutating func sendCopy<Outer: HedgeDecisions>(_ index: Int32, _ link: inout StackDecisions<Outer>) {
         let hedge = calls.state.pointee.hedges[index]
-        let owner = calls[Int(hedge.owner)]
         let copy = calls.copyGoes(index, &link.outer.pointee)
         let slot = open(
-            layer: Int(owner.layer) + 1, caller: Int(index), callerAttempt: copy.callerAttempt,
-            callerRetrying: copy.isRetry, deadline: copy.deadline, permanent: owner.isPermanent, &link)
+            layer: Int(hedge.layer) + 1, caller: Int(index), callerAttempt: copy.callerAttempt,
+            callerRetrying: copy.isRetry, deadline: copy.deadline, permanent: hedge.isPermanent, &link)
         calls.copyOpened(index, id: hedge.id, copy: copy.copy, slot: slot)
     }
 }

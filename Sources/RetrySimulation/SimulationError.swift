@@ -75,7 +75,7 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
     case concurrencyLimitWithContention
     // Hedged requests (`Hedging`).
     case hedgingNeedsCapacity
-    case hedgingWithLayers
+    case percentileHedgeWithLayers
     case percentileHedgeAboveBottomLayer(String)
     case layerHedgeNeedsCapacity(String)
     /// A stack held more calls in progress at once than an event can name.
@@ -96,8 +96,10 @@ public enum SimulationError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidReplicas(let n): "the replicas must number 1 to \(CapacityModel.maximumReplicas), got \(n)"
         case .hedgingNeedsCapacity:
             "hedging needs a server where copies take time and run side by side on replicas (capacity)"
-        case .hedgingWithLayers:
-            "with layers (--layer) the bottom layer hedges its attempts to the replicas (its hedge-... keys), not the clients"
+        case .percentileHedgeWithLayers:
+            "with layers (--layer) the clients hedge into the top layer with on:delay=DURATION or "
+                + "on:per-try-timeout=DURATION; a percentile (Finagle's) reads a replica set's latencies: give it to "
+                + "the bottom layer (hedge-percentile=Q)"
         case .layerHedgeNeedsCapacity(let name):
             "layer '\(name)': its hedge needs a server where copies take time and run side by side (capacity)"
         case .percentileHedgeAboveBottomLayer(let name):

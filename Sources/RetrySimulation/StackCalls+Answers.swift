@@ -8,7 +8,7 @@ extension StackCalls {
 
     /// The call in `slot` is answered now about its attempt `tag` (a stale answer is dropped): it
     /// retries (an event) or ends, answering its caller.
-    func answered<Outer: ServerDecisions>(_ slot: Int, tag: Int64, _ answer: ClientAnswer, _ outer: inout Outer) {
+    func answered<Outer: HedgeDecisions>(_ slot: Int, tag: Int64, _ answer: ClientAnswer, _ outer: inout Outer) {
         guard state.pointee.calls[slot].awaits(tag) else { return }
         let layer = Int(state.pointee.calls[slot].layer)
         let now = outer.now
@@ -65,7 +65,7 @@ extension StackCalls {
 
     /// The call's deadline passed (its id `id`; a call already over is left alone): its work is
     /// cancelled. Its caller's deadline is the same or sooner, so nobody waits for its answer.
-    func cancel<Outer: ServerDecisions>(_ slot: Int, id: Int64, _ outer: inout Outer) {
+    func cancel<Outer: HedgeDecisions>(_ slot: Int, id: Int64, _ outer: inout Outer) {
         guard isCurrent(slot, id: id) else { return }
         let layer = Int(state.pointee.calls[slot].layer)
         state.pointee.tallies[layer].deadlineExceeded += 1
@@ -82,7 +82,7 @@ extension StackCalls {
     /// Whether the call's attempt in flight can still reach the client: the call waits for it, and
     /// every caller above waits for the attempt that led to it. (`outer` is `inout` only so that
     /// the driver is not copied.)
-    func reachesClient<Outer: ServerDecisions>(_ slot: Int, _ outer: inout Outer) -> Bool {
+    func reachesClient<Outer: HedgeDecisions>(_ slot: Int, _ outer: inout Outer) -> Bool {
         guard !cancelsBelow else { return reachesClientThroughHedges(slot, &outer) }
         var call = state.pointee.calls[slot]
         guard call.isLive && call.isAwaiting else { return false }
@@ -97,34 +97,36 @@ extension StackCalls {
     /// ``reachesClient(_:_:)`` in a stack whose layers hedge: a copy's call reaches its hedge's
     /// caller while the hedge holds it, unanswered. (Apart, so a stack without pays nothing.)
     @inline(never)
-    private func reachesClientThroughHedges<Outer: ServerDecisions>(_ slot: Int, _ outer: inout Outer) -> Bool {
+    private func reachesClientThroughHedges<Outer: HedgeDecisions>(_ slot: Int, _ outer: inout Outer) -> Bool {
         var call = state.pointee.calls[slot]
         guard call.isLive && call.isAwaiting else { return false }
-        while call.layer > 0 {
+        while true {
             var (parentSlot, attempt) = (Int(call.caller), call.callerAttempt)
-            if hedgesAttempts(Int(call.layer) - 1) {
+            if callerIsHedge(Int(call.layer)) {
                 let (id, copy) = LayerHedge.split(attempt)
                 let index = Int32(parentSlot)
                 guard state.pointee.hedges.isCurrent(index, id: id) else { return false }
                 let hedge = state.pointee.hedges[index]
                 guard hedge.holds(copy: copy), !hedge.machine.isAnswered else { return false }
-                (parentSlot, attempt) = (Int(hedge.owner), Int64(hedge.ownerAttempt))
+                (parentSlot, attempt) = (Int(hedge.owner), hedge.ownerAttempt)
+                if hedge.layer < 0 { return outer.isAwaiting(parentSlot, attempt: attempt) }
+            } else if call.layer == 0 {
+                return outer.isAwaiting(parentSlot, attempt: attempt)
             }
             let parent = state.pointee.calls[parentSlot]
             guard parent.awaits(attempt) else { return false }
             call = parent
         }
-        return outer.isAwaiting(Int(call.caller), attempt: call.callerAttempt)
     }
 
     /// Answers the caller of a call of `layer`, if it still waits for its attempt `attempt`.
-    func answerCaller<Outer: ServerDecisions>(
+    func answerCaller<Outer: HedgeDecisions>(
         layer: Int, caller: Int, attempt: Int64, _ answer: ClientAnswer, _ outer: inout Outer
     ) {
-        if layer == 0 {
-            if outer.isAwaiting(caller, attempt: attempt) { outer.answer(caller, answer, recording: nil) }
-        } else if hedgesAttempts(layer - 1) {
+        if cancelsBelow && callerIsHedge(layer) {
             copyAnswered(Int32(caller), tag: attempt, answer, &outer)
+        } else if layer == 0 {
+            if outer.isAwaiting(caller, attempt: attempt) { outer.answer(caller, answer, recording: nil) }
         } else {
             answered(caller, tag: attempt, answer, &outer)
         }

@@ -10,30 +10,55 @@ extension StackCalls {
     /// The stack then sends its first copy (``copyGoes(_:_:)``).
     func openHedge(owner slot: Int, attempt: (tag: UInt32, isRetry: Bool, deadline: Int64)) -> Int32 {
         let call = state.pointee.calls[slot]
-        let hedging = layers[Int(call.layer)].hedging!
-        var backoff: BackoffState?
-        if case .perTryTimeout(_, let policy) = hedging.rule { backoff = BackoffState(policy: policy) }
-        let index = state.pointee.hedges.add(
-            LayerHedge(
-                machine: HedgedCallMachine(hedging), backoff: backoff, owner: Int32(slot), ownerAttempt: attempt.tag,
-                session: call.session, deadline: attempt.deadline, ownerRetrying: attempt.isRetry, id: newID()))
+        let index = addHedge(
+            layer: Int(call.layer), owner: slot, attempt: Int64(attempt.tag), session: call.session,
+            deadline: attempt.deadline, retrying: attempt.isRetry, permanent: call.isPermanent)
         state.pointee.children[slot] = index
         return index
     }
 
+    /// Client `client` hedges its attempt `attempt` into the top layer (`--hedge` with layers): the
+    /// new hedge's index.
+    func openClientHedge(client: Int, attempt: Int64, isRetry: Bool, deadline: Int64, permanent: Bool) -> Int32 {
+        addHedge(
+            layer: -1, owner: client, attempt: attempt, session: Int32(client), deadline: deadline, retrying: isRetry,
+            permanent: permanent)
+    }
+
+    private func addHedge(
+        layer: Int, owner: Int, attempt: Int64, session: Int32, deadline: Int64, retrying: Bool, permanent: Bool
+    ) -> Int32 {
+        let hedging = hedging(of: layer)
+        var backoff: BackoffState?
+        if case .perTryTimeout(_, let policy) = hedging.rule { backoff = BackoffState(policy: policy) }
+        return state.pointee.hedges.add(
+            LayerHedge(
+                machine: HedgedCallMachine(hedging), backoff: backoff, layer: Int16(layer), owner: Int32(owner),
+                ownerAttempt: attempt, session: session, deadline: deadline, ownerRetrying: retrying,
+                isPermanent: permanent, id: newID()))
+    }
+
+    /// The hedge of layer `layer` (-1: the clients').
+    private func hedging(of layer: Int) -> Hedging { layer < 0 ? clientsHedge! : layers[layer].hedging! }
+
     /// The hedge at `index` sends a copy now, and arms the timer of the next by its rule: what the
     /// copy's call carries (its caller attempt and number, whether it is retry traffic, its deadline).
-    func copyGoes<Outer: ServerDecisions>(_ index: Int32, _ outer: inout Outer) -> (
+    func copyGoes<Outer: HedgeDecisions>(_ index: Int32, _ outer: inout Outer) -> (
         callerAttempt: Int64, copy: Int, isRetry: Bool, deadline: Int64
     ) {
         let followed = state.pointee.hedges[index].machine.copySent()
         state.pointee.hedges[index].copies.append(LayerHedge.pending)
         let hedge = state.pointee.hedges[index]
         let copy = hedge.copies.count
-        let layer = Int(state.pointee.calls[Int(hedge.owner)].layer)
-        if copy > 1 { state.pointee.tallies[layer].hedgeCopies += 1 }
+        let layer = Int(hedge.layer)
+        if layer < 0 {
+            outer.copySent(for: Int(hedge.owner))
+            if copy > 1 { state.pointee.clientHedgeCopies += 1 }
+        } else if copy > 1 {
+            state.pointee.tallies[layer].hedgeCopies += 1
+        }
         if followed {
-            switch layers[layer].hedging!.rule {
+            switch hedging(of: layer).rule {
             case .fixedDelay(let delay): armTimer(index, after: delay.wholeNanoseconds, &outer)
             case .perTryTimeout(let timeout, _): armTimer(index, after: timeout.wholeNanoseconds, &outer)
             case .percentile: preconditionFailure("a percentile hedge sits at the bottom layer only (validated)")
@@ -53,11 +78,11 @@ extension StackCalls {
 
     /// The event of hedge `index` to send its next copy: whether it still sends one now (its
     /// caller waiting for it); a hedge whose caller stopped waiting sends nothing more.
-    func hedgeSends(_ index: Int32, id: Int64) -> Bool {
+    func hedgeSends<Outer: HedgeDecisions>(_ index: Int32, id: Int64, _ outer: inout Outer) -> Bool {
         guard state.pointee.hedges.isCurrent(index, id: UInt32(truncatingIfNeeded: id)),
             state.pointee.hedges[index].machine.wantsCopy
         else { return false }
-        guard ownerAwaits(index) else {
+        guard ownerAwaits(index, &outer) else {
             _ = state.pointee.hedges[index].machine.abandon()
             state.pointee.hedges.releaseIfFinished(index)
             return false
@@ -66,27 +91,26 @@ extension StackCalls {
     }
 
     /// The timer of hedge `index` fires (a stale one is dropped): its machine decides what follows.
-    func hedgeTimerFired<Outer: ServerDecisions>(_ index: Int32, id: Int64, _ outer: inout Outer) {
+    func hedgeTimerFired<Outer: HedgeDecisions>(_ index: Int32, id: Int64, _ outer: inout Outer) {
         let now = outer.now.nanoseconds
         guard state.pointee.hedges.isCurrent(index, id: UInt32(truncatingIfNeeded: id)),
             state.pointee.hedges[index].timerDue == now
         else { return }
         state.pointee.hedges[index].timerDue = -1
-        let action = state.pointee.hedges[index].machine.timerFired(clientAwaits: ownerAwaits(index))
+        let action = state.pointee.hedges[index].machine.timerFired(clientAwaits: ownerAwaits(index, &outer))
         perform(action, index, copy: 0, answer: nil, &outer)
         state.pointee.hedges.releaseIfFinished(index)
     }
 
     /// A copy's call answered its hedge (`tag`: the hedge's id and the copy's number; the answer of
     /// a copy the hedge no longer holds is dropped).
-    func copyAnswered<Outer: ServerDecisions>(_ index: Int32, tag: Int64, _ answer: ClientAnswer, _ outer: inout Outer)
-    {
+    func copyAnswered<Outer: HedgeDecisions>(_ index: Int32, tag: Int64, _ answer: ClientAnswer, _ outer: inout Outer) {
         let (id, copy) = LayerHedge.split(tag)
         guard state.pointee.hedges.isCurrent(index, id: id), state.pointee.hedges[index].holds(copy: copy) else {
             return
         }
         state.pointee.hedges[index].copies[copy - 1] = LayerHedge.ended
-        let awaits = ownerAwaits(index)
+        let awaits = ownerAwaits(index, &outer)
         let outcome: HedgedCallMachine.CopyOutcome? =
             switch answer {
             case _ where !awaits: nil
@@ -96,8 +120,13 @@ extension StackCalls {
             }
         let action = state.pointee.hedges[index].machine.copyEnded(copy, outcome, clientAwaits: awaits)
         if outcome == .failure, !state.pointee.hedges[index].machine.isAnswered {
-            // A failure that does not answer the attempt is a failed retry to the layer's limits.
-            copyFailed(Int(state.pointee.hedges[index].owner), at: outer.now.nanoseconds)
+            // A failure that does not answer the attempt is a failed retry to the owner's limits.
+            let hedge = state.pointee.hedges[index]
+            if hedge.layer < 0 {
+                outer.copyFailed(for: Int(hedge.owner))
+            } else {
+                copyFailed(Int(hedge.owner), at: outer.now.nanoseconds)
+            }
         }
         perform(action, index, copy: copy, answer: answer, &outer)
         state.pointee.hedges.releaseIfFinished(index)
@@ -105,7 +134,7 @@ extension StackCalls {
 
     /// The event of a losing copy's delayed cancellation: the call in `slot`, if it is still the
     /// call `id` and its hedge's copy, is cancelled now.
-    func cancelCopy<Outer: ServerDecisions>(_ slot: Int, id: Int64, _ outer: inout Outer) {
+    func cancelCopy<Outer: HedgeDecisions>(_ slot: Int, id: Int64, _ outer: inout Outer) {
         guard isCurrent(slot, id: id) else { return }
         let call = state.pointee.calls[slot]
         let (hedgeID, copy) = LayerHedge.split(call.callerAttempt)
@@ -130,8 +159,9 @@ extension StackCalls {
                 state.pointee.cancelledAttempts.insert(call.attempt)
             } else if hedgesAttempts(layer) {
                 let index = state.pointee.children[slot]
-                if state.pointee.hedges.isLive(index), state.pointee.hedges[index].owner == Int32(slot),
-                    state.pointee.hedges[index].ownerAttempt == call.attempt
+                if state.pointee.hedges.isLive(index), state.pointee.hedges[index].layer == Int16(layer),
+                    state.pointee.hedges[index].owner == Int32(slot),
+                    state.pointee.hedges[index].ownerAttempt == Int64(call.attempt)
                 {
                     for copy in 1...state.pointee.hedges[index].copies.count
                     where state.pointee.hedges[index].holds(copy: copy) {
@@ -162,15 +192,16 @@ extension StackCalls {
 
     // MARK: Carrying out a hedge's decisions
 
-    /// Whether the call that owns hedge `index` still waits for the attempt the hedge is.
-    private func ownerAwaits(_ index: Int32) -> Bool {
+    /// Whether the call (or client) that owns hedge `index` still waits for the attempt the hedge is.
+    private func ownerAwaits<Outer: HedgeDecisions>(_ index: Int32, _ outer: inout Outer) -> Bool {
         let hedge = state.pointee.hedges[index]
-        return state.pointee.calls[Int(hedge.owner)].awaits(Int64(hedge.ownerAttempt))
+        if hedge.layer < 0 { return outer.isAwaiting(Int(hedge.owner), attempt: hedge.ownerAttempt) }
+        return state.pointee.calls[Int(hedge.owner)].awaits(hedge.ownerAttempt)
     }
 
     /// Carries out what hedge `index`'s machine decided; `copy` and `answer`: the copy that just
     /// ended and its answer, when one did.
-    private func perform<Outer: ServerDecisions>(
+    private func perform<Outer: HedgeDecisions>(
         _ action: HedgedCallMachine.Action, _ index: Int32, copy: Int, answer: ClientAnswer?, _ outer: inout Outer
     ) {
         let now = outer.now.nanoseconds
@@ -178,7 +209,9 @@ extension StackCalls {
         case .none:
             return
         case .askLimits:
-            let granted = grantsHedge(Int(state.pointee.hedges[index].owner), at: now)
+            let hedge = state.pointee.hedges[index]
+            let granted =
+                hedge.layer < 0 ? outer.grantsHedge(for: Int(hedge.owner)) : grantsHedge(Int(hedge.owner), at: now)
             perform(
                 state.pointee.hedges[index].machine.limitsAnswered(granted: granted), index, copy: copy,
                 answer: answer, &outer)
@@ -187,11 +220,11 @@ extension StackCalls {
                 Event.hedgeSend.rawValue, for: Int(index), value: Int64(state.pointee.hedges[index].id),
                 at: outer.now)
         case .backOff:
-            let layer = Int(state.pointee.calls[Int(state.pointee.hedges[index].owner)].layer)
-            guard case .perTryTimeout(_, let policy) = layers[layer].hedging!.rule,
-                var backoff = state.pointee.hedges[index].backoff
+            let hedge = state.pointee.hedges[index]
+            guard case .perTryTimeout(_, let policy) = hedging(of: Int(hedge.layer)).rule, var backoff = hedge.backoff
             else { preconditionFailure("only Envoy's rule backs off") }
-            var random = random(layer)
+            // A layer's draws come from its stream, the clients' from the client's.
+            var random = hedge.layer < 0 ? outer.random(for: Int(hedge.owner)) : random(Int(hedge.layer))
             guard let wait = policy.nextWait(after: &backoff, elapsed: 0, using: &random) else {
                 preconditionFailure("a hedge draws one backoff per copy after its first, within its copies")
             }
@@ -201,7 +234,7 @@ extension StackCalls {
             guard let answer else { preconditionFailure("a hedge is answered only as a copy ends") }
             let hedge = state.pointee.hedges[index]
             if cancellingOthers {
-                let delay = layers[Int(state.pointee.calls[Int(hedge.owner)].layer)].hedging!.cancellationDelay
+                let delay = hedging(of: Int(hedge.layer)).cancellationDelay
                 for other in 1...hedge.copies.count where other != copy && hedge.holds(copy: other) {
                     let slot = Int(hedge.copies[other - 1])
                     if delay == .zero {
@@ -213,12 +246,18 @@ extension StackCalls {
                     }
                 }
             }
-            answered(Int(hedge.owner), tag: Int64(hedge.ownerAttempt), answer, &outer)
+            if hedge.layer < 0 {
+                if outer.isAwaiting(Int(hedge.owner), attempt: hedge.ownerAttempt) {
+                    outer.answer(Int(hedge.owner), answer, recording: nil)
+                }
+            } else {
+                answered(Int(hedge.owner), tag: hedge.ownerAttempt, answer, &outer)
+            }
         }
     }
 
     /// Arms hedge `index`'s timer `delay` nanoseconds from now (one past virtual time's horizon never fires).
-    private func armTimer<Outer: ServerDecisions>(_ index: Int32, after delay: Int64, _ outer: inout Outer) {
+    private func armTimer<Outer: HedgeDecisions>(_ index: Int32, after delay: Int64, _ outer: inout Outer) {
         let now = outer.now.nanoseconds
         guard delay <= VirtualTime.horizon.nanoseconds - now else { return }
         state.pointee.hedges[index].timerDue = now + delay

@@ -7,20 +7,21 @@ extension StackCalls {
     /// The client whose request the caller of a new call of `layer` serves: a call's, or a hedge's.
     @inline(never)
     fileprivate func session(of caller: Int, layer: Int) -> Int32 {
-        hedgesAttempts(layer - 1) ? state.pointee.hedges[Int32(caller)].session : state.pointee.calls[caller].session
+        if callerIsHedge(layer) { return state.pointee.hedges[Int32(caller)].session }
+        return layer == 0 ? Int32(caller) : state.pointee.calls[caller].session
     }
 
     /// The new call in `slot`, of `layer`, is its caller's attempt in flight below (a hedge keeps
     /// its copies itself).
     @inline(never)
     fileprivate func link(_ slot: Int, below caller: Int, layer: Int) {
-        if layer > 0 && !hedgesAttempts(layer - 1) { state.pointee.children[caller] = Int32(slot) }
+        if layer > 0 && !callerIsHedge(layer) { state.pointee.children[caller] = Int32(slot) }
     }
 
     /// Layer `layer` takes a request from `caller` (its attempt `callerAttempt`) at `now`: the
     /// slot of its new call, or `nil` when one of its behaviours refuses it (a full
     /// ``ConcurrencyCap``: the request is refused, and the caller answered, at once).
-    func open<Outer: ServerDecisions>(
+    func open<Outer: HedgeDecisions>(
         layer: Int, caller: Int, callerAttempt: Int64, callerRetrying: Bool, deadline: Int64, permanent: Bool,
         _ outer: inout Outer
     ) -> Int? {
@@ -44,9 +45,8 @@ extension StackCalls {
         let call = ServiceCall(
             retries: SimulatedClient(policy: policies[layer]), deadline: deadline, callerAttempt: callerAttempt,
             openedAt: now, inFlightAtOpen: inFlight, id: newID(), caller: Int32(caller),
-            session: layer == 0
-                ? Int32(caller)
-                : cancelsBelow ? session(of: caller, layer: layer) : state.pointee.calls[caller].session,
+            session: cancelsBelow
+                ? session(of: caller, layer: layer) : layer == 0 ? Int32(caller) : state.pointee.calls[caller].session,
             layer: Int16(layer), callerRetrying: callerRetrying, isPermanent: permanent)
         let slot: Int
         if let reused = state.pointee.free.popLast() {
@@ -79,7 +79,7 @@ extension StackCalls {
     /// The call in `slot` begins an attempt now, if its layer's breaker lets it go: the attempt's
     /// tag, or `nil` when the breaker refused it (the call has been answered). Arms the per-try
     /// timeout, and returns the deadline the work below carries.
-    func beginAttempt<Outer: ServerDecisions>(_ slot: Int, _ outer: inout Outer) -> (
+    func beginAttempt<Outer: HedgeDecisions>(_ slot: Int, _ outer: inout Outer) -> (
         tag: UInt32, isRetry: Bool, deadline: Int64
     )? {
         let layer = Int(state.pointee.calls[slot].layer)

@@ -24,10 +24,13 @@ final class StackCalls {
     let gated: [Bool]
     /// Whether each layer has behaviours (``LayerBehaviour``): a layer without pays nothing for them.
     let behaves: [Bool]
-    /// The layers that hedge their attempts as calls of the layer below (``LayerHedge``: layers
-    /// above the bottom with a hedge), bit k for layer k (at most ``Scenario/maximumLayers``). A
-    /// mask, not an array: the stack's hot path reads it with no bounds check.
-    let hedgedLayers: UInt64
+    /// The layers whose calls are copies of a hedge above them (``LayerHedge``), bit k for layer
+    /// k: layer 0's when the clients hedge (`--hedge`), layer k's when layer k − 1 does (a layer
+    /// above the bottom with a hedge). At most ``Scenario/maximumLayers`` bits; a mask, not an
+    /// array, so the stack's hot path reads it with no bounds check.
+    let copyLayers: UInt64
+    /// The clients' hedge of their attempts into the top layer (`--hedge` with layers).
+    let clientsHedge: Hedging?
     /// What changes as the run goes, behind one pointer: a class's stored `var`s would pay a
     /// dynamic exclusivity check at every access, and this is the stack's hot path.
     let state: UnsafeMutablePointer<State>
@@ -51,6 +54,8 @@ final class StackCalls {
         var hedges = LayerHedges()
         var children: [Int32] = []
         var cancelledAttempts: Set<UInt32> = []
+        /// Copies after the first the clients' hedge sent.
+        var clientHedgeCopies = 0
         var clientAttempts = 0, orphanedAttempts = 0
         /// Whether a request found every slot taken (the run then fails: its numbers would be wrong).
         var overflowed = false
@@ -101,8 +106,9 @@ final class StackCalls {
         policies.initialize(from: layers.map(\.policy), count: layers.count)
         gated = layers.map { !$0.limits.isEmpty }
         behaves = layers.map { !$0.settings.isEmpty }
-        hedgedLayers = scenario.layers.dropLast().enumerated().reduce(0) { mask, layer in
-            layer.element.hedging == nil ? mask : mask | 1 << layer.offset
+        clientsHedge = scenario.hedging
+        copyLayers = scenario.layers.dropLast().enumerated().reduce(scenario.hedging == nil ? 0 : 1) { mask, layer in
+            layer.element.hedging == nil ? mask : mask | 1 << (layer.offset + 1)
         }
         state = .allocate(capacity: 1)
         state.initialize(
@@ -131,12 +137,16 @@ final class StackCalls {
 
     /// Whether layer `layer` hedges its attempts as calls of the layer below.
     @inline(__always)
-    func hedgesAttempts(_ layer: Int) -> Bool { hedgedLayers & 1 << layer != 0 }
+    func hedgesAttempts(_ layer: Int) -> Bool { copyLayers & 1 << (layer + 1) != 0 }
 
-    /// Whether a layer hedges as calls below: calls are then cancelled down the stack, and each
-    /// call's attempt in flight is linked to its call below.
+    /// Whether the calls of layer `layer` are copies of a hedge above (their caller is a hedge).
     @inline(__always)
-    var cancelsBelow: Bool { hedgedLayers != 0 }
+    func callerIsHedge(_ layer: Int) -> Bool { copyLayers & 1 << layer != 0 }
+
+    /// Whether anything hedges as calls of a layer: calls are then cancelled down the stack, and
+    /// each call's attempt in flight is linked to its call below.
+    @inline(__always)
+    var cancelsBelow: Bool { copyLayers != 0 }
 
     subscript(slot: Int) -> ServiceCall { state.pointee.calls[slot] }
 

@@ -9,7 +9,7 @@ import Stochastics
 /// The rest of what it decides reaches the driver as it is (``NestedDecisions``). The bottom server
 /// may be a hedge (``HedgedReplicas``), whose decisions about its copies the bottom layer's limits
 /// hear (``HedgeDecisions``).
-struct StackDecisions<Outer: ServerDecisions>: NestedDecisions, HedgeDecisions {
+struct StackDecisions<Outer: HedgeDecisions>: NestedDecisions, HedgeDecisions {
     let outer: UnsafeMutablePointer<Outer>
     let calls: StackCalls
 

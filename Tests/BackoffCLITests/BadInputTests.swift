@@ -603,9 +603,9 @@ import Testing
             "hedging needs a server where copies take time and run side by side on replicas (capacity)"
         ),
         (
-            ["--server", "capacity", "--hedge", "on:delay=1ms", "--layer", "max-attempts=2"], "--hedge",
-            "with layers (--layer) the bottom layer hedges its attempts to the replicas (its hedge-... keys), not the "
-                + "clients"
+            ["--server", "capacity", "--hedge", "on:percentile=0.9", "--layer", "max-attempts=2"], "--hedge",
+            "with layers (--layer) the clients hedge into the top layer with on:delay=DURATION or "
+                + "on:per-try-timeout=DURATION; a percentile (Finagle's) reads a replica set's latencies"
         ),
         (
             ["--server", "capacity", "--layer", "name=api,hedge-percentile=0.9", "--layer", "name=db"], "--layer",

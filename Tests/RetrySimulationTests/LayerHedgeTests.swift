@@ -98,8 +98,8 @@ import Testing
         #expect(abs(forms.copies - hedge.expectedCopies(service)) < 1e-12)
     }
 
-    /// A hedge on the clients with layers, and a bottom layer's hedge over a server that answers
-    /// at once, are refused by name (a hedge above the bottom: `MiddleLayerHedgeTests`).
+    /// A bottom layer's hedge over a server that answers at once is refused by name (a hedge above
+    /// the bottom, and the clients' over layers: `MiddleLayerHedgeTests`).
     @Test func aHedgeElsewhereIsRefused() throws {
         let hedge = try Hedging(delay: .milliseconds(10), copies: 2)
         #expect(throws: SimulationError.layerHedgeNeedsCapacity("db")) {
@@ -107,12 +107,6 @@ import Testing
                 clients: 1, server: .outage(until: VirtualTime(nanoseconds: 1_000_000_000)),
                 policy: try BackoffPolicy(), bucketWidth: .milliseconds(10),
                 layers: [try Self.layer(hedge: hedge)])
-        }
-        #expect(throws: SimulationError.hedgingWithLayers) {
-            try Scenario(
-                clients: 1, server: .capacity(CapacityModel(workers: 1, serviceTime: Self.fixed100ms, queueLimit: 1)),
-                policy: try BackoffPolicy(), bucketWidth: .milliseconds(10), layers: [try Self.layer(hedge: nil)],
-                hedging: hedge)
         }
     }
 }

@@ -12,15 +12,17 @@ import Testing
     static let seed: UInt64 = 20_261_207
     static let fixed100ms = ServiceTime.deterministic(.milliseconds(100))
 
-    /// Clients at t = 0, one request each, no retries of their own, above `layers`, in front of
-    /// one capacity server.
+    /// Clients at t = 0, one request each, no retries of their own (and `clientHedge`), above
+    /// `layers`, in front of one capacity server.
     static func stack(
-        clients: Int = 1, workers: Int, queue: Int, service: ServiceTime = fixed100ms, layers: [ServiceLayer]
+        clients: Int = 1, workers: Int, queue: Int, service: ServiceTime = fixed100ms, layers: [ServiceLayer],
+        clientHedge: Hedging? = nil
     ) throws -> Scenario {
         try Scenario(
             clients: clients,
             server: .capacity(CapacityModel(workers: workers, serviceTime: service, queueLimit: queue)),
-            policy: try BackoffPolicy(budget: .maxAttempts(1)), bucketWidth: .milliseconds(10), layers: layers)
+            policy: try BackoffPolicy(budget: .maxAttempts(1)), bucketWidth: .milliseconds(10), layers: layers,
+            hedging: clientHedge)
     }
 
     static func layer(_ name: String, attempts: Int = 1, hedge: Hedging? = nil) throws -> ServiceLayer {
@@ -115,20 +117,23 @@ import Testing
         #expect(report.wastedWork == 0 && report.orphanedAttempts == 1 && report.layers[1].cancelled == 0)
     }
 
-    /// Where no copy waits (a worker for every copy), a middle layer's hedge meets the closed forms
-    /// as a client's does: Exp(10 ms), the second copy at the p95 (ln 20 × 10 ms). Copies per
-    /// request: binomial-like, sd √((n − E)(E − 1)) over √N; the response: the service's RMS over
-    /// √N bounds its standard error; both within z = 4.
-    @Test func whereNoCopyWaitsTheClosedFormsHold() throws {
+    /// Where no copy waits (a worker for every copy), a middle layer's hedge, and the clients'
+    /// over a stack, meet the closed forms as a hedge to replicas does: Exp(10 ms), the second copy
+    /// at the p95 (ln 20 × 10 ms). Copies per request: binomial-like, sd √((n − E)(E − 1)) over √N;
+    /// the response: the service's RMS over √N bounds its standard error; both within z = 4.
+    @Test(arguments: [false, true])
+    func whereNoCopyWaitsTheClosedFormsHold(clientsHedge: Bool) throws {
         let service = ServiceTime.exponential(mean: .milliseconds(10))
         let hedge = try Hedging(delay: .nanoseconds(Int64(log(20) * 1e7)), copies: 2)
         let requests = HedgingSimulationTests.requests
         let scenario = try Self.stack(
             clients: requests, workers: 2 * requests, queue: 0, service: service,
-            layers: [try Self.layer("api", hedge: hedge), try Self.layer("db")])
+            layers: [try Self.layer("api", hedge: clientsHedge ? nil : hedge), try Self.layer("db")],
+            clientHedge: clientsHedge ? hedge : nil)
         let report = try scenario.run(seed: Self.seed)
         let n = Double(requests)
-        let copies = 1 + Double(report.layers[0].hedgeCopies) / n
+        let sent = clientsHedge ? report.clientHedgeCopies : report.layers[0].hedgeCopies
+        let copies = 1 + Double(sent) / n
         let expectedCopies = hedge.expectedCopies(service)
         let copiesBound =
             4 * ((Double(hedge.copies) - expectedCopies) * (expectedCopies - 1)).squareRoot() / n.squareRoot()
@@ -140,15 +145,57 @@ import Testing
         #expect(
             abs(report.meanCompletion - response) <= responseBound,
             "seed \(Self.seed): mean response \(report.meanCompletion), formula \(response) ± \(responseBound)")
-        #expect(report.successes == requests && report.layers[1].cancelled == report.layers[0].hedgeCopies)
+        // Each request with two copies cancels its loser's call one layer down.
+        #expect(report.successes == requests && report.layers[clientsHedge ? 0 : 1].cancelled == sent)
     }
 
-    /// A percentile hedge needs the latencies a replica set sees: above the bottom it is refused by name.
+    /// The clients' hedge over a stack (`--hedge` with `--layer`): copy 2 of the client's attempt
+    /// is a second `api` request at 30 ms; the first answers the client at 100 ms, and the second's
+    /// call is cancelled through `api` and `db`, its attempt in service finished for nobody.
+    @Test func theClientsHedgeSendsCopiesIntoTheTopLayer() throws {
+        let scenario = try Self.stack(
+            workers: 2, queue: 0, layers: [try Self.layer("api"), try Self.layer("db")],
+            clientHedge: try Hedging(delay: .milliseconds(30), copies: 2))
+        #expect(scenario.activeHedge == nil && !scenario.runsReplicaSet)
+        let report = try scenario.run(seed: Self.seed)
+        #expect(report.successes == 1 && report.lastCompletion == 0.1 && report.attempts == 2)
+        #expect(report.clientAttempts == 1 && report.clientHedgeCopies == 1)
+        #expect(report.layers.map(\.requests) == [2, 2] && report.layers.map(\.cancelled) == [1, 1])
+        #expect(report.wastedWork == 1 && report.hedge == nil)
+    }
+
+    /// The clients' budget grants each copy after the first, as it does for a hedge to replicas:
+    /// a token bucket of 10 tokens (a retry takes 10 ÷ 10 = 1... `tokenRatio` 0.1: each retry costs
+    /// one token's worth of ten), ten clients at once, every copy at once before one worker with no
+    /// queue and a `db` that does not retry. The copies are those the bucket grants, fewer than the
+    /// 10 an unlimited hedge sends.
+    @Test func theClientsBudgetGatesTheirCopies() throws {
+        let hedge = try Hedging(delay: .zero, copies: 2)
+        let budget = RetryLimits(budget: .tokenBucket(try TokenBucketBudget(maxTokens: 10, tokenRatio: 0.1)))
+        let free = try Self.stack(
+            clients: 10, workers: 1, queue: 0, service: .deterministic(.seconds(1)), layers: [try Self.layer("db")],
+            clientHedge: hedge)
+        #expect(try free.run(seed: Self.seed).clientHedgeCopies == 10)
+        let gated = try Scenario(
+            clients: 10,
+            server: .capacity(CapacityModel(workers: 1, serviceTime: .deterministic(.seconds(1)), queueLimit: 0)),
+            policy: try BackoffPolicy(budget: .maxAttempts(1)), bucketWidth: .milliseconds(10), limits: budget,
+            layers: [try Self.layer("db")], hedging: hedge)
+        let copies = try gated.run(seed: Self.seed).clientHedgeCopies
+        #expect(copies > 0 && copies < 10, "\(copies) copies granted of 10")
+    }
+
+    /// A percentile hedge needs the latencies a replica set sees: above the bottom, and on the
+    /// clients with layers, it is refused by name.
     @Test func aPercentileHedgeAboveTheBottomIsRefused() throws {
         #expect(throws: SimulationError.percentileHedgeAboveBottomLayer("api")) {
             try Self.stack(
                 workers: 1, queue: 1,
                 layers: [try Self.layer("api", hedge: try Hedging(percentile: 0.9)), try Self.layer("db")])
+        }
+        #expect(throws: SimulationError.percentileHedgeWithLayers) {
+            try Self.stack(
+                workers: 1, queue: 1, layers: [try Self.layer("db")], clientHedge: try Hedging(percentile: 0.9))
         }
     }
 }
