@@ -48,6 +48,9 @@ struct WorkLimit {
         var factors = ["\(MemoryEstimate.count(scenario.expectedSessions)) clients"]
         if scenario.requestsPerClient > 1 { factors.append("\(scenario.requestsPerClient) requests") }
         factors.append("\(scenario.policy.maxAttempts) attempts")
+        if !scenario.layers.isEmpty, let copies = scenario.hedging?.copies, copies > 1 {
+            factors.append("\(copies) copies")
+        }
         for (index, layer) in scenario.layers.enumerated() {
             factors.append("\(layer.policy.maxAttempts) at a layer")
             if index < scenario.layers.count - 1, let copies = layer.hedging?.copies, copies > 1 {

@@ -2,12 +2,15 @@ extension Scenario {
     /// The most server attempts one run of this scenario can make: every request of every session
     /// failing every attempt at every tier (the clients' policy's n and each layer's, multiplied:
     /// ten tiers of 10 attempts make 10^10 per request), each attempt sending all its hedge copies
-    /// (a layer's above the bottom multiply the requests below it too), in each of the
+    /// (the clients' into a stack, and a layer's above the bottom, multiply the requests below them
+    /// too), in each of the
     /// ``replications``. Reached against an always-failing server; a bound to refuse or announce a
     /// run by, before it starts (`simulate --work-limit`).
     public var attemptBound: Double {
         let tiers = layers.reduce(Double(policy.maxAttempts)) { $0 * Double($1.policy.maxAttempts) }
-        let layerCopies = layers.dropLast().reduce(1.0) { $0 * Double($1.hedging?.copies ?? 1) }
+        // Above the replicas: the clients' copies into a stack, and each layer's above the bottom.
+        let clientCopies = layers.isEmpty ? 1 : Double(hedging?.copies ?? 1)
+        let layerCopies = layers.dropLast().reduce(clientCopies) { $0 * Double($1.hedging?.copies ?? 1) }
         return expectedSessions * Double(requestsPerClient) * tiers * layerCopies * Double(activeHedge?.copies ?? 1)
             * Double(replications)
     }

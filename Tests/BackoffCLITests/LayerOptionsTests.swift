@@ -95,6 +95,16 @@ import Testing
             explosive.stderr.contains(
                 "up to 4,096,000 server attempts (1,000 clients x 1 attempts x 1 at a layer x "
                     + "64 copies x 1 at a layer x 64 copies x 1 at a layer per jitter mode)"), "\(explosive.stderr)")
+        let clients = Invocation([
+            "simulate", "--clients", "1000", "--server", "always-fail", "--max-attempts", "1", "--jitter", "none",
+            "--work-limit", "1e6", "--hedge", "on:delay=0ms:max-attempts=64",
+            "--layer", "name=a,max-attempts=1,hedge-delay=0ms,hedge-max-attempts=64", "--layer",
+            "name=c,max-attempts=1",
+        ])
+        #expect(
+            clients.stderr.contains(
+                "up to 4,096,000 server attempts (1,000 clients x 1 attempts x 64 copies x 1 at a layer x 64 copies x "
+                    + "1 at a layer per jitter mode)"), "\(clients.stderr)")
         let refused = Invocation([
             "simulate", "--clients", "10", "--server", "capacity", "--layer", "name=api,hedge-percentile=0.9",
             "--layer", "name=db",
