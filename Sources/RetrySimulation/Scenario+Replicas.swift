@@ -51,6 +51,6 @@ extension Scenario {
     }
 
     /// The hedge at the replicas: the clients' (`hedging`) without layers, the bottom layer's in a
-    /// stack (a client's hedge over layers sends its copies into the top layer: ``LayerHedge``).
+    /// stack (a client's hedge over layers sends its copies into the top layer: `LayerHedge`).
     public var activeHedge: Hedging? { layers.isEmpty ? hedging : layers.last?.hedging }
 }

@@ -22,6 +22,9 @@ import EventSimulation
 /// - The bottom server may be hedged replicas (`HedgedReplicas`): the bottom layer's attempts are
 ///   then its calls, hedged under the bottom layer's hedge, each copy after the first a retry to
 ///   the bottom layer's limits.
+/// - A layer above the bottom, or the clients (`--hedge`), may hedge their attempts as calls of
+///   the layer below (``LayerHedge``, ``StackCalls`` + Hedges): a losing copy's call is cancelled
+///   down the stack, and a bottom attempt still queued is dropped.
 struct ServiceStack<Bottom: StackableServer>: SimulatedServer {
     /// The layers retry: a session's server attempts are more than its client's.
     static var makesAttemptsOfItsOwn: Bool { true }
