@@ -95,7 +95,9 @@ struct ServiceStack<Bottom: StackableServer>: SimulatedServer {
                 // `slot` is a hedge's index in the next three.
                 calls.hedgeTimerFired(Int32(slot), id: value, &outer.pointee)
             case .hedgeSend:
-                if calls.hedgeSends(Int32(slot), id: value, &outer.pointee) { sendCopy(Int32(slot), &link) }
+                if let copy = calls.takePendingCopy(Int32(slot), id: value, &outer.pointee) {
+                    openCopy(copy, of: Int32(slot), &link)
+                }
             case .cancelCopy:
                 calls.cancelCopy(slot, id: value, &outer.pointee)
             }
@@ -147,13 +149,21 @@ struct ServiceStack<Bottom: StackableServer>: SimulatedServer {
         }
     }
 
-    /// Hedge `index` sends a copy: a call of the layer below its layer (the top layer, for a client's).
+    /// Hedge `index` sends a copy (its first): a call of the layer below its layer (the top layer,
+    /// for a client's).
     private mutating func sendCopy<Outer: HedgeDecisions>(_ index: Int32, _ link: inout StackDecisions<Outer>) {
+        openCopy(calls.copyGoes(index, &link.outer.pointee), of: index, &link)
+    }
+
+    /// The call of copy `copy` of hedge `index`, sent already, opens.
+    private mutating func openCopy<Outer: HedgeDecisions>(
+        _ copy: Int, of index: Int32, _ link: inout StackDecisions<Outer>
+    ) {
         let hedge = calls.state.pointee.hedges[index]
-        let copy = calls.copyGoes(index, &link.outer.pointee)
+        let call = calls.copyCall(index, copy: copy)
         let slot = open(
-            layer: Int(hedge.layer) + 1, caller: Int(index), callerAttempt: copy.callerAttempt,
-            callerRetrying: copy.isRetry, deadline: copy.deadline, permanent: hedge.isPermanent, &link)
-        calls.copyOpened(index, id: hedge.id, copy: copy.copy, slot: slot)
+            layer: Int(hedge.layer) + 1, caller: Int(index), callerAttempt: call.callerAttempt,
+            callerRetrying: call.isRetry, deadline: call.deadline, permanent: hedge.isPermanent, &link)
+        calls.copyOpened(index, id: hedge.id, copy: copy, slot: slot)
     }
 }

@@ -41,11 +41,11 @@ extension StackCalls {
     /// The hedge of layer `layer` (-1: the clients').
     private func hedging(of layer: Int) -> Hedging { layer < 0 ? clientsHedge! : layers[layer].hedging! }
 
-    /// The hedge at `index` sends a copy now, and arms the timer of the next by its rule: what the
-    /// copy's call carries (its caller attempt and number, whether it is retry traffic, its deadline).
-    func copyGoes<Outer: HedgeDecisions>(_ index: Int32, _ outer: inout Outer) -> (
-        callerAttempt: Int64, copy: Int, isRetry: Bool, deadline: Int64
-    ) {
+    /// The hedge at `index` sends a copy now (the machine counts it sent, in flight), and arms the
+    /// timer of the next by its rule: the copy's number. Its call opens at once (the first copy)
+    /// or at the ``Event/hedgeSend`` event due now (``takePendingCopy(_:id:_:)``), so that nothing
+    /// called from an answer calls below, while the machine already knows the copy is on its way.
+    func copyGoes<Outer: HedgeDecisions>(_ index: Int32, _ outer: inout Outer) -> Int {
         let followed = state.pointee.hedges[index].machine.copySent()
         state.pointee.hedges[index].copies.append(LayerHedge.pending)
         let hedge = state.pointee.hedges[index]
@@ -64,7 +64,14 @@ extension StackCalls {
             case .percentile: preconditionFailure("a percentile hedge sits at the bottom layer only (validated)")
             }
         }
-        return (LayerHedge.copyTag(id: hedge.id, copy: copy), copy, hedge.ownerRetrying || copy > 1, hedge.deadline)
+        return copy
+    }
+
+    /// What the call of copy `copy` of hedge `index` carries: its caller attempt (the hedge's id and
+    /// the copy's number), whether it is retry traffic, its deadline.
+    func copyCall(_ index: Int32, copy: Int) -> (callerAttempt: Int64, isRetry: Bool, deadline: Int64) {
+        let hedge = state.pointee.hedges[index]
+        return (LayerHedge.copyTag(id: hedge.id, copy: copy), hedge.ownerRetrying || copy > 1, hedge.deadline)
     }
 
     /// The copy numbered `copy` of hedge `index` (id `id`) opened its call in `slot` (`nil`: it
@@ -76,18 +83,20 @@ extension StackCalls {
         state.pointee.hedges[index].copies[copy - 1] = slot.map { Int32($0) } ?? LayerHedge.ended
     }
 
-    /// The event of hedge `index` to send its next copy: whether it still sends one now (its
-    /// caller waiting for it); a hedge whose caller stopped waiting sends nothing more.
-    func hedgeSends<Outer: HedgeDecisions>(_ index: Int32, id: Int64, _ outer: inout Outer) -> Bool {
+    /// The event of hedge `index` (id `id`) to open the call of a copy it sent: the earliest copy
+    /// still waiting for its call, or `nil` when none is (withdrawn since, or the hedge over). A
+    /// hedge whose caller stopped waiting meanwhile withdraws it: it is not opened.
+    func takePendingCopy<Outer: HedgeDecisions>(_ index: Int32, id: Int64, _ outer: inout Outer) -> Int? {
         guard state.pointee.hedges.isCurrent(index, id: UInt32(truncatingIfNeeded: id)),
-            state.pointee.hedges[index].machine.wantsCopy
-        else { return false }
+            let position = state.pointee.hedges[index].copies.firstIndex(of: LayerHedge.pending)
+        else { return nil }
         guard ownerAwaits(index, &outer) else {
+            withdraw(index, copy: position + 1, at: outer.now.nanoseconds)
             _ = state.pointee.hedges[index].machine.abandon()
             state.pointee.hedges.releaseIfFinished(index)
-            return false
+            return nil
         }
-        return true
+        return position + 1
     }
 
     /// The timer of hedge `index` fires (a stale one is dropped): its machine decides what follows.
@@ -216,6 +225,7 @@ extension StackCalls {
                 state.pointee.hedges[index].machine.limitsAnswered(granted: granted), index, copy: copy,
                 answer: answer, &outer)
         case .send:
+            _ = copyGoes(index, &outer)
             outer.schedule(
                 Event.hedgeSend.rawValue, for: Int(index), value: Int64(state.pointee.hedges[index].id),
                 at: outer.now)

@@ -164,6 +164,30 @@ import Testing
         #expect(report.wastedWork == 1 && report.hedge == nil)
     }
 
+    /// A hedge moves up a layer unchanged where nothing between tells the two places apart: the
+    /// clients hedging into a pass-through `api` (one attempt, no limits) run exactly as `api`
+    /// hedging into `db`, draw for draw, under load (40 workers, lognormal service, Poisson arrivals).
+    @Test func theClientsHedgeIsThePassThroughLayersHedge() throws {
+        let hedge = try Hedging(delay: .milliseconds(25), copies: 2)
+        func run(clients: Hedging?, api: Hedging?) throws -> ScenarioReport {
+            try Scenario(
+                clients: 1,
+                server: .capacity(
+                    CapacityModel(
+                        workers: 40,
+                        serviceTime: .lognormal(mean: .milliseconds(10), standardDeviation: .milliseconds(20)),
+                        queueLimit: 1000)),
+                policy: try BackoffPolicy(budget: .maxAttempts(1)), bucketWidth: .milliseconds(100),
+                arrivals: .poisson(ratePerSecond: 2000, duration: .seconds(2)),
+                layers: [try Self.layer("api", hedge: api), try Self.layer("db")], hedging: clients
+            ).run(seed: Self.seed)
+        }
+        let (fromClients, fromAPI) = (try run(clients: hedge, api: nil), try run(clients: nil, api: hedge))
+        #expect(fromClients.clientHedgeCopies > 0 && fromClients.clientHedgeCopies == fromAPI.layers[0].hedgeCopies)
+        #expect(fromClients.attempts == fromAPI.attempts && fromClients.meanCompletion == fromAPI.meanCompletion)
+        #expect(fromClients.layers[1].cancelled == fromAPI.layers[1].cancelled)
+    }
+
     /// The clients' budget grants each copy after the first, as it does for a hedge to replicas:
     /// a token bucket of 10 tokens (a retry takes 10 ÷ 10 = 1... `tokenRatio` 0.1: each retry costs
     /// one token's worth of ten), ten clients at once, every copy at once before one worker with no
