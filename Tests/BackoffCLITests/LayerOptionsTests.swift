@@ -116,21 +116,20 @@ import Testing
 
     /// Hedges at every layer, of both rules, over replicas, with per-try timeouts and a concurrency
     /// cap: a random search found this stack trapping (a copy of Envoy's rule failing in the
-    /// instant its backoff's timer fired drew a backoff too many), and it runs, the same for any
-    /// --jobs.
+    /// instant its backoff's timer fired drew a backoff too many; e0ef8f1's parent traps on it,
+    /// jitter none), and it runs.
     @Test func aStackOfHedgesRuns() {
         let arguments = [
             "simulate", "--seed", "49", "--server", "capacity", "--workers", "8", "--queue", "0", "--service",
             "fixed:20ms", "--replicas", "3", "--arrivals", "poisson:200", "--duration", "1s", "--max-attempts", "1",
+            "--jitter", "none",
             "--layer", "name=l0,max-attempts=1,hedge-per-try-timeout=20ms,hedge-max-attempts=8,hedge-cancel=yes",
             "--layer", "name=l1,max-attempts=1,hedge-per-try-timeout=1ms,hedge-max-attempts=64",
             "--layer", "name=l2,max-attempts=2,timeout=2ms,hedge-delay=0ms,hedge-cancel=yes",
             "--layer", "name=l3,max-attempts=3,timeout=20ms,concurrency=1",
         ]
-        let one = Invocation(arguments + ["--jobs", "1"])
-        let two = Invocation(arguments + ["--jobs", "2"])
-        #expect(one.status == 0 && one.stdout.hasPrefix("jitter,"), "\(one.stderr)")
-        #expect(one.stdout == two.stdout)
+        let run = Invocation(arguments)
+        #expect(run.status == 0 && run.stdout.hasPrefix("jitter,") && run.stderr.isEmpty, "\(run.stderr)")
     }
 
     /// A layer follows the rows' jitter unless its SPEC names one, takes a preset's policy and
