@@ -247,7 +247,8 @@ extension StackCalls {
                 let delay = hedging(of: Int(hedge.layer)).cancellationDelay
                 for other in 1...hedge.copies.count where other != copy && hedge.holds(copy: other) {
                     let slot = Int(hedge.copies[other - 1])
-                    if delay == .zero {
+                    if delay == .zero || slot < 0 {
+                        // A copy whose call has yet to open (its event is due now) is withdrawn unopened.
                         withdraw(index, copy: other, at: now)
                     } else if delay.wholeNanoseconds <= VirtualTime.horizon.nanoseconds - now {
                         outer.schedule(

@@ -117,7 +117,7 @@ import Testing
     /// Hedges at every layer, of both rules, over replicas, with per-try timeouts and a concurrency
     /// cap: a random search found this stack trapping (a copy of Envoy's rule failing in the
     /// instant its backoff's timer fired drew a backoff too many; e0ef8f1's parent traps on it,
-    /// jitter none), and it runs.
+    /// jitter none), and it runs; so does a second it found.
     @Test func aStackOfHedgesRuns() {
         let arguments = [
             "simulate", "--seed", "49", "--server", "capacity", "--workers", "8", "--queue", "0", "--service",
@@ -130,6 +130,16 @@ import Testing
         ]
         let run = Invocation(arguments)
         #expect(run.status == 0 && run.stdout.hasPrefix("jitter,") && run.stderr.isEmpty, "\(run.stderr)")
+        // A second: the clients' hedge with a cancellation delay answered while a copy's call had
+        // yet to open, and its delayed cancellation was scheduled for a call that did not exist.
+        let delayed = Invocation([
+            "simulate", "--seed", "61", "--server", "bernoulli:0.3", "--arrivals", "poisson:200", "--duration", "1s",
+            "--max-attempts", "3", "--jitter", "none", "--timeout", "50ms",
+            "--hedge", "on:per-try-timeout=5ms:max-attempts=4:backoff-base=1ms:cancel-delay=2ms",
+            "--layer", "name=l0,max-attempts=2,timeout=20ms,hedge-per-try-timeout=5ms",
+            "--layer", "name=l1,max-attempts=2", "--layer", "name=l2,max-attempts=3",
+        ])
+        #expect(delayed.status == 0 && delayed.stdout.hasPrefix("jitter,"), "\(delayed.stderr)")
     }
 
     /// A layer follows the rows' jitter unless its SPEC names one, takes a preset's policy and
