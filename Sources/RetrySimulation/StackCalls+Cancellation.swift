@@ -3,7 +3,6 @@ import EventSimulation
 /// Cancellation down a stack: a hedge's losing copy is withdrawn, its call cancelled, and every
 /// call below it in turn; a bottom attempt the server still holds queued is dropped.
 extension StackCalls {
-
     /// The event of a losing copy's delayed cancellation: the call in `slot`, if it is still the
     /// call `id` and its hedge's copy, is cancelled now.
     func cancelCopy<Outer: HedgeDecisions>(_ slot: Int, id: Int64, _ outer: inout Outer) {
@@ -35,9 +34,9 @@ extension StackCalls {
                     state.pointee.hedges[index].owner == Int32(slot),
                     state.pointee.hedges[index].ownerAttempt == Int64(call.attempt)
                 {
-                    for copy in 1...state.pointee.hedges[index].copies.count
-                    where state.pointee.hedges[index].holds(copy: copy) {
-                        withdraw(index, copy: copy, at: now)
+                    for position in state.pointee.hedges[index].copies.indices
+                    where state.pointee.hedges[index].holds(copy: position + 1) {
+                        withdraw(index, copy: position + 1, at: now)
                     }
                     _ = state.pointee.hedges[index].machine.abandon()
                     state.pointee.hedges.releaseIfFinished(index)

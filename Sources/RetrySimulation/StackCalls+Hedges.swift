@@ -140,6 +140,7 @@ extension StackCalls {
         perform(action, index, copy: copy, answer: answer, &outer)
         state.pointee.hedges.releaseIfFinished(index)
     }
+
     // MARK: Carrying out a hedge's decisions
 
     /// Whether the call (or client) that owns hedge `index` still waits for the attempt the hedge is.
@@ -186,8 +187,8 @@ extension StackCalls {
             let hedge = state.pointee.hedges[index]
             if cancellingOthers {
                 let delay = hedging(of: Int(hedge.layer)).cancellationDelay
-                for other in 1...hedge.copies.count where other != copy && hedge.holds(copy: other) {
-                    let slot = Int(hedge.copies[other - 1])
+                for position in hedge.copies.indices where position + 1 != copy && hedge.holds(copy: position + 1) {
+                    let (other, slot) = (position + 1, Int(hedge.copies[position]))
                     if delay == .zero || slot < 0 {
                         // A copy whose call has yet to open (its event is due now) is withdrawn unopened.
                         withdraw(index, copy: other, at: now)
