@@ -13,8 +13,9 @@ struct LayerHedge {
     /// The slot of each copy's call, by copy number from 1 (index 0): ``pending`` while its call
     /// opens, ``ended`` once it answered or was cancelled.
     var copies: [Int32] = []
-    /// The backoff drawn before each next copy under Envoy's rule, `nil` under the others.
-    var backoff: BackoffState?
+    /// Envoy's rule's retry backoff and its draws so far (one before each next copy); `nil` under
+    /// the others.
+    var backoff: (policy: BackoffPolicy, state: BackoffState)?
     /// The hedging layer (-1: the clients), the hedging call's slot (the client's index), the tag
     /// of its attempt this hedge is (the client's attempt number), and the client it serves.
     let layer: Int16

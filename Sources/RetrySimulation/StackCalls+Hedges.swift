@@ -29,8 +29,8 @@ extension StackCalls {
         layer: Int, owner: Int, attempt: Int64, session: Int32, deadline: Int64, retrying: Bool, permanent: Bool
     ) -> Int32 {
         let hedging = hedging(of: layer)
-        var backoff: BackoffState?
-        if case .perTryTimeout(_, let policy) = hedging.rule { backoff = BackoffState(policy: policy) }
+        var backoff: (policy: BackoffPolicy, state: BackoffState)?
+        if case .perTryTimeout(_, let policy) = hedging.rule { backoff = (policy, BackoffState(policy: policy)) }
         return state.pointee.hedges.add(
             LayerHedge(
                 machine: HedgedCallMachine(hedging), backoff: backoff, layer: Int16(layer), owner: Int32(owner),
@@ -57,12 +57,8 @@ extension StackCalls {
         } else if copy > 1 {
             state.pointee.tallies[layer].hedgeCopies += 1
         }
-        if followed {
-            switch hedging(of: layer).rule {
-            case .fixedDelay(let delay): armTimer(index, after: delay.wholeNanoseconds, &outer)
-            case .perTryTimeout(let timeout, _): armTimer(index, after: timeout.wholeNanoseconds, &outer)
-            case .percentile: preconditionFailure("a percentile hedge sits at the bottom layer only (validated)")
-            }
+        if followed, let delay = hedging(of: layer).rule.layerTimer {
+            armTimer(index, after: delay.wholeNanoseconds, &outer)
         }
         return copy
     }
@@ -107,7 +103,8 @@ extension StackCalls {
         else { return }
         state.pointee.hedges[index].timerDue = -1
         let action = state.pointee.hedges[index].machine.timerFired(clientAwaits: ownerAwaits(index, &outer))
-        perform(action, index, copy: 0, answer: nil, &outer)
+        // A timer never answers a hedge (HedgedCallMachine); were it to, the attempt would fail.
+        perform(action, index, copy: 0, answer: .failure(serverDelay: nil), &outer)
         state.pointee.hedges.releaseIfFinished(index)
     }
 
@@ -151,9 +148,9 @@ extension StackCalls {
     }
 
     /// Carries out what hedge `index`'s machine decided; `copy` and `answer`: the copy that just
-    /// ended and its answer, when one did.
+    /// ended and its answer (copy 0 and a failure when the timer fired).
     private func perform<Outer: HedgeDecisions>(
-        _ action: HedgedCallMachine.Action, _ index: Int32, copy: Int, answer: ClientAnswer?, _ outer: inout Outer
+        _ action: HedgedCallMachine.Action, _ index: Int32, copy: Int, answer: ClientAnswer, _ outer: inout Outer
     ) {
         let now = outer.now.nanoseconds
         switch action {
@@ -173,17 +170,15 @@ extension StackCalls {
                 at: outer.now)
         case .backOff:
             let hedge = state.pointee.hedges[index]
-            guard case .perTryTimeout(_, let policy) = hedging(of: Int(hedge.layer)).rule, var backoff = hedge.backoff
-            else { preconditionFailure("only Envoy's rule backs off") }
+            // Only Envoy's rule backs off, and it carries its backoff; the machine asks for one draw
+            // per copy after the first, so the policy always has one (a wait of 0 otherwise).
+            guard var backoff = hedge.backoff else { return }
             // A layer's draws come from its stream, the clients' from the client's.
             var random = hedge.layer < 0 ? outer.random(for: Int(hedge.owner)) : random(Int(hedge.layer))
-            guard let wait = policy.nextWait(after: &backoff, elapsed: 0, using: &random) else {
-                preconditionFailure("a hedge draws one backoff per copy after its first, within its copies")
-            }
+            let wait = backoff.policy.nextWait(after: &backoff.state, elapsed: 0, using: &random) ?? 0
             state.pointee.hedges[index].backoff = backoff
             armTimer(index, after: wait, &outer)
         case .answer(let cancellingOthers):
-            guard let answer else { preconditionFailure("a hedge is answered only as a copy ends") }
             let hedge = state.pointee.hedges[index]
             if cancellingOthers {
                 let delay = hedging(of: Int(hedge.layer)).cancellationDelay
@@ -216,5 +211,17 @@ extension StackCalls {
         state.pointee.hedges[index].timerDue = now + delay
         outer.schedule(
             Event.hedgeTimer.rawValue, for: Int(index), value: Int64(state.pointee.hedges[index].id), after: delay)
+    }
+}
+
+extension Hedging.Rule {
+    /// When a layer's hedge arms its timer after a copy: the next copy's delay, or Envoy's per-try
+    /// timeout; `nil` for Finagle's percentile, which a layer above the bottom does not take.
+    fileprivate var layerTimer: Duration? {
+        switch self {
+        case .fixedDelay(let delay): delay
+        case .perTryTimeout(let timeout, _): timeout
+        case .percentile: nil
+        }
     }
 }
