@@ -58,9 +58,8 @@ struct ServiceStack<Bottom: StackableServer>: SimulatedServer {
         withUnsafeMutablePointer(to: &decisions) { outer in
             var link = StackDecisions(outer: outer, calls: calls)
             if calls.callerIsHedge(0) {
-                let hedge = calls.openClientHedge(
-                    client: client, attempt: attempt, isRetry: isRetry, deadline: carried, permanent: permanent)
-                sendCopy(hedge, &link)
+                hedge(
+                    client: client, attempt: attempt, isRetry: isRetry, deadline: carried, permanent: permanent, &link)
                 return
             }
             open(
@@ -147,6 +146,18 @@ struct ServiceStack<Bottom: StackableServer>: SimulatedServer {
                 layer: layer + 1, caller: slot, callerAttempt: Int64(attempt.tag), callerRetrying: attempt.isRetry,
                 deadline: attempt.deadline, permanent: calls[slot].isPermanent, &link)
         }
+    }
+
+    /// The client hedges its attempt into the top layer (`--hedge` with layers). Out of line: a
+    /// stack without the clients' hedge pays nothing for it.
+    @inline(never)
+    private mutating func hedge<Outer: HedgeDecisions>(
+        client: Int, attempt: Int64, isRetry: Bool, deadline: Int64, permanent: Bool,
+        _ link: inout StackDecisions<Outer>
+    ) {
+        let index = calls.openClientHedge(
+            client: client, attempt: attempt, isRetry: isRetry, deadline: deadline, permanent: permanent)
+        sendCopy(index, &link)
     }
 
     /// Hedge `index` sends a copy (its first): a call of the layer below its layer (the top layer,
