@@ -188,7 +188,7 @@ struct CapacityServer: WithdrawableServer {
             }
             decisions.queued(length: queue.count - withdrawnQueued)
             // Work its caller cancelled (deadline propagation) leaves the queue unserved.
-            guard !decisions.isCancelled(client, attempt: next.attempt) else { continue }
+            guard !decisions.takeCancellation(client, attempt: next.attempt) else { continue }
             // A server that checks the deadline drops work nobody waits for any more; so does one
             // that sheds it, as nobody waits for its failure either.
             if (model.dropsExpired || sheds) && !decisions.isAwaiting(client, attempt: next.attempt) {

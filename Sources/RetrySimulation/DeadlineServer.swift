@@ -200,7 +200,7 @@ public struct DeadlineServer: ServerComponent {
                 decisions.queued(length: queue.count)
                 let client = Int(next.client)
                 // Work its caller cancelled (deadline propagation in a stack) leaves unserved.
-                guard !decisions.isCancelled(client, attempt: next.attempt) else { continue }
+                guard !decisions.takeCancellation(client, attempt: next.attempt) else { continue }
                 guard decisions.now.nanoseconds < next.deadline, decisions.isAwaiting(client, attempt: next.attempt)
                 else {
                     decisions.dropped(client, attempt: next.attempt)

@@ -11,6 +11,9 @@ extension HedgedCalls {
         var start: Int64, timerDue: Int64
         var id: Int32
         var isPermanent: Bool, isRetry: Bool
+        /// Whether its attempt was cancelled above (``ReplicaDecisions/takeCancellation(_:attempt:)``):
+        /// its copies still queued leave unserved.
+        var isCancelled = false
         /// What the call decides as its copies go and end (gRPC A6, Finagle's or Envoy's rule).
         var machine: HedgedCallMachine
         /// The workers' busy time for its copies so far, in nanoseconds (up to 64 copies of up to

@@ -39,7 +39,23 @@ struct ReplicaDecisions<Outer: HedgeDecisions>: NestedDecisions {
 
     func isRetrying(_ client: Int) -> Bool { calls.call(of: client).isRetry }
 
-    func isCancelled(_ client: Int, attempt: Int64) -> Bool { false }
+    static var mayCancelWork: Bool { Outer.mayCancelWork }
+
+    /// A copy whose call's attempt was cancelled above (a stack's deadline propagation, or a hedge
+    /// above that cancelled its loser) leaves the queue unserved, and so does each other queued
+    /// copy of that call: the first one dequeued asks the wrapper, whose answer the call keeps.
+    /// The copy ends for nobody, as a copy whose client stopped waiting does.
+    mutating func takeCancellation(_ client: Int, attempt: Int64) -> Bool {
+        guard Outer.mayCancelWork else { return false }
+        let c = Int(calls.copies[client].call)
+        if !calls.calls[c].isCancelled {
+            let call = calls.calls[c]
+            guard outer.pointee.takeCancellation(Int(call.client), attempt: call.clientAttempt) else { return false }
+            calls.calls[c].isCancelled = true
+        }
+        copyEnded(client, nil)
+        return true
+    }
 
     /// A withdrawn copy's slot is free (or holds a later copy): its queued entry is stale.
     func isWithdrawn(_ client: Int, attempt: Int64) -> Bool { !calls.isLive(client, tag: attempt) }

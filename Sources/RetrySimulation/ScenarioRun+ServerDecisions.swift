@@ -22,8 +22,10 @@ extension ScenarioRun: DriverDecisions {
     func isRetrying(_ client: Int) -> Bool { clients[client].backoff.attempts > 1 }
 
     /// A client says nothing when it stops waiting: its work is never cancelled.
+    static var mayCancelWork: Bool { false }
+
     @inline(__always)
-    func isCancelled(_ client: Int, attempt: Int64) -> Bool { false }
+    func takeCancellation(_ client: Int, attempt: Int64) -> Bool { false }
 
     /// A client never withdraws work: only a hedge's copies are.
     @inline(__always)

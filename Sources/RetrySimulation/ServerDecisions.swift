@@ -20,15 +20,20 @@ protocol ServerDecisions {
     func isPermanent(_ client: Int) -> Bool
     /// Whether `client`'s current attempt is a retry.
     func isRetrying(_ client: Int) -> Bool
-    /// Whether the work for `client`'s attempt `attempt` is cancelled: its caller stopped waiting
-    /// and said so (deadline propagation), so a queued attempt is dropped unserved.
-    func isCancelled(_ client: Int, attempt: Int64) -> Bool
+    /// Whether some decisions of this type may cancel work (``takeCancellation(_:attempt:)``): a
+    /// constant of the type, so that a server the clients reach directly pays nothing to ask.
+    static var mayCancelWork: Bool { get }
     /// Whether the work for `client`'s attempt `attempt` was withdrawn (a hedge's cancelled loser):
     /// the server let it go already, so a queued entry of it is dropped. Always false for a client.
     func isWithdrawn(_ client: Int, attempt: Int64) -> Bool
     /// When `client`'s current request started (its first attempt).
     func requestStart(of client: Int) -> VirtualTime
 
+    /// Whether the work for `client`'s queued attempt `attempt` is cancelled: its caller stopped
+    /// waiting and said so (deadline propagation, a hedge above that cancelled its loser). The
+    /// server then drops the entry unserved, and the decisions have settled it (a cancellation
+    /// taken, a replica's copy ended): asked once per entry, as the server dequeues it.
+    mutating func takeCancellation(_ client: Int, attempt: Int64) -> Bool
     /// An attempt of `client` reached the server now: count it, answered at once with `outcome` or not.
     mutating func counted(_ client: Int, isRetry: Bool, answeredAtOnce outcome: AttemptOutcome?)
     /// Answer `client` now with `answer`; `outcome` is the answer as the load timeline counts it,

@@ -50,7 +50,7 @@ final class StackCalls {
         var inFlight: [Int32]
         /// The hedged attempts of layers above the bottom, each call's call or hedge below (by
         /// slot; kept when ``cancelsBelow`` only), and the bottom attempts cancelled while the
-        /// server held them (dropped if still queued: ``StackDecisions/isCancelled(_:attempt:)``).
+        /// server held them (dropped if still queued: ``StackDecisions/takeCancellation(_:attempt:)``).
         var hedges = LayerHedges()
         var children: [Int32] = []
         var cancelledAttempts: Set<UInt32> = []

@@ -34,10 +34,13 @@ struct StackDecisions<Outer: HedgeDecisions>: NestedDecisions, HedgeDecisions {
 
     func isRetrying(_ client: Int) -> Bool { calls[client].isRetry }
 
+    /// A stack's calls cancel work below them: with deadline propagation, or a hedge that cancels.
+    static var mayCancelWork: Bool { true }
+
     /// With deadline propagation, an attempt its call stopped waiting for (its per-try timeout or
     /// its deadline passed) is cancelled; without, the server cannot know. An attempt whose call
-    /// a hedge above cancelled is cancelled too (asked once, as the server dequeues it).
-    func isCancelled(_ client: Int, attempt: Int64) -> Bool {
+    /// a hedge above cancelled is cancelled too (its tag is taken from the set of cancelled ones).
+    func takeCancellation(_ client: Int, attempt: Int64) -> Bool {
         guard calls.propagatesDeadline || calls.cancelsBelow, !calls[client].awaits(attempt) else { return false }
         return calls.takeCancelled(attempt) || calls.propagatesDeadline
     }

@@ -13,14 +13,18 @@ import Testing
     static let fixed100ms = ServiceTime.deterministic(.milliseconds(100))
 
     /// Clients at t = 0, one request each, no retries of their own (and `clientHedge`), above
-    /// `layers`, in front of one capacity server.
+    /// `layers`, in front of one capacity server; with `replicaSet`, the server is a replica set of
+    /// one (an outlier detection that never ejects runs it through one).
     static func stack(
         clients: Int = 1, workers: Int, queue: Int, service: ServiceTime = fixed100ms, layers: [ServiceLayer],
-        clientHedge: Hedging? = nil
+        clientHedge: Hedging? = nil, replicaSet: Bool = false
     ) throws -> Scenario {
         try Scenario(
             clients: clients,
-            server: .capacity(CapacityModel(workers: workers, serviceTime: service, queueLimit: queue)),
+            server: .capacity(
+                CapacityModel(
+                    workers: workers, serviceTime: service, queueLimit: queue,
+                    outlierDetection: replicaSet ? OutlierDetection() : nil)),
             policy: try BackoffPolicy(budget: .maxAttempts(1)), bucketWidth: .milliseconds(10), layers: layers,
             hedging: clientHedge)
     }
@@ -52,9 +56,11 @@ import Testing
     /// One worker: copy 2 waits in the queue behind copy 1, and is dropped unserved when copy 1
     /// wins; without cancellation (`hedge-cancel=false`) its `db` call still waits for it, and it
     /// is served 100–200 ms for a hedge that has its answer (orphaned, not wasted: the work's own
-    /// caller waited for it).
-    @Test func aQueuedLoserIsDroppedUnlessTheHedgeKeepsIt() throws {
-        let cancelling = try Self.stack(workers: 1, queue: 10, layers: [try Self.api30ms(), try Self.layer("db")])
+    /// caller waited for it). A replica set of one does the same.
+    @Test(arguments: [false, true])
+    func aQueuedLoserIsDroppedUnlessTheHedgeKeepsIt(replicaSet: Bool) throws {
+        let cancelling = try Self.stack(
+            workers: 1, queue: 10, layers: [try Self.api30ms(), try Self.layer("db")], replicaSet: replicaSet)
         let cancelled = try cancelling.run(seed: Self.seed)
         #expect(cancelled.successes == 1 && cancelled.lastCompletion == 0.1)
         #expect(cancelled.wastedWork == 0 && cancelled.layers[1].cancelled == 1)
@@ -63,7 +69,7 @@ import Testing
             layers: [
                 try Self.layer("api", hedge: try Hedging(delay: .milliseconds(30), copies: 2, cancelsLosers: false)),
                 try Self.layer("db"),
-            ])
+            ], replicaSet: replicaSet)
         let kept = try keeping.run(seed: Self.seed)
         #expect(kept.successes == 1 && kept.lastCompletion == 0.1)
         #expect(kept.wastedWork == 0 && kept.orphanedAttempts == 1 && kept.layers[1].cancelled == 0)
@@ -83,10 +89,12 @@ import Testing
     }
 
     /// A cancellation walks down every layer: the loser's `mid` call is cancelled, then its `db`
-    /// call, whose queued attempt the server drops.
-    @Test func aCancellationWalksDownEveryLayer() throws {
+    /// call, whose queued attempt the server drops; a replica set of one drops it too.
+    @Test(arguments: [false, true])
+    func aCancellationWalksDownEveryLayer(replicaSet: Bool) throws {
         let scenario = try Self.stack(
-            workers: 1, queue: 10, layers: [try Self.api30ms(), try Self.layer("mid"), try Self.layer("db")])
+            workers: 1, queue: 10, layers: [try Self.api30ms(), try Self.layer("mid"), try Self.layer("db")],
+            replicaSet: replicaSet)
         let report = try scenario.run(seed: Self.seed)
         #expect(report.successes == 1 && report.lastCompletion == 0.1 && report.wastedWork == 0)
         #expect(report.layers.map(\.cancelled) == [0, 1, 1] && report.layers.map(\.requests) == [1, 2, 2])

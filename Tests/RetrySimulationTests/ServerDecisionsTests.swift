@@ -28,7 +28,8 @@ import Testing
         func isAwaiting(_ client: Int, attempt: Int64) -> Bool { awaiting.contains(client) }
         func isPermanent(_ client: Int) -> Bool { false }
         func isRetrying(_ client: Int) -> Bool { false }
-        func isCancelled(_ client: Int, attempt: Int64) -> Bool { false }
+        static var mayCancelWork: Bool { false }
+        func takeCancellation(_ client: Int, attempt: Int64) -> Bool { false }
         func isWithdrawn(_ client: Int, attempt: Int64) -> Bool { false }
         func requestStart(of client: Int) -> VirtualTime { .zero }
 

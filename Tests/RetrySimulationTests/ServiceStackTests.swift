@@ -104,16 +104,20 @@ import Testing
     /// - 1 s: attempt 1 is done for nobody (wasted, orphaned); attempt 2 is served (until 2 s),
     ///   for nobody too. With deadline propagation its caller's timeout has cancelled it: it
     ///   leaves the queue unserved, and one attempt is orphaned, not two.
-    /// Work done for nobody is no answer: the timeline records none.
-    @Test(arguments: [false, true])
-    func perTryTimeoutsLeaveOrphanedWork(propagating: Bool) throws {
-        let capacity = CapacityModel(workers: 1, serviceTime: .deterministic(.seconds(1)), queueLimit: 10)
+    /// Work done for nobody is no answer: the timeline records none. The same holds where the server
+    /// is a replica set of one (an outlier detection that never ejects runs it through one).
+    @Test(arguments: [false, true], [false, true])
+    func perTryTimeoutsLeaveOrphanedWork(propagating: Bool, replicaSet: Bool) throws {
+        let capacity = CapacityModel(
+            workers: 1, serviceTime: .deterministic(.seconds(1)), queueLimit: 10,
+            outlierDetection: replicaSet ? OutlierDetection() : nil)
         let layer = try ServiceLayer(
             name: "api", policy: Self.policy(2, jitter: .disabled, base: .milliseconds(100)),
             timeout: .milliseconds(400))
         let scenario = try Scenario(
             clients: 1, server: .capacity(capacity), policy: Self.policy(1), bucketWidth: .milliseconds(100),
             layers: [layer], deadline: propagating ? .seconds(60) : nil, propagatesDeadline: propagating)
+        #expect(scenario.runsReplicaSet == replicaSet)
         let report = try scenario.run(seed: Self.seed)
         #expect(report.attempts == 2 && report.layers[0].timeouts == 2 && report.layers[0].giveUps == 1)
         #expect(report.giveUps == 1 && report.meanCompletion == 0.9)
