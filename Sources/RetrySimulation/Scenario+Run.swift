@@ -59,6 +59,8 @@ extension Scenario {
         guard recycles || starts.count < ScenarioEvent.maximumClients else {
             throw SimulationError.tooManyClients(starts.count)
         }
+        // Each server model names its machine; the system around it (a replica set, a stack of
+        // layers) is composed from the scenario by runEventOrdered.
         switch server {
         case .alwaysFail, .bernoulli, .outage, .trace:
             return try runEventOrdered(
@@ -69,14 +71,6 @@ extension Scenario {
             return try runEventOrdered(
                 starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit, progress,
                 ContentionServer.self)
-        case .capacity where runsReplicaSet && !layers.isEmpty:
-            return try runEventOrdered(
-                starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit, progress,
-                ServiceStack<HedgedReplicas<CapacityServer>>.self)
-        case .capacity where runsReplicaSet:
-            return try runEventOrdered(
-                starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit, progress,
-                HedgedReplicas<CapacityServer>.self)
         case .capacity:
             return try runEventOrdered(
                 CapacityServer.self, starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit,
@@ -147,11 +141,39 @@ extension Scenario {
     /// The clients a thread of a client-by-client run takes at a time.
     static let clientChunk = 1 << 20
 
-    /// An event-ordered run with `Server`, compiled apart with and without shared limits.
+    /// An event-ordered run of the system the scenario describes around `Server`, its server
+    /// model's machine: composed from the description, not listed by type. The machine serves
+    /// behind a replica set where the scenario has one (``runsReplicaSet``: replicas, a hedge, host
+    /// faults, a host predicate or outlier detection, which validation allows only where the
+    /// machine's work can be withdrawn), and below a stack where it has layers.
     func runEventOrdered<Server: StackableServer>(
         _: Server.Type, starts: ArrivalSequence, recycles: Bool, seed: UInt64, _ requestLog: (any RequestLog)?,
         _ exactQuantileLimit: Int,
         _ progress: RunProgress?
+    ) throws -> ScenarioReport {
+        if runsReplicaSet, let replica = Server.self as? any WithdrawableServer.Type {
+            return try runReplicated(
+                replica, starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit, progress)
+        }
+        return try runStacked(
+            Server.self, starts: starts, recycles: recycles, seed: seed, requestLog, exactQuantileLimit, progress)
+    }
+
+    /// ``runEventOrdered(_:starts:recycles:seed:_:_:_:)`` with `Replica`'s machines behind a replica set.
+    private func runReplicated<Replica: WithdrawableServer>(
+        _: Replica.Type, starts: ArrivalSequence, recycles: Bool, seed: UInt64, _ requestLog: (any RequestLog)?,
+        _ exactQuantileLimit: Int, _ progress: RunProgress?
+    ) throws -> ScenarioReport {
+        try runStacked(
+            HedgedReplicas<Replica>.self, starts: starts, recycles: recycles, seed: seed, requestLog,
+            exactQuantileLimit, progress)
+    }
+
+    /// An event-ordered run with `Server` below the scenario's layers, when it has some; compiled
+    /// apart with and without shared limits.
+    private func runStacked<Server: StackableServer>(
+        _: Server.Type, starts: ArrivalSequence, recycles: Bool, seed: UInt64, _ requestLog: (any RequestLog)?,
+        _ exactQuantileLimit: Int, _ progress: RunProgress?
     ) throws -> ScenarioReport {
         if !layers.isEmpty {
             return try runEventOrdered(

@@ -7,8 +7,9 @@ import Stochastics
 /// driver's clients, counters, timeline or engine.
 ///
 /// The driver is generic over its server (and a server over its decisions), so every call is
-/// specialised. A new server model is one new file: a type conforming to this protocol, chosen in
-/// `Scenario.run`.
+/// specialised. A new server model is one new file: a type conforming to this protocol, named by
+/// its model (``ServerComponent``); the replica set and the stack around it are composed by
+/// `Scenario.runEventOrdered`.
 ///
 /// What a server may decide depends on where it may sit, and its protocol says so: a server the
 /// driver runs gets ``DriverDecisions``; one that may also sit below a stack's layers
