@@ -1,4 +1,5 @@
 import BackoffPolicies
+import EventSimulation
 import RetrySimulation
 
 extension CheckCommand {
@@ -24,8 +25,10 @@ extension CheckCommand {
 
     /// The scenario of a simulate row, or `nil` when its columns cannot say (a row with layers in a
     /// table without `layer_attempts`). Each column is read through its declaration
-    /// (``ScenarioColumns``), the one its table was written with.
-    private static func scenario(_ record: [String], in table: CSVReader, policy: BackoffPolicy)
+    /// (``ScenarioColumns``), the one its table was written with. With `shaped`, the capacity
+    /// server takes its workers, queue, expired drops and degradation window from their columns,
+    /// and Poisson arrivals their duration, as the fluid model needs (the closed forms do not).
+    static func scenario(_ record: [String], in table: CSVReader, policy: BackoffPolicy, shaped: Bool = false)
         throws(RowPolicy.Problem) -> Scenario?
     {
         let columns = ScenarioColumns.self
@@ -35,12 +38,23 @@ extension CheckCommand {
         guard let clients = try columns.clients.read(record, in: table),
             let bucketWidth = try columns.bucketWidth.read(record, in: table)
         else { return nil }
-        let arrivals = try columns.arrivals.read(record, in: table) ?? .burst
+        var arrivals = try columns.arrivals.read(record, in: table) ?? .burst
+        if shaped, case .poisson(let rate, _) = arrivals,
+            let duration = try columns.duration.read(record, in: table) ?? nil
+        {
+            arrivals = .poisson(ratePerSecond: rate, duration: duration)
+        }
         let replicas = try columns.replicas.read(record, in: table) ?? 1
         if case .capacity = server, let service = try columns.service.read(record, in: table) ?? nil {
+            // The closed forms read neither the workers nor the queue.
+            let shape =
+                shaped
+                ? try capacityShape(record, in: table)
+                : (workers: 1, queue: 0, dropsExpired: false, degradation: nil)
             server = .capacity(
                 CapacityModel(
-                    workers: 1, serviceTime: service, queueLimit: 0, replicas: replicas,
+                    workers: shape.workers, serviceTime: service, queueLimit: shape.queue,
+                    degradation: shape.degradation, replicas: replicas, dropsExpired: shape.dropsExpired,
                     faultyHosts: try columns.hostFault.read(record, in: table) ?? nil,
                     outlierDetection: try columns.outlierDetection.read(record, in: table) ?? nil))
         }
@@ -57,6 +71,26 @@ extension CheckCommand {
                 column: columns.server.name, value: table.column(columns.server.name).map { record[$0] } ?? "",
                 reason: "which makes no valid scenario: \(error)")
         }
+    }
+
+    /// The capacity server's workers, queue, expired drops and degradation window, from their
+    /// columns (a missing cell reads as the option's default).
+    private static func capacityShape(_ record: [String], in table: CSVReader) throws(RowPolicy.Problem) -> (
+        workers: Int, queue: Int, dropsExpired: Bool, degradation: CapacityModel.Degradation?
+    ) {
+        let columns = ScenarioColumns.self
+        var degradation: CapacityModel.Degradation?
+        if let from = try columns.degradeFrom.read(record, in: table) ?? nil,
+            let until = try columns.degradeUntil.read(record, in: table) ?? nil
+        {
+            degradation = CapacityModel.Degradation(
+                start: VirtualTime(from), end: VirtualTime(until),
+                fraction: (try columns.degradeTo.read(record, in: table) ?? nil) ?? 0.25)
+        }
+        let workers = (try columns.workers.read(record, in: table) ?? nil) ?? 4
+        let queue = (try columns.queue.read(record, in: table) ?? nil) ?? 100
+        let dropsExpired = (try columns.dropsExpired.read(record, in: table) ?? nil) ?? false
+        return (workers, queue, dropsExpired, degradation)
     }
 
     /// The row's layers, each with its attempts (all their closed forms need), or `nil` when the

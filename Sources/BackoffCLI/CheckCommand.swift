@@ -16,7 +16,10 @@ struct CheckCommand: RunnableCommand {
         and so does a row whose policy columns describe no valid policy, naming the column. Each simulated mean is \
         then compared with the recomputed formula: z = (mean - formula) / standard error, failing when \
         |z| > --z (a hedge's copies, response and work only where no copy waited: peak_queue and rejected 0; rows without a closed form are skipped and counted; rows whose columns cannot be recomputed, \
-        a linear schedule's, are compared with their formula column). A formula --server capacity table has no \
+        a linear schedule's, are compared with their formula column). A simulate row's fluid_ cells are \
+        recomputed from its scenario columns (workers, queue, duration_s, drop_expired, degrade_* among them; \
+        goodput, attempts and recovery time to 1e-5 relative, the words word for word; an empty cell is not compared, \
+        and a row whose capacity followed --capacity-trace is skipped). A formula --server capacity table has no \
         means: its capacity_ and fluid_ answers are recomputed from its arrivals, workers, queue, service, \
         timeout_s and policy columns (the chain's to 1e-7 relative, the fluid's goodputs to 1e-5 and tipping \
         backlog to 1e-3, fluid_state word for word). With --baseline OLD.csv, rows are matched by their parameters (point_id when both \
@@ -198,6 +201,7 @@ struct CheckCommand: RunnableCommand {
                     column: comparison.measured, row: label(row, record, table), against: "formula")
             }
         }
+        checkFluidAnswers(table, report: &report)
     }
 
     /// True when the row's copies all started at once: no queue formed (`peak_queue` 0) and none was

@@ -58,6 +58,15 @@ struct Column<Source>: Sendable {
         return column
     }
 
+    /// The same column over rows of another kind, each written from what `source` takes of it.
+    func reading<Row>(_ source: @escaping @Sendable (Row) -> Source) -> Column<Row> {
+        let value = value
+        var column = Column<Row>(name, meaning) { value(source($0)) }
+        (column.policyParameters, column.rewrite) = (policyParameters, rewrite)
+        (column.holdsText, column.describesParameter) = (holdsText, describesParameter)
+        return column
+    }
+
     /// The column as documentation: its name and meaning.
     var documentation: ColumnDocumentation {
         ColumnDocumentation(name: name, meaning: meaning, describesParameter: describesParameter)

@@ -17,8 +17,8 @@ enum ScenarioColumns {
     static let hedge = TypedColumn(
         "hedge", "the hedge, as --hedge takes it (none: one copy per attempt)",
         CellCodec(HedgeSpec.self, unreadable: "which is not a hedge"))
-    /// A Poisson process's duration is `--duration`'s, which no column records and no closed form
-    /// depends on: it reads back as 1 s.
+    /// A Poisson process's duration is `--duration`'s, which no closed form depends on: it reads
+    /// back as 1 s here, and the fluid's recomputation takes it from ``duration``.
     static let arrivals = TypedColumn(
         "arrivals", "when sessions start, as --arrivals takes it: burst, uniform:WINDOW or poisson:RATE",
         CellCodec<Arrivals>(

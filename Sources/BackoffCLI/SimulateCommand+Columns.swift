@@ -190,5 +190,5 @@ extension SimulateCommand {
                 String($0.report.deadlineExceeded)
             },
         ] + hedgeColumns + fluidColumns + [ScenarioColumns.timeout.column { $0.scenario.attemptTimeout }]
-        + faultyHostColumns + triedHostColumns + outlierColumns
+        + faultyHostColumns + triedHostColumns + outlierColumns + capacityColumns
 }

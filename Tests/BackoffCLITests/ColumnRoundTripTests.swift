@@ -51,38 +51,38 @@ import Testing
         (["presets"], declared(PresetsCommand.table), 11),
         (["schedule", "--jitter", "equal", "--max-attempts", "6"], declared(ScheduleCommand.table), 1),
         (["limiter", "--events", "EVENTS"], declared(LimiterCommand.table), 0),
-        (["simulate", "--clients", "100", "--jitter", "all", "--cap-mode", "clamp"], simulateColumns, 24),
+        (["simulate", "--clients", "100", "--jitter", "all", "--cap-mode", "clamp"], simulateColumns, 32),
         (
             [
                 "simulate", "--server", "capacity", "--clients", "100", "--replicas", "2", "--hedge",
                 "on:delay=5ms:max-attempts=3", "--service", "mixture:0.9@exp:10ms;0.1@lognormal:50ms:20ms",
                 "--arrivals", "poisson:200", "--duration", "1s", "--jitter", "full",
-            ], simulateColumns, 24
+            ], simulateColumns, 32
         ),
         (
             [
                 "simulate", "--server", "capacity", "--replicas", "4", "--host-fault",
                 "1:slow:service=lognormal:50ms:20ms",
                 "--arrivals", "poisson:200", "--duration", "1s", "--jitter", "full,none",
-            ], simulateColumns, 24
+            ], simulateColumns, 32
         ),
         (
             [
                 "simulate", "--server", "ratelimit:50/s:burst=5", "--clients", "100", "--arrivals", "uniform:2s",
                 "--jitter", "equal", "--layer", "max-attempts=2", "--layer", "max-attempts=3",
-            ], simulateColumns, 24
+            ], simulateColumns, 32
         ),
         (
             [
                 "simulate", "--server", "capacity", "--clients", "200", "--arrivals", "poisson:400", "--duration", "2s",
                 "--degrade-from", "500ms", "--degrade-until", "1s", "--jitter", "full",
-            ], simulateColumns, 24
+            ], simulateColumns, 32
         ),
         // A sweep's rows are simulate's, after a sweep_ column per varied option, and its point_id
         // (a text id the sweep writes itself).
         (
             ["sweep", "simulate", "--clients", "30,40", "--jitter", "full,equal"],
-            simulateColumns.merging(["point_id": Declared(rewrite: nil, holdsText: true)]) { $1 }, 24
+            simulateColumns.merging(["point_id": Declared(rewrite: nil, holdsText: true)]) { $1 }, 32
         ),
         // tune's rows: simulate's policy cells and measures of each candidate, and its own columns.
         (

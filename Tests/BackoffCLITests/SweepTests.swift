@@ -307,7 +307,8 @@ import Testing
 
     /// The columns `check --baseline` matches rows by are those the tables declare as parameters:
     /// every policy and scenario column, and the run's (runs, seed, generator, quantiles, the
-    /// formula's budget, outage and server (its workers, queue and timeout), a sweep's point_id); never a
+    /// formula's budget, outage and server (its workers, queue and timeout), simulate's capacity
+    /// shape (duration, expired drops, degradation window, trace), a sweep's point_id); never a
     /// measurement.
     @Test func baselineKeysAreTheDeclaredParameters() {
         let expected: Set = [
@@ -315,7 +316,8 @@ import Testing
             "max_elapsed_s", "cap_mode", "first_retry", "granularity_s", "clients", "server", "bucket_s", "layers",
             "replicas", "hedge", "arrivals", "service", "layer_attempts", "runs", "seed", "generator", "quantiles",
             "wait_budget_s", "outage_s", "point_id", "workers", "queue", "timeout_s", "host_fault",
-            "retry_host_predicate", "outlier_detection",
+            "retry_host_predicate", "outlier_detection", "duration_s", "drop_expired", "degrade_from_s",
+            "degrade_until_s", "degrade_to", "capacity_trace",
         ]
         #expect(CheckCommand.parameterColumns == expected)
     }
