@@ -87,18 +87,25 @@ extension Scenario {
                     bytes: heldSessions * Double(limitBytes))
             ]
         // Each client's request holds a call in each layer, and each call about two queued events
-        // (its next attempt or timeout, its deadline); orphaned calls add to it.
+        // (its next attempt or timeout, its deadline); orphaned calls add to it. A hedge above a
+        // layer (the clients', or a layer's) makes each of its attempts a call per copy there.
         let callBytes = Double(MemoryLayout<ServiceCall>.stride + 2 * 32)
+        let callsPerRequest = layers.reduce(into: (calls: 0.0, copies: Double(hedging?.copies ?? 1))) { sum, layer in
+            sum.calls += sum.copies
+            sum.copies *= Double(layer.hedging?.copies ?? 1)
+        }.calls
         let layerParts: [MemoryEstimate.Item] =
             layers.isEmpty
             ? []
             : [
                 .init(
                     parameter: "--layer (\(layers.count))",
-                    what:
-                        "at least \(MemoryEstimate.count(sessions * Double(layers.count))) calls in the layers, "
-                        + "\(Int(callBytes)) bytes each (orphaned work holds more)",
-                    bytes: sessions * Double(layers.count) * callBytes)
+                    what: (callsPerRequest > Double(layers.count)
+                        ? "\(MemoryEstimate.count(sessions * callsPerRequest)) calls in the layers if every "
+                            + "hedge sends all its copies"
+                        : "at least \(MemoryEstimate.count(sessions * callsPerRequest)) calls in the layers")
+                        + ", \(Int(callBytes)) bytes each (orphaned work holds more)",
+                    bytes: sessions * callsPerRequest * callBytes)
             ]
         // A hedged request's response time is kept for exact quantiles (grown by doubling, then a
         // sorted copy and the summary's): up to 4 x 8 bytes a request. Its call and copies are freed

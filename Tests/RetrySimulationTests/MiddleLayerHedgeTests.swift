@@ -230,4 +230,21 @@ import Testing
                 workers: 1, queue: 1, layers: [try Self.layer("db")], clientHedge: try Hedging(percentile: 0.9))
         }
     }
+
+    /// The memory estimate counts a hedge's copies as calls of the layer below: 1,000 clients
+    /// hedging 3 copies into `api`, which hedges 2 into `db`, hold 3 `api` calls and 6 `db` calls a
+    /// request, where a stack without hedges holds 2.
+    @Test func theMemoryEstimateCountsHedgeCopiesAsCalls() throws {
+        let plain = try Self.stack(clients: 1000, workers: 4, queue: 10, layers: [Self.layer("api"), Self.layer("db")])
+        let hedged = try Self.stack(
+            clients: 1000, workers: 4, queue: 10, layers: [try Self.api30ms(), try Self.layer("db")],
+            clientHedge: try Hedging(delay: .milliseconds(30), copies: 3))
+        func calls(_ scenario: Scenario) throws -> MemoryEstimate.Item {
+            try #require(scenario.memoryEstimate.items.first { $0.parameter.hasPrefix("--layer") })
+        }
+        let (few, many) = (try calls(plain), try calls(hedged))
+        #expect(many.bytes == 4.5 * few.bytes)
+        #expect(few.what.hasPrefix("at least 2,000 calls in the layers"), "\(few.what)")
+        #expect(many.what.hasPrefix("9,000 calls in the layers if every hedge"), "\(many.what)")
+    }
 }
