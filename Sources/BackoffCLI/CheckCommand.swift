@@ -16,7 +16,8 @@ struct CheckCommand: RunnableCommand {
         and so does a row whose policy columns describe no valid policy, naming the column. Each simulated mean is \
         then compared with the recomputed formula: z = (mean - formula) / standard error, failing when \
         |z| > --z (a hedge's copies, response and work only where no copy waited: peak_queue and rejected 0; rows without a closed form are skipped and counted; rows whose columns cannot be recomputed, \
-        a linear schedule's, are compared with their formula column). A simulate row's fluid_ cells are \
+        a linear schedule's, are compared with their formula column; so are a simulate --hosts-report's shares, \
+        each against its formula_share). A simulate row's fluid_ cells are \
         recomputed from its scenario columns (workers, queue, duration_s, drop_expired, degrade_* among them; \
         goodput, attempts and recovery time to 1e-5 relative, the words word for word; an empty cell is not compared, \
         and a row whose capacity followed --capacity-trace is skipped). A formula --server capacity table has no \

@@ -13,6 +13,8 @@ extension ClosedFormMean {
         case .meanResponse: "mean_response_s"
         case .workPerRequest: "work_per_request_s"
         case .faultyHostShare: "faulty_host_share"
+        case .retriesToTriedHosts: "retries_to_tried_hosts"
+        case .hostShare: "share"
         }
     }
 

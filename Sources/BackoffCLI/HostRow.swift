@@ -42,14 +42,16 @@ struct HostRow {
         Column("copies", "copies the balancer sent the host (attempts, and a hedge's copies)") {
             String($0.load.copies)
         },
-        Column("share", "the host's share of every copy sent to the replicas") { CSVFormat.number($0.share) },
+        Column(ClosedFormMean.hostShare.column, "the host's share of every copy sent to the replicas") {
+            CSVFormat.number($0.share)
+        },
         Column(
-            "formula_share",
+            ClosedFormMean.hostShare.formulaColumn,
             "1/K for each of K hosts where each copy's host is drawn uniformly after whatever decided to send it "
                 + "(a random balancer, no hedge, no outlier detection, no retry host predicate that redraws); else empty"
         ) { CSVFormat.number($0.formulaShare) },
         Column(
-            "se_share",
+            ClosedFormMean.hostShare.standardErrorColumn,
             "standard error of share where formula_share holds: √(p(1 - p)/copies), p = 1/K (given the copies, each "
                 + "lands on the host independently with probability p); else empty"
         ) { row in

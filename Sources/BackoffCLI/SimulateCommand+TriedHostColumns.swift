@@ -5,18 +5,18 @@ extension SimulateCommand {
     static let triedHostColumns: [Column<SimulateRow>] = [
         ScenarioColumns.retryHostPredicate.column { $0.scenario.retryHostPredicate },
         Column(
-            "retries_to_tried_hosts",
+            ClosedFormMean.retriesToTriedHosts.column,
             "share of the retries picked under --retry-host-predicate that went to a host their request had tried "
                 + "(empty without the predicate, or without retries)"
         ) { CSVFormat.number($0.triedHosts?.share.finite) },
         Column(
-            "formula_retries_to_tried_hosts",
+            ClosedFormMean.retriesToTriedHosts.formulaColumn,
             "its closed form under a random balancer: the mean over the run's retries of (a/n)^(N+1), a the distinct "
                 + "hosts the retry's request had tried, n the replicas, N the predicate's attempts (empty: another "
                 + "balancer, or outlier detection)"
         ) { row in CSVFormat.number(row.scenario.retryHostFormulaHolds ? row.triedHosts?.expectedShare.finite : nil) },
         Column(
-            "se_retries_to_tried_hosts",
+            ClosedFormMean.retriesToTriedHosts.standardErrorColumn,
             "standard error of retries_to_tried_hosts: √(Σ p(1 - p))/R with p = (a/n)^(N+1) under a random balancer "
                 + "(the retries are independent given a), else √(s(1 - s)/R) for the share s, R the retries"
         ) { row in

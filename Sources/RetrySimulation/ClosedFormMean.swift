@@ -18,13 +18,19 @@ public enum ClosedFormMean: CaseIterable, Hashable, Sendable {
     case workPerRequest
     /// The share of copies sent to a faulty host (``Scenario/faultyHostShareFormula``).
     case faultyHostShare
+    /// The share of the retries picked under a retry host predicate that went back to a host
+    /// their request had tried; its formula is the mean of (a/n)^(N+1) over the run's retries.
+    case retriesToTriedHosts
+    /// One host's share of the copies sent to a replica set (a hosts report's row): 1/K where each
+    /// copy's host is uniform.
+    case hostShare
 
     /// True for the hedge's means: their closed forms assume that every copy starts at once (no
     /// copy waits for a worker or is turned away), and their standard errors that requests are
     /// independent, which load breaks.
     public var holdsOnlyWithoutQueueing: Bool {
         switch self {
-        case .meanTotalWait, .attemptsPerClient, .successes, .faultyHostShare: false
+        case .meanTotalWait, .attemptsPerClient, .successes, .faultyHostShare, .retriesToTriedHosts, .hostShare: false
         case .copiesPerRequest, .meanResponse, .workPerRequest: true
         }
     }

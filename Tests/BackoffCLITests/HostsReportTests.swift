@@ -86,4 +86,23 @@ import Testing
         ])
         #expect(tune.status == 64 && tune.stderr.contains("Unknown option '--hosts-report'"))
     }
+
+    /// `check` reads a hosts report as it reads the main table: each host's share against its
+    /// formula through its standard error (8 comparisons: 4 hosts in 2 modes), the formula taken
+    /// as written, since the report has no column to recompute 1/K from. An edited formula fails.
+    @Test func checkComparesEachHostsShareWithItsFormula() throws {
+        let directory = TemporaryDirectory()
+        let report = directory.file("hosts.csv")
+        #expect(Invocation(Self.replicaSet + ["--hosts-report", report]).status == 0)
+        let checked = Invocation(["check", report])
+        #expect(checked.status == 0, "\(checked.stdout)")
+        #expect(checked.stdout.contains("8 rows, 8 comparisons, 0 failed"), "\(checked.stdout)")
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        let edited = directory.file("edited.csv")
+        try text.replacingOccurrences(of: ",0.25,", with: ",0.5,").write(
+            toFile: edited, atomically: true, encoding: .utf8)
+        let failed = Invocation(["check", edited])
+        #expect(failed.status == 1 && failed.stdout.contains("8 failed"), "\(failed.stdout)")
+        #expect(failed.stdout.contains("FAIL row 1 (jitter=full): share"), "\(failed.stdout)")
+    }
 }

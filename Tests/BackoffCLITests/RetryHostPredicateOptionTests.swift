@@ -23,6 +23,13 @@ import Testing
         #expect(p2c.field("formula_retries_to_tried_hosts") == "" && p2c.field("se_retries_to_tried_hosts") != "")
         let plain = Invocation(Self.replicated)
         #expect(plain.field("retry_host_predicate") == "none" && plain.field("retries_to_tried_hosts") == "")
+        // `check` compares the same share with its formula through its standard error.
+        let directory = TemporaryDirectory()
+        let checked = Invocation(["check", try directory.write(run.stdout, to: "table.csv")])
+        #expect(checked.status == 0, "\(checked.stdout)")
+        let edited = run.stdout.replacingOccurrences(of: ",\(formula),", with: ",\(formula + 10 * error),")
+        let failed = Invocation(["check", try directory.write(edited, to: "edited.csv")])
+        #expect(failed.status == 1 && failed.stdout.contains("retries_to_tried_hosts"), "\(failed.stdout)")
     }
 
     @Test(arguments: [
