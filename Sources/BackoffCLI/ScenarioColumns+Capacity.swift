@@ -14,7 +14,9 @@ extension ScenarioColumns {
         "duration_s", "poisson arrivals: how long new sessions arrive (--duration), seconds (empty for other arrivals)",
         optionalSeconds(atLeast: .nanoseconds(1)))
     static let dropsExpired = TypedColumn(
-        "drop_expired", "capacity: yes when a worker drops queued work nobody waits for (--drop-expired), else no",
+        "drop_expired",
+        "capacity: yes when a worker drops queued work nobody waits for (--drop-expired), else no (empty for other "
+            + "servers)",
         CellCodec<Bool?>(
             "which is not yes, no or empty", write: { $0.map { $0 ? "yes" : "no" } ?? "" },
             read: { text in
@@ -45,7 +47,7 @@ extension ScenarioColumns {
     static let capacityTrace = TypedColumn(
         "capacity_trace",
         "capacity: yes when --capacity-trace set the capacity over time (its steps are in the file, not the table), "
-            + "else no",
+            + "else no (empty for other servers)",
         dropsExpired.codec)
 
     /// A whole number of at least `minimum`, or empty.
