@@ -2,13 +2,16 @@ import RetrySimulation
 import Stochastics
 
 extension SimulateCommand {
-    /// The columns of hedged requests and replicas (empty unless --hedge or --replicas above 1).
+    /// The columns of hedged requests and replicas: the replica set's (empty without one). The
+    /// clients' hedge over layers is a layer's, counted in the layer report.
     static let hedgeColumns: [Column<SimulateRow>] = [
         ScenarioColumns.replicas.column { $0.scenario.replicas },
         ScenarioColumns.hedge.column { $0.scenario.hedging },
         Column(
             "copies_per_request",
-            "copies sent per attempt that reached the replicas (empty unless --hedge or --replicas above 1)"
+            "copies sent per attempt that reached the replicas (empty without a replica set: --replicas above 1, or "
+                + "a hedge at the replicas, --hedge without --layer or the bottom layer's hedge-*; over layers the "
+                + "clients' hedge copies are in --layer-report's clients row)"
         ) { CSVFormat.number($0.report.hedge?.copiesPerRequest) },
         Column(
             "formula_copies_per_request",
