@@ -5,7 +5,8 @@
 extension Preset {
     /// Every preset, in the order `backoff presets` lists them.
     public static let all: [Preset] = [
-        awsSDKStandard, awsSDKStandard143, awsSDKAdaptive, awsSDKSwift, awsSDKSwiftAdaptive, grpcConnection,
+        awsSDKStandard, awsSDKStandard143, awsSDKAdaptive, awsSDKLegacy, awsSDKSwift, awsSDKSwiftAdaptive,
+        grpcConnection,
         pollyV8Default,
         pollyV8ExponentialJitter, pollyV8Hedging, finagleBackupRequests,
         pollyContribDecorrelated,
@@ -138,11 +139,11 @@ extension Preset {
     }()
 
     /// botocore's standard-mode policy from base `b`: U(0, min(b 2^(attempt-1), 20 s)), 3 attempts.
-    static func awsStandardPolicy(base: Duration, preset: String) -> BackoffPolicy {
+    static func awsStandardPolicy(base: Duration, preset: String, attempts: Int = 3) -> BackoffPolicy {
         policy(preset) { () throws(PolicyError) in
             try BackoffPolicy(
                 base: base, schedule: .exponential(multiplier: 2), cap: .seconds(20), jitter: .full, capMode: .nominal,
-                budget: .maxAttempts(3))
+                budget: .maxAttempts(attempts))
         }
     }
 

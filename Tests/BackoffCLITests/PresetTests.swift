@@ -15,6 +15,9 @@ import Testing
         ("aws-sdk-standard", [0...0.05, 0...0.1], (0.05 + 0.1) / 2),
         // botocore's adaptive mode backs off as its standard mode (the limiter is simulate's).
         ("aws-sdk-adaptive", [0...0.05, 0...0.1], (0.05 + 0.1) / 2),
+        // botocore's legacy mode (retryhandler.delay_exponential, base "rand"): rand * 2^(attempt-1),
+        // no cap, attempts 1 to 4.
+        ("aws-sdk-legacy", [0...1, 0...2, 0...4, 0...8], (1.0 + 2 + 4 + 8) / 2),
         // botocore 1.43: rand * min(2^(attempt-1), 20), attempts 1, 2.
         ("aws-sdk-standard-1.43", [0...1, 0...2], (1.0 + 2) / 2),
         // smithy-swift: min(random * 2^attempt, 20), attempt 0, 1 (the clamp cannot bind here).
