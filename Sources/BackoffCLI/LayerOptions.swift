@@ -124,17 +124,27 @@ struct LayerOptions {
         if options.isGiven(Self.report) && texts.isEmpty {
             warnings.append("'--layer-report' without '--layer' has only the clients' row")
         }
-        layers = try jitters.map { jitter throws(CommandLineError) in
+        // What a layer's policy keys say on stderr (a config file's profile, a key without effect), once.
+        let read = try jitters.map { jitter throws(CommandLineError) in
             try texts.enumerated().map { index, text throws(CommandLineError) in
-                try Self.layer(text, number: index + 1, jitter: jitter, command: options.command)
+                try Self.readLayer(text, number: index + 1, jitter: jitter, command: options.command)
             }
         }
-        self.warnings = warnings
+        layers = read.map { $0.map(\.layer) }
+        self.warnings = warnings + (read.first ?? []).flatMap(\.warnings)
     }
 
     /// The layer of SPEC `text`, the `number`th, for the rows of `jitter`.
     static func layer(_ text: String, number: Int, jitter: Jitter, command: String) throws(CommandLineError)
         -> ServiceLayer
+    {
+        try readLayer(text, number: number, jitter: jitter, command: command).layer
+    }
+
+    /// The layer of SPEC `text`, and what its policy keys say on stderr (``PolicyOptions/warnings``:
+    /// a config file's profile, a key without effect), each naming the layer.
+    private static func readLayer(_ text: String, number: Int, jitter: Jitter, command: String)
+        throws(CommandLineError) -> (layer: ServiceLayer, warnings: [String])
     {
         let what = text.isEmpty ? "'--layer' (layer \(number))" : "'--layer \(text.quotedInMessage)' (layer \(number))"
         let form = "comma-separated KEY=VALUE pairs, e.g. name=api,max-attempts=3,timeout=1s"
@@ -168,7 +178,8 @@ struct LayerOptions {
         }
         do throws(CommandLineError) {
             let parsed = try ParsedOptions(command: command, specs: specs, given: pairs)
-            let policies = try PolicyOptions(parsed, defaultJitter: jitter.name).policies
+            let policyOptions = try PolicyOptions(parsed, defaultJitter: jitter.name)
+            let policies = policyOptions.policies
             guard policies.count == 1 else {
                 throw CommandLineError.usage(
                     "Invalid value '\(parsed.text(PolicyOptions.jitter(default: jitter.name)) ?? "")' for "
@@ -186,9 +197,10 @@ struct LayerOptions {
             }
             let hedging = try Self.hedge(parsed)
             do {
-                return try ServiceLayer(
+                let layer = try ServiceLayer(
                     name: name, policy: policies[0], limits: limits, timeout: timeout, settings: settings,
                     hedging: hedging)
+                return (layer, policyOptions.warnings.map { "\(what): \($0)" })
             } catch {
                 throw CommandLineError.usage("\(error)", command: command)
             }

@@ -79,14 +79,20 @@ struct ParsedOptions {
         try readStart()
     }
 
-    /// Reads the preset or service config given as the policy's start.
+    /// Reads the preset, service config or config file given as the policy's start.
     private mutating func readStart() throws(CommandLineError) {
-        let (preset, serviceConfig) = (values[PolicyOptions.preset.name], values[PolicyOptions.grpcServiceConfig.name])
-        if preset != nil && serviceConfig != nil {
-            throw .usage("Use either '--preset' or '--grpc-service-config', not both", command: command)
+        let starts = [PolicyOptions.preset.name, PolicyOptions.grpcServiceConfig.name, PolicyOptions.config.name]
+        let given = starts.filter { values[$0] != nil }
+        if given.count > 1 {
+            throw .usage(
+                "Use one of \(given.map { "'--\($0)'" }.joined(separator: ", ")), not several: each sets the whole policy",
+                command: command)
         }
-        if let preset { start = try presetStart(preset) }
-        if let serviceConfig { start = try readServiceConfig(serviceConfig) }
+        if let preset = values[PolicyOptions.preset.name] { start = try presetStart(preset) }
+        if let serviceConfig = values[PolicyOptions.grpcServiceConfig.name] {
+            start = try readServiceConfig(serviceConfig)
+        }
+        if let config = values[PolicyOptions.config.name] { start = try readConfig(config) }
     }
 
     /// The preset called `name`; an unknown name is refused with the closest one.
@@ -95,13 +101,15 @@ struct ParsedOptions {
             let hint = Suggestion.closest(to: name, among: Preset.all.map(\.name)).map { "did you mean '\($0)'?" }
             throw invalid(spec(PolicyOptions.preset.name), name, detail: hint)
         }
-        // The policy for the failures' kind (a rate limiter's are throttling errors); an invalid kind
-        // is refused when the option is read.
+        return PolicyStart(preset: preset.answering(failureKind), origin: "--preset \(name)")
+    }
+
+    /// The kind of the failures a start's preset answers: `--failure-kind`, else a rate limiter's
+    /// throttling errors, else transient ones (an invalid kind is refused when the option is read).
+    var failureKind: FailureKind {
         let serverKind: FailureKind? =
             values[ScenarioOptions.server.name]?.hasPrefix("ratelimit:") == true ? .throttling : nil
-        let kind =
-            values[PolicyOptions.failureKind.name].flatMap(FailureKind.init(rawValue:)) ?? serverKind ?? .transient
-        return PolicyStart(preset: preset.answering(kind), origin: "--preset \(name)")
+        return values[PolicyOptions.failureKind.name].flatMap(FailureKind.init(rawValue:)) ?? serverKind ?? .transient
     }
 
     /// The options the start sets that this command does not have (a budget outside `simulate`),

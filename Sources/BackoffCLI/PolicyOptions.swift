@@ -52,6 +52,15 @@ struct PolicyOptions {
         "grpc-method", "service/method", form: "SERVICE/METHOD, e.g. helloworld.Greeter/SayHello",
         help: "With --grpc-service-config: the method whose retry policy to use (default: the first with one).",
         parse: Parsers.text)
+    static let config = Option<String?>.optional(
+        "config", "file", form: "an AWS shared config file (INI: [default] and [profile NAME] sections)",
+        help: "Read the retry policy of a config file as its project reads it: an AWS shared config profile's "
+            + "retry_mode and max_attempts, as botocore does. Options given override it.",
+        parse: Parsers.text)
+    static let configRoute = Option<String?>.optional(
+        "config-route", "name", form: "a profile's name, e.g. prod",
+        help: "With --config: the part of the file to read, an AWS profile (default: 'default').",
+        parse: Parsers.text)
     static let capMode = Option<CapMode?>.optional(
         "cap-mode", "mode", form: "nominal or clamp",
         help:
@@ -134,7 +143,8 @@ struct PolicyOptions {
 
     static func specs(defaultJitter: String) -> [OptionSpec] {
         [
-            preset.spec, grpcServiceConfig.spec, grpcMethod.spec, jitter(default: defaultJitter).spec, schedule.spec,
+            preset.spec, grpcServiceConfig.spec, grpcMethod.spec, config.spec, configRoute.spec,
+            jitter(default: defaultJitter).spec, schedule.spec,
             base.spec, multiplier.spec, increment.spec, cap.spec,
             capMode.spec, maxAttempts.spec, maxRetries.spec, maxElapsed.spec, decorrelatedFactor.spec,
             firstRetry.spec, granularity.spec, failureKind.spec,
@@ -198,6 +208,8 @@ struct PolicyOptions {
             + (options.start?.remarks ?? [])
             + (options.isGiven(Self.grpcMethod) && !options.isGiven(Self.grpcServiceConfig)
                 ? ["'--grpc-method' has no effect without '--grpc-service-config'; ignored"] : [])
+            + (options.isGiven(Self.configRoute) && !options.isGiven(Self.config)
+                ? ["'--config-route' has no effect without '--config'; ignored"] : [])
 
         var policies: [BackoffPolicy] = []
         for jitter in jitters {

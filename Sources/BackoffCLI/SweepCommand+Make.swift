@@ -40,9 +40,10 @@ extension SweepCommand {
         }
         // Jitter is always an axis (one mode per point): the command's default list, innermost, unless given
         // or set by a preset or service config (each point then runs with its own policy's one mode).
-        let policyGiven = [PolicyOptions.preset.name, PolicyOptions.grpcServiceConfig.name].contains {
-            options.givenText($0) != nil
-        }
+        let policyGiven = [PolicyOptions.preset.name, PolicyOptions.grpcServiceConfig.name, PolicyOptions.config.name]
+            .contains {
+                options.givenText($0) != nil
+            }
         if !axes.contains(where: { $0.spec.name == PolicyOptions.jitterName }), !policyGiven,
             let jitter = sweptSpecs.first(where: { $0.name == PolicyOptions.jitterName })
         {

@@ -256,8 +256,9 @@ import Testing
         (
             "unknown layer key", ["simulate", "--clients", "10", "--layer", "name=api", "--layer", "max-attemps=3"],
             "'--layer max-attemps=3' (layer 2): unknown key 'max-attemps'. Did you mean 'max-attempts'? A layer takes "
-                + "preset, grpc-service-config, grpc-method, jitter, schedule, base, multiplier, increment, cap, cap-mode, "
-                + "max-attempts, max-retries, max-elapsed, decorrelated-factor, first-retry, granularity, budget, breaker, "
+                + "preset, grpc-service-config, grpc-method, config, config-route, jitter, schedule, base, multiplier, "
+                + "increment, cap, cap-mode, max-attempts, max-retries, max-elapsed, decorrelated-factor, first-retry, "
+                + "granularity, budget, breaker, "
                 + "name, timeout, concurrency, limit, hedge-delay, hedge-percentile, hedge-per-try-timeout, hedge-max-attempts, "
                 + "hedge-cancel, hedge-cancel-delay, hedge-backoff-base, hedge-backoff-max"
         ),

@@ -134,7 +134,7 @@ import Testing
         let path = try directory.write(Self.config, to: "service-config.json")
         let result = Invocation(["formula", "--preset", "aws-sdk-standard", "--grpc-service-config", path])
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("backoff: Use either '--preset' or '--grpc-service-config', not both"))
+        #expect(result.stderr.hasPrefix("backoff: Use one of '--preset', '--grpc-service-config', not several"))
     }
 
     /// A method config's hedgingPolicy is the start's hedge: maxAttempts copies (clamped to 5, as gRPC

@@ -112,6 +112,23 @@ import Testing
         }
     }
 
+    /// The article's retrier from an AWS shared config profile: the adaptive mode's preset with the
+    /// profile's 6 attempts, its quota as the shared budget.
+    @Test func anAppRetriesByItsAWSProfile() throws {
+        let sharedConfigText = """
+            [profile batch]
+            retry_mode = adaptive
+            max_attempts = 6
+            """
+        let profile = try AWSSharedConfig(bytes: Array(sharedConfigText.utf8), profile: "batch")
+        let retrier = Retrier(preset: profile.preset)
+        #expect(retrier.policy.maxAttempts == 6 && retrier.budget?.current == .quota(.botocore2026))
+        #expect(profile.preset.adaptiveRateLimiter == Preset.awsSDKAdaptive.adaptiveRateLimiter)
+        #expect(throws: AWSSharedConfig.Invalid.self) {
+            try AWSSharedConfig(bytes: Array(sharedConfigText.utf8), profile: "prod")
+        }
+    }
+
     /// soto honours a server's Retry-After; a preset's value says so, and so does its retrier.
     @Test func sotosPresetHonoursRetryAfter() {
         #expect(Retrier(preset: .sotoDefault).retryAfterHandling == .honor)

@@ -15,7 +15,7 @@ import Retrying
 /// `Tests/Fuzz/Expected/TARGET.tsv`, so a replayed input checks a result, not only the absence of
 /// a trap.
 enum FuzzTargets {
-    static let names = ["values", "specs", "command-line", "csv", "retry-after", "grpc-config"]
+    static let names = ["values", "specs", "command-line", "csv", "retry-after", "grpc-config", "aws-config"]
 
     /// Feeds `data` to the target `name` (the fuzzer's entry point: the outcome is dropped).
     static func run(_ name: String, _ data: Data) { _ = outcome(name, data) }
@@ -42,6 +42,14 @@ enum FuzzTargets {
                         option.presetText?(preset).map { "\(option.name)=\($0)" }
                     }
                     .joined(separator: " ")
+                }
+            }
+        case "aws-config":
+            // The default profile and a named one, as `--config` reads them.
+            parts = [nil, "a"].map { profile in
+                describe { () throws(AWSSharedConfig.Invalid) in
+                    let config = try AWSSharedConfig(bytes: data, profile: profile)
+                    return "\(config.preset.name) max-attempts=\(config.maxAttempts) other=\(config.otherKeys.count)"
                 }
             }
         default: preconditionFailure("no fuzz target '\(name)'")
