@@ -28,6 +28,8 @@ import subprocess
 import sys
 import time as real_time
 
+import aws_config
+
 # Two independent sample means differ by z standard errors, z ~ N(0, 1) when both draw from one law:
 # |z| > 4 has probability 6.3e-5 per comparison. With some 400 comparisons here the chance that a
 # correct preset fails somewhere is under 3 %, and it is fixed per commit, since every seed is.
@@ -185,7 +187,7 @@ import botocore.retries.quota as quota_module
 from botocore.awsrequest import AWSResponse
 from botocore.config import Config
 
-kind, runs, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+kind, runs, seed, mode = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[5]
 quotas = []
 original_init = quota_module.RetryQuota.__init__
 def remembered(self, *args, **kwargs):
@@ -206,15 +208,15 @@ sleeps = []
 time.sleep = sleeps.append
 client = botocore.session.get_session().create_client(
     "sts", region_name="us-east-1", aws_access_key_id="a", aws_secret_access_key="b",
-    config=Config(retries={"mode": "standard"}))
+    config=Config(retries={"mode": mode}))
 client._endpoint.http_session.send = send
 random.seed(seed)
 out = sys.stdout
 out.write("botocore,%s\n" % botocore.__version__)
 # The quota is the client's: first how many retries it grants in a row, then, refilled before each
-# request, every request's waits.
-granted = 0
-while True:
+# request, every request's waits. The legacy mode has no quota (-1).
+granted = 0 if mode != "legacy" else -1
+while mode != "legacy":
     before = len(sleeps)
     try: client.get_caller_identity()
     except Exception: pass
@@ -222,7 +224,7 @@ while True:
     granted += len(sleeps) - before
 out.write("granted,%d\n" % granted)
 for run in range(1, runs + 1):
-    quotas[0]._available_capacity = quotas[0]._max_capacity
+    if quotas: quotas[0]._available_capacity = quotas[0]._max_capacity
     del sleeps[:]
     try: client.get_caller_identity()
     except Exception: pass
@@ -230,16 +232,17 @@ for run in range(1, runs + 1):
 """
 
 
-def botocore_requests(runs, kind, site=""):
-    """botocore's own client (sts GetCallerIdentity) against a fake HTTP layer answering every
-    attempt with HTTP 500 InternalFailure (transient) or 400 Throttling; run in a subprocess so
-    another botocore (`site`) can be imported first."""
+def botocore_requests(runs, kind, site="", mode="standard"):
+    """botocore's own client (sts GetCallerIdentity) in retry mode `mode` against a fake HTTP layer
+    answering every attempt with HTTP 500 InternalFailure (transient) or 400 Throttling; run in a
+    subprocess so another botocore (`site`) can be imported first."""
     result = subprocess.run(
-        [sys.executable, "-c", BOTOCORE_SAMPLER, kind, str(runs), str(SEED), site],
+        [sys.executable, "-c", BOTOCORE_SAMPLER, kind, str(runs), str(SEED), site, mode],
         check=True, capture_output=True, text=True)
     lines = result.stdout.splitlines()
     version = lines[0].split(",")[1]
     granted = int(lines[1].split(",")[1])
+    granted = None if granted < 0 else granted
     requests = [[float(x) for x in line.split(",")[1:] if x] for line in lines[2:]]
     return requests, version, granted
 
@@ -703,6 +706,8 @@ def main():
     for kind in ("transient", "throttling"):
         requests, botocore_version, granted = botocore_requests(runs, kind)
         cases.append(("aws-sdk-standard", kind, f"botocore {botocore_version}", requests, granted))
+    requests, botocore_version, _ = botocore_requests(runs, "transient", mode="legacy")
+    cases.append(("aws-sdk-legacy", "transient", f"botocore {botocore_version}", requests, None))
     if args.botocore_143:
         requests, botocore_version, granted = botocore_requests(runs, "transient", args.botocore_143)
         cases.append(("aws-sdk-standard-1.43", "transient", f"botocore {botocore_version}", requests, granted))
@@ -786,6 +791,17 @@ def main():
     check_limiter(control, args.backoff, "aws-sdk-go-v2", go_states, sdk="botocore", nanosecond_clock=True)
     report.check(control.failures, "negative control: our botocore limiter passed for aws-sdk-go-v2's")
     print(f"conformance: negative control 'botocore's limiter as go-v2's': {len(control.failures)} of "
+          f"{control.checks} checks fail, as they must")
+
+    tally, count = aws_config.compare(report, args.backoff, args.scratch)
+    print(f"conformance: AWS shared config against botocore {botocore.__version__}'s loader, {count} files and "
+          f"profiles: " + ", ".join(f"{name} {n}" for name, n in tally.items()))
+    report.check(tally["both read"] >= 200 and tally["both refused"] >= 200,
+                 f"the AWS config corpus covers too little: {tally}")
+    control = Report()
+    aws_config.compare(control, args.backoff, args.scratch, count=60, swap_profiles=True)
+    report.check(control.failures, "negative control: ours reading the default profile matched botocore's profiles")
+    print(f"conformance: negative control 'AWS config read for the wrong profile': {len(control.failures)} of "
           f"{control.checks} checks fail, as they must")
 
     if args.figure:
