@@ -1,0 +1,202 @@
+import BackoffPolicies
+import Foundation
+import RetrySimulation
+
+/// What `backoff lint` checks a retry configuration for: each rule has a name, a severity, one
+/// sentence of why, and where the case is made. A rule reads the configuration (``LintSubject``)
+/// and returns a finding, or `nil` when it does not apply.
+struct LintRule: Sendable {
+    enum Severity: String, Sendable, Comparable {
+        case warning, error
+
+        static func < (lhs: Self, rhs: Self) -> Bool { lhs == .warning && rhs == .error }
+    }
+
+    /// What a rule found: one sentence with its numbers, and its severity when it is not the rule's.
+    struct Finding {
+        let text: String
+        let severity: Severity?
+
+        init(_ text: String, severity: Severity? = nil) { (self.text, self.severity) = (text, severity) }
+    }
+
+    let name: String
+    /// The severity of its findings (the highest, for a rule whose findings differ).
+    let severity: Severity
+    let why: String
+    let citation: String
+    /// The finding for the subject; `nil`: the rule does not fire.
+    let check: @Sendable (LintSubject) -> Finding?
+
+    /// The rules, in the order their findings are listed.
+    static let all: [LintRule] = [
+        noJitter, waitsAtTheCap, retryAfterInLockstep, multipliedRetries, perTryTimeoutNotBelowDeadline,
+        elapsedLimitBeforeFirstRetry, hedgeWithoutCancellation,
+    ]
+
+    static let noJitter = LintRule(
+        name: "no-jitter", severity: .warning,
+        why:
+            "Clients that fail together and back off without jitter retry together, at every retry: the herd re-forms.",
+        citation: "Marc Brooker, \"Exponential Backoff And Jitter\", AWS Architecture Blog, 2015"
+    ) { subject in
+        guard subject.policy.jitter == .disabled, subject.policy.maxAttempts > 1 else { return nil }
+        let first = CSVFormat.seconds(subject.policy.nominalWait(beforeRetry: 1))
+        return Finding(
+            "jitter none: every client that fails at t = 0 sends its first retry at t = \(first) s, and so on")
+    }
+
+    static let waitsAtTheCap = LintRule(
+        name: "waits-at-the-cap", severity: .warning,
+        why: "Under the clamp rule every draw past the cap becomes the cap: the clients the jitter spread out meet "
+            + "there again.",
+        citation: "Which jitter, which cap rule (BackoffPolicies); Brooker 2015 (the capped curves)"
+    ) { subject in
+        guard subject.policy.capMode == .clamp, let cap = subject.policy.cap,
+            let share = subject.policy.expectedAtCapFraction, share >= 0.1
+        else { return nil }
+        return Finding(
+            "cap rule clamp: \(percent(share)) of the waits are exactly the cap (\(CSVFormat.seconds(cap)) s)")
+    }
+
+    static let retryAfterInLockstep = LintRule(
+        name: "retry-after-in-lockstep", severity: .warning,
+        why: "A server that tells every client the same Retry-After brings them all back at the same instant unless "
+            + "the clients add jitter to it.",
+        citation: "RFC 9110 section 10.2.3 (Retry-After); Brooker 2015"
+    ) { subject in
+        guard subject.retryAfter != .ignore else { return nil }
+        return Finding(
+            "--retry-after \(subject.retryAfter.rawValue): the server's delay is waited as it is, without jitter")
+    }
+
+    static let multipliedRetries = LintRule(
+        name: "multiplied-retries", severity: .error,
+        why: "Retries at several tiers multiply: a request that fails everywhere costs the product of their attempts "
+            + "at the bottom, unless a budget caps them.",
+        citation: "Site Reliability Engineering (O'Reilly, 2016), ch. 22 \"Addressing Cascading Failures\": "
+            + "4 attempts at 3 tiers cost 64"
+    ) { subject in
+        let retrying = subject.tiers.filter { $0.attempts > 1 }
+        guard retrying.count >= 2, retrying.contains(where: { !$0.hasBudget }) else { return nil }
+        let product = retrying.map { "\($0.attempts) (\($0.name))" }.joined(separator: " x ")
+        let amplification = subject.amplification
+        return Finding(
+            "\(retrying.count) tiers retry, not all with a budget: \(product) = \(CSVFormat.number(amplification)) "
+                + "attempts at the bottom per request that fails everywhere"
+                + (amplification > multipliedRetriesLimit ? ", more than \(Int(multipliedRetriesLimit))" : ""),
+            severity: amplification > multipliedRetriesLimit ? .error : .warning)
+    }
+
+    /// The amplification above which ``multipliedRetries`` is an error, a warning below.
+    static let multipliedRetriesLimit = 10.0
+
+    static let perTryTimeoutNotBelowDeadline = LintRule(
+        name: "per-try-timeout-not-below-deadline", severity: .warning,
+        why: "A per-try timeout as long as the request's deadline never ends a try before the deadline ends the "
+            + "request: no retry follows it (Envoy ignores such a per_try_timeout).",
+        citation: "Envoy, config.route.v3.RetryPolicy per_try_timeout and RouteAction timeout"
+    ) { subject in
+        guard let deadline = subject.deadline else { return nil }
+        let long = subject.layers.filter { ($0.timeout ?? .zero) >= deadline }
+        guard !long.isEmpty else { return nil }
+        return Finding(
+            long.map { "layer \($0.name): timeout \($0.timeout!.unitText) >= --deadline \(deadline.unitText)" }.joined(
+                separator: "; "))
+    }
+
+    static let elapsedLimitBeforeFirstRetry = LintRule(
+        name: "elapsed-limit-before-first-retry", severity: .error,
+        why: "An elapsed-time limit shorter than the first wait stops the retries before the first one: the attempt "
+            + "budget is never used.",
+        citation: "cenkalti/backoff ExponentialBackOff.MaxElapsedTime (v4: Stop once elapsed + next wait passes it)"
+    ) { subject in
+        guard let limit = subject.policy.maxElapsed, subject.policy.maxAttempts > 1 else { return nil }
+        let window = subject.policy.waitWindowNanoseconds(after: BackoffState(policy: subject.policy))
+        guard Double(limit.wholeNanoseconds) < window.lowerBound else { return nil }
+        return Finding(
+            "--max-elapsed \(limit.unitText) is below the shortest first wait "
+                + "(\(CSVFormat.number(window.lowerBound / 1e9)) s): no request retries")
+    }
+
+    static let hedgeWithoutCancellation = LintRule(
+        name: "hedge-without-cancellation", severity: .warning,
+        why: "Copies nobody cancels are load: full replication helps only below utilisation 1/3 for exponential "
+            + "service, and hurts above it.",
+        citation: "Vulimiri et al., \"Low Latency via Redundancy\", CoNEXT 2013"
+    ) { subject in
+        let hedges = subject.hedges.filter { !$0.hedging.cancelsLosers && $0.hedging.copies > 1 }
+        guard !hedges.isEmpty else { return nil }
+        return Finding(
+            hedges.map { "\($0.owner): \($0.hedging.copies) copies, the losers not cancelled" }.joined(
+                separator: "; "))
+    }
+
+    private static func percent(_ share: Double) -> String {
+        String(format: "%.1f %%", 100 * share)
+    }
+}
+
+/// The retry configuration `backoff lint` and `explain` read: the clients' policy and limits, and
+/// the layers.
+struct LintSubject {
+    /// The options both commands take to describe it: the policy's, the clients' budget,
+    /// Retry-After handling and hedge, and the layers of a stack with their deadline.
+    static let specs: [OptionSpec] =
+        PolicyOptions.specs(defaultJitter: "none") + [
+            ScenarioOptions.budget.spec, ScenarioOptions.retryAfter.spec, ScenarioOptions.hedge.spec,
+            LayerOptions.layer.spec, LayerOptions.deadline.spec,
+        ]
+
+    /// The configuration `options` describe, one subject per jitter mode, and the remarks for stderr.
+    static func read(_ options: ParsedOptions) throws(CommandLineError) -> (subjects: [LintSubject], warnings: [String])
+    {
+        let policy = try PolicyOptions(options, defaultJitter: "none")
+        let layers = try LayerOptions(options, jitters: policy.policies.map(\.jitter))
+        let (budget, retryAfter) = (try options(ScenarioOptions.budget), try options(ScenarioOptions.retryAfter))
+        let hedge = try options(ScenarioOptions.hedge) ?? nil
+        let subjects = policy.policies.enumerated().map { index, candidate in
+            LintSubject(
+                policy: candidate, budget: budget, retryAfter: retryAfter, clientsHedge: hedge,
+                layers: layers.layers[index], deadline: layers.deadline)
+        }
+        return (subjects, policy.warnings + layers.warnings)
+    }
+
+    /// The rules that fire on this subject, with their findings.
+    var findings: [(rule: LintRule, finding: LintRule.Finding)] {
+        LintRule.all.compactMap { rule in rule.check(self).map { (rule, $0) } }
+    }
+
+    /// A tier that retries: the clients, or a layer.
+    struct Tier {
+        let name: String
+        let attempts: Int
+        let hasBudget: Bool
+    }
+
+    let policy: BackoffPolicy
+    let budget: RetryBudget?
+    let retryAfter: RetryAfterHandling
+    let clientsHedge: Hedging?
+    let layers: [ServiceLayer]
+    let deadline: Duration?
+
+    /// The clients, then each layer, top to bottom.
+    var tiers: [Tier] {
+        [Tier(name: "clients", attempts: policy.maxAttempts, hasBudget: budget != nil)]
+            + layers.map { Tier(name: $0.name, attempts: $0.policy.maxAttempts, hasBudget: $0.limits.budget != nil) }
+    }
+
+    /// Attempts at the bottom per request when every attempt fails: the product of the tiers'
+    /// attempts (a hedge's copies count as attempts of its tier), budgets aside.
+    var amplification: Double {
+        tiers.reduce(1.0) { $0 * Double($1.attempts) }
+    }
+
+    /// The hedges configured, each with what owns it.
+    var hedges: [(owner: String, hedging: Hedging)] {
+        (clientsHedge.map { [("the clients", $0)] } ?? [])
+            + layers.compactMap { layer in layer.hedging.map { ("layer \(layer.name)", $0) } }
+    }
+}
