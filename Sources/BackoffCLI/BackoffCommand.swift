@@ -113,7 +113,9 @@ enum Commands {
     }
 
     /// Every command, in the order help lists them.
-    static var all: [any RunnableCommand.Type] { tables + [SweepCommand.self, TuneCommand.self, CheckCommand.self] }
+    static var all: [any RunnableCommand.Type] {
+        tables + [SweepCommand.self, TuneCommand.self, CheckCommand.self, LintCommand.self, ExplainCommand.self]
+    }
 
     static func named(_ name: String) -> (any RunnableCommand.Type)? { all.first { $0.name == name } }
 

@@ -8,15 +8,7 @@ extension ParsedOptions {
     /// Reads the config file at `path` as the policy's start.
     func readConfig(_ path: String) throws(CommandLineError) -> PolicyStart {
         let spec = spec(PolicyOptions.config.name)
-        let data: Data
-        do {
-            data = try BoundedFile.read(path, limit: 1 << 20)
-        } catch {
-            switch error {
-            case .unreadable: throw invalid(spec, path, detail: "the file cannot be read")
-            case .tooLarge: throw invalid(spec, path, detail: "the file is larger than 1 MiB, too large for a config")
-            }
-        }
+        let data = try readConfigFile(path, for: spec, kind: "a config")
         guard let first = Self.firstContent(data) else {
             throw invalid(spec, path, detail: "the file holds nothing but blank lines and comments")
         }

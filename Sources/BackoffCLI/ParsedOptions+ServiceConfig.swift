@@ -6,16 +6,7 @@ extension ParsedOptions {
     /// Reads the gRPC service config at `path` as the policy's start.
     func readServiceConfig(_ path: String) throws(CommandLineError) -> PolicyStart {
         let spec = spec(PolicyOptions.grpcServiceConfig.name)
-        let data: Data
-        do {
-            data = try BoundedFile.read(path, limit: 1 << 20)
-        } catch {
-            switch error {
-            case .unreadable: throw invalid(spec, path, detail: "the file cannot be read")
-            case .tooLarge:
-                throw invalid(spec, path, detail: "the file is larger than 1 MiB, too large for a service config")
-            }
-        }
+        let data = try readConfigFile(path, for: spec, kind: "a service config")
         let method = values[PolicyOptions.grpcMethod.name]
         if let method, GrpcServiceConfig.methodName(method) == nil {
             throw invalid(self.spec(PolicyOptions.grpcMethod.name), method)
@@ -34,6 +25,19 @@ extension ParsedOptions {
                 })
         } catch {
             throw invalid(spec, path, detail: error.description)
+        }
+    }
+
+    /// The file at `path`, given to the option `spec`, read whole up to 1 MiB; a file that cannot be
+    /// read, or is larger (too large for `kind`), is a usage error naming it.
+    func readConfigFile(_ path: String, for spec: OptionSpec, kind: String) throws(CommandLineError) -> Data {
+        do {
+            return try BoundedFile.read(path, limit: 1 << 20)
+        } catch {
+            switch error {
+            case .unreadable: throw invalid(spec, path, detail: "the file cannot be read")
+            case .tooLarge: throw invalid(spec, path, detail: "the file is larger than 1 MiB, too large for \(kind)")
+            }
         }
     }
 

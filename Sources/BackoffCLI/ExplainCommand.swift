@@ -1,0 +1,122 @@
+import BackoffPolicies
+import Foundation
+import RetrySimulation
+
+/// `backoff explain`: a policy described for a person. Every number in it is one that `schedule`,
+/// `formula`, `waits` or `simulate` prints for the same options, read from those commands' own
+/// tables (run here, in process), beside `lint`'s findings:
+///
+/// - the schedule: each retry's window and the expected start of each attempt (`schedule`);
+/// - the total wait: its mean and the share of waits at the cap (`formula`), p50 and p99 (`waits`),
+///   the longest possible (`formula`);
+/// - an outage of `--outage` with `--clients` clients failing at once: the first attempts, the peak
+///   retry load, the give-ups and the drain time (`simulate --server outage:D`);
+/// - across layers: the amplification of a request that fails everywhere (`lint`).
+struct ExplainCommand: RunnableCommand {
+    static let name = "explain"
+    static let abstract =
+        "Describe a policy for a person: its schedule, its total wait, an outage, and lint's findings."
+    static let discussion = """
+        Takes what lint takes. Each number is one that schedule, formula, waits or simulate prints for the \
+        same options (their tables are computed here): the windows are schedule's (for the decorrelated \
+        modes, those of its one seeded request), the mean total wait and the share at the cap formula's, \
+        p50 and p99 waits' (10,000 seeded requests), and the outage simulate's with --server outage:D. \
+        --format text (aligned, at most 100 columns), markdown (for a pull request comment) or json (one \
+        object per jitter mode, a line each, numbers as numbers and null where a number has no value).
+        """
+    static let outage = Option(
+        "outage", "duration", kind: .duration, default: "2s", form: "a duration greater than 0 with a unit, e.g. 2s",
+        help: "The outage the clients meet: simulate's --server outage:D.",
+        parse: { text throws(InvalidValue) -> Duration in
+            let duration = try Parsers.duration(text)
+            guard duration > .zero else { throw InvalidValue("the outage must last longer than 0") }
+            return duration
+        })
+    static let format = Option(
+        "format", "format", default: "text", form: "text, markdown or json",
+        help: "How to print: text (aligned), markdown (a pull request comment) or json (JSON Lines).",
+        parse: Parsers.choice(ExplanationFormat.self))
+    static let specs: [OptionSpec] =
+        LintSubject.specs + [ScenarioOptions.clients.spec, outage.spec, format.spec] + RunOptions.seedSpecs
+        + [TableOptions.output.spec]
+    static let columns: [ColumnDocumentation] = []
+    /// The most clients the outage is simulated with here (a run of seconds at most).
+    static let clientLimit = 10_000_000
+    static let example = "backoff explain --preset aws-sdk-standard --clients 1000 --outage 2s --format markdown"
+
+    static func main<Output: TextOutputStream, Errors: TextOutputStream>(
+        _ tokens: ArraySlice<ArgumentToken>, standardOutput: inout Output, standardError: inout Errors, terminal: Bool
+    ) throws(CommandLineError) -> Int32 {
+        let options = try ParsedOptions(command: name, specs: specs, tokens: tokens)
+        let (subjects, warnings) = try LintSubject.read(options)
+        let format = try options(Self.format)
+        let clients = try options(ScenarioOptions.clients)
+        guard clients <= Self.clientLimit else {
+            throw options.invalid(
+                ScenarioOptions.clients,
+                detail: "explain simulates its outage for a person to read: at most \(Self.clientLimit) clients "
+                    + "(simulate takes more)")
+        }
+        let outage = try options(Self.outage)
+        let output = try options(TableOptions.output).map { path throws(CommandLineError) in
+            try AtomicFileWriter(path: path)
+        }
+        for warning in warnings { standardError.write("backoff: warning: \(warning)\n") }
+
+        // The options the four commands share with this one, as given; the jitter is this command's
+        // default when neither it nor a start (a preset, a config) sets it.
+        var given = options.order.flatMap { name in options.givenTexts(name).map { (name, $0) } }
+        if !options.isGiven(PolicyOptions.jitter(default: "none")) && options.start == nil {
+            given.append((PolicyOptions.jitterName, "none"))
+        }
+        let schedule = try Self.table(ScheduleCommand.self, given)
+        let formula = try Self.table(FormulaCommand.self, given)
+        let waits = try Self.table(WaitsCommand.self, given)
+        let simulate = try Self.table(
+            SimulateCommand.self,
+            given.filter { $0.0 != ScenarioOptions.clients.name }
+                + [
+                    (ScenarioOptions.clients.name, String(clients)),
+                    (ScenarioOptions.server.name, "outage:\(outage.unitText)"),
+                ])
+
+        let explanations = subjects.map { subject in
+            let mode = subject.policy.jitter.name
+            return Explanation(
+                policy: subject.policy, clients: clients, outage: outage,
+                schedule: schedule.filter { $0["jitter"] == mode },
+                formula: formula.first { $0["jitter"] == mode } ?? [:],
+                waits: waits.first { $0["jitter"] == mode } ?? [:],
+                outageRow: simulate.first { $0["jitter"] == mode } ?? [:],
+                amplification: subject.tiers.count > 1 ? subject.amplification : nil, findings: subject.findings)
+        }
+        let text = explanations.map { $0.rendered(format) }.joined(separator: format == .json ? "\n" : "\n\n") + "\n"
+        if let output {
+            output.write(text)
+            try output.commit()
+        } else {
+            standardOutput.write(text)
+        }
+        return 0
+    }
+
+    /// The rows of `Command`'s table for the options in `given` that it declares, by column name.
+    private static func table<Command: BackoffCommand>(_ command: Command.Type, _ given: [(String, String)])
+        throws(CommandLineError) -> [[String: String]]
+    {
+        let declared = given.filter { name, _ in Command.specs.contains { $0.name == name } }
+        let options = try ParsedOptions(command: Command.name, specs: Command.specs, given: declared)
+        let instance = try Command(options)
+        try MemoryLimit(options).check(instance.memoryEstimate, command: name)
+        if Command.specs.contains(WorkLimit.option.spec) {
+            _ = try WorkLimit(options).check(instance.simulatedScenarios, command: name)
+        }
+        let reader = CSVReader(text: try instance.run().text)
+        return reader.records.map { Dictionary(uniqueKeysWithValues: zip(reader.header, $0)) }
+    }
+}
+
+/// How `explain` prints.
+enum ExplanationFormat: String, CaseIterable, Sendable {
+    case text, markdown, json
+}
