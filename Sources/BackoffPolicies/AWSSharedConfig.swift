@@ -12,7 +12,7 @@
 /// max_attempts = 10
 /// ```
 ///
-/// The file is an INI file as Python's `configparser` reads it (``INIFile``); its profiles are
+/// The file is an INI file as Python's `configparser` reads it; its profiles are
 /// botocore's (`botocore.configloader.build_profile_map`): `[default]` and `[profile NAME]` (NAME
 /// split as a shell splits it, so `[profile "my name"]` is `my name`); a profile given twice takes
 /// its last section; other sections are not profiles. Asked for no profile, the reader takes
