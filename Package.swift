@@ -23,6 +23,11 @@ let package = Package(
         ),
         // glibc's allocator tuning (mallopt), for the command line's start.
         .systemLibrary(name: "CMalloc"),
+        // A terminal's width (ioctl), for tables printed with --format table.
+        .systemLibrary(name: "CTerminal"),
+        // The toolkit's version and the commit it was built from (stamped by the BuildStamp plugin).
+        .target(name: "BuildInfo", plugins: ["BuildStamp"]),
+        .plugin(name: "BuildStamp", capability: .buildTool()),
         .target(name: "Stochastics", dependencies: ["CGSL"]),
         .target(name: "BackoffPolicies"),
         .target(name: "EventSimulation"),
@@ -37,10 +42,11 @@ let package = Package(
         .target(
             name: "BackoffCLI",
             dependencies: [
-                "BackoffPolicies", "EventSimulation", "Parallelism", "RetrySimulation", "Retrying", "Stochastics",
+                "BackoffPolicies", "BuildInfo", "EventSimulation", "Parallelism", "RetrySimulation", "Retrying",
+                "Stochastics",
             ]
         ),
-        .executableTarget(name: "backoff", dependencies: ["BackoffCLI", "CMalloc"]),
+        .executableTarget(name: "backoff", dependencies: ["BackoffCLI", "CMalloc", "CTerminal"]),
 
         .testTarget(name: "StochasticsTests", dependencies: ["Stochastics", "CGSL"]),
         .testTarget(name: "BackoffPoliciesTests", dependencies: ["BackoffPolicies", "Stochastics", "RetrySimulation"]),
@@ -51,7 +57,8 @@ let package = Package(
             dependencies: ["RetrySimulation", "BackoffPolicies", "EventSimulation", "Stochastics"]
         ),
         .testTarget(
-            name: "BackoffCLITests", dependencies: ["BackoffCLI", "BackoffPolicies", "Retrying", "RetrySimulation"]),
+            name: "BackoffCLITests",
+            dependencies: ["BackoffCLI", "BackoffPolicies", "BuildInfo", "Retrying", "RetrySimulation", "Stochastics"]),
         .testTarget(
             name: "RetryingTests",
             dependencies: ["Retrying", "BackoffPolicies", "EventSimulation", "RetrySimulation", "Stochastics"]),

@@ -64,7 +64,7 @@ extension BackoffCommand {
 }
 
 extension BackoffCommand {
-    /// Parses the options, checks the memory estimate, warns, opens the output (so an unwritable
+    /// Parses the options, checks the memory estimate and `--columns`, warns, opens the output (so an unwritable
     /// destination fails before any work), runs, and writes the table.
     static func main<Output: TextOutputStream, Errors: TextOutputStream>(
         _ tokens: ArraySlice<ArgumentToken>, standardOutput: inout Output, standardError: inout Errors, terminal: Bool
@@ -77,6 +77,8 @@ extension BackoffCommand {
         {
             standardError.write("backoff: note: \(note)\n")
         }
+        let tableOutput = try TableOutput(options)
+        try tableOutput.check(header: command.header, columns: columns)
         for warning in command.warnings { standardError.write("backoff: warning: \(warning)\n") }
         let output = try command.outputPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         let table: CSVTable
@@ -88,11 +90,12 @@ extension BackoffCommand {
             table = try command.run()
         }
         for note in table.notes { standardError.write("backoff: warning: \(note)\n") }
+        let text = try tableOutput.text(of: table, columns: columns)
         if let output {
-            output.write(table.text)
+            output.write(text)
             try output.commit()
         } else {
-            standardOutput.write(table.text)
+            standardOutput.write(text)
         }
         return 0
     }
@@ -114,7 +117,10 @@ enum Commands {
 
     /// Every command, in the order help lists them.
     static var all: [any RunnableCommand.Type] {
-        tables + [SweepCommand.self, TuneCommand.self, CheckCommand.self, LintCommand.self, ExplainCommand.self]
+        tables + [
+            SweepCommand.self, TuneCommand.self, CheckCommand.self, LintCommand.self, ExplainCommand.self,
+            CompletionCommand.self, VersionCommand.self,
+        ]
     }
 
     static func named(_ name: String) -> (any RunnableCommand.Type)? { all.first { $0.name == name } }

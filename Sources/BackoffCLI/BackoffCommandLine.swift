@@ -10,19 +10,25 @@ public enum BackoffCommandLine {
     ///   - standardError: where messages, warnings and progress go.
     ///   - standardErrorIsTerminal: whether stderr is a terminal (sweeps then report progress on one
     ///     rewritten line without being asked).
+    ///   - standardOutputColumns: the width of stdout when it is a terminal (`--format table` and
+    ///     `explain` fit their lines to it); `nil` otherwise.
     public static func run(
         _ arguments: [String], standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream,
-        standardErrorIsTerminal: Bool = false
+        standardErrorIsTerminal: Bool = false, standardOutputColumns: Int? = nil
     ) -> Int32 {
-        // The run's own set of input files, which no output may replace.
-        let outcome: Result<Int32, CommandLineError> = InputFiles.$current.withValue(InputFiles()) {
-            do throws(CommandLineError) {
-                return .success(
-                    try dispatch(
-                        arguments, standardOutput: &standardOutput, standardError: &standardError,
-                        terminal: standardErrorIsTerminal))
-            } catch {
-                return .failure(error)
+        // The run's own set of input files, which no output may replace, and its terminal's width.
+        let outcome: Result<Int32, CommandLineError> = TableOutput.$terminalColumns.withValue(
+            standardOutputColumns
+        ) {
+            InputFiles.$current.withValue(InputFiles()) {
+                do throws(CommandLineError) {
+                    return .success(
+                        try dispatch(
+                            arguments, standardOutput: &standardOutput, standardError: &standardError,
+                            terminal: standardErrorIsTerminal))
+                } catch {
+                    return .failure(error)
+                }
             }
         }
         switch outcome {
@@ -56,6 +62,14 @@ public enum BackoffCommandLine {
         switch first.kind {
         case .option(name: "help", attachedValue: nil):
             throw .help(HelpRenderer.overview())
+        case .option(name: "version", attachedValue: nil):
+            throw .help(VersionCommand.text)
+        case .option(name: "generate-completion-script", let attached):
+            // swift-argument-parser's spelling of `backoff completion SHELL`.
+            let shell = attached.map { [ArgumentToken(kind: .word($0), index: 0)] } ?? []
+            return try CompletionCommand.main(
+                ArraySlice(shell + tokens.dropFirst()), standardOutput: &standardOutput, standardError: &standardError,
+                terminal: terminal)
         case .option(let option, _):
             throw .usage("Expected a command before '--\(option)': one of \(names), or help")
         case .word("help"):

@@ -4,6 +4,22 @@ import RetrySimulation
 import Stochastics
 
 extension CheckCommand {
+    /// What produced each side, from the columns `--provenance` writes, when either table has them:
+    /// `provenance: table backoff 0.2.0+…, GSL 2.7.1; baseline backoff 0.1.0+…, GSL 2.7.1`.
+    static func provenance(of table: CSVReader, and baseline: CSVReader) -> String? {
+        let columns = TableOutput.provenanceColumns.map(\.name)
+        func describe(_ file: CSVReader) -> String {
+            let values = columns.map { column in
+                file.column(column).map { position in
+                    Array(Set(file.records.map { $0[position] })).sorted().joined(separator: " and ")
+                } ?? "unrecorded"
+            }
+            return "backoff \(values[0]), GSL \(values[1])"
+        }
+        guard columns.contains(where: { table.column($0) != nil || baseline.column($0) != nil }) else { return nil }
+        return "provenance: table \(describe(table)); baseline \(describe(baseline))"
+    }
+
     /// Compares every row of `table` with its match in `baseline` (by parameters), each mean with a
     /// standard error by z, every other measured column by `--rel` when given.
     func compare(_ table: CSVReader, with baseline: CSVReader, report: inout CheckReport)

@@ -104,7 +104,9 @@ struct CheckCommand: RunnableCommand {
         let table = try Self.read(path)
         var report = CheckReport(allowsEmpty: allowsEmpty)
         if let baselinePath {
-            try compare(table, with: try Self.read(baselinePath), report: &report)
+            let baseline = try Self.read(baselinePath)
+            if let line = Self.provenance(of: table, and: baseline) { standardOutput.write(line + "\n") }
+            try compare(table, with: baseline, report: &report)
         } else {
             try checkFormulas(table, report: &report)
         }

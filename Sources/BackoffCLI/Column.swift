@@ -69,7 +69,8 @@ struct Column<Source>: Sendable {
 
     /// The column as documentation: its name and meaning.
     var documentation: ColumnDocumentation {
-        ColumnDocumentation(name: name, meaning: meaning, describesParameter: describesParameter)
+        ColumnDocumentation(
+            name: name, meaning: meaning, describesParameter: describesParameter, holdsText: holdsText)
     }
 }
 

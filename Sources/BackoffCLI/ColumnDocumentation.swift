@@ -4,4 +4,6 @@ struct ColumnDocumentation: Sendable, Equatable {
     let name: String
     let meaning: String
     var describesParameter = false
+    /// Whether its cells are words rather than numbers (JSON writes them as strings).
+    var holdsText = false
 }

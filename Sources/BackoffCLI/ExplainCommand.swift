@@ -21,7 +21,7 @@ struct ExplainCommand: RunnableCommand {
         same options (their tables are computed here): the windows are schedule's (for the decorrelated \
         modes, those of its one seeded request), the mean total wait and the share at the cap formula's, \
         p50 and p99 waits' (10,000 seeded requests), and the outage simulate's with --server outage:D. \
-        --format text (aligned, at most 100 columns), markdown (for a pull request comment) or json (one \
+        --format text (aligned, at most 100 columns or the terminal's width), markdown (for a pull request comment) or json (one \
         object per jitter mode, a line each, numbers as numbers and null where a number has no value).
         """
     static let outage = Option(
@@ -35,7 +35,7 @@ struct ExplainCommand: RunnableCommand {
     static let format = Option(
         "format", "format", default: "text", form: "text, markdown or json",
         help: "How to print: text (aligned), markdown (a pull request comment) or json (JSON Lines).",
-        parse: Parsers.choice(ExplanationFormat.self))
+        choices: ExplanationFormat.self)
     static let specs: [OptionSpec] =
         LintSubject.specs + [ScenarioOptions.clients.spec, outage.spec, format.spec] + RunOptions.seedSpecs
         + [TableOptions.output.spec]
@@ -88,7 +88,8 @@ struct ExplainCommand: RunnableCommand {
                 formula: formula.first { $0["jitter"] == mode } ?? [:],
                 waits: waits.first { $0["jitter"] == mode } ?? [:],
                 outageRow: simulate.first { $0["jitter"] == mode } ?? [:],
-                amplification: subject.tiers.count > 1 ? subject.amplification : nil, findings: subject.findings)
+                amplification: subject.tiers.count > 1 ? subject.amplification : nil, findings: subject.findings,
+                width: min(100, TableOutput.width(environment: ProcessInfo.processInfo.environment)))
         }
         let text = explanations.map { $0.rendered(format) }.joined(separator: format == .json ? "\n" : "\n\n") + "\n"
         if let output {

@@ -15,6 +15,8 @@ struct Explanation {
     /// The attempts at the bottom per request that fails everywhere, with layers; `nil` without.
     let amplification: Double?
     let findings: [(rule: LintRule, finding: LintRule.Finding)]
+    /// The widest line of the text format: 100 columns, or the terminal's width when narrower.
+    var width = 100
 
     /// The schedule's rows shown: the first 12 attempts and the last (a policy may have a hundred).
     private static let shownAttempts = 12
@@ -79,7 +81,7 @@ struct Explanation {
     // MARK: Formats
 
     private var text: String {
-        var lines = [title, "", "Schedule of a request whose every attempt fails (schedule):"]
+        var lines = wrapped(title) + ["", "Schedule of a request whose every attempt fails (schedule):"]
         let rows =
             [["attempt", "wait window (s)", "expected start (s)"]]
             + shownSchedule.map { [$0["attempt"] ?? "", window($0), cell($0, "expected_start_s")] }
@@ -137,33 +139,35 @@ struct Explanation {
 
     private var json: String {
         let schedule = self.schedule.map { row in
-            Self.object([
-                ("attempt", Self.number(row["attempt"])), ("window_low_s", Self.number(row["window_low_s"])),
-                ("window_high_s", Self.number(row["window_high_s"])),
-                ("expected_start_s", Self.number(row["expected_start_s"])),
+            JSONText.object([
+                ("attempt", JSONText.number(row["attempt"])), ("window_low_s", JSONText.number(row["window_low_s"])),
+                ("window_high_s", JSONText.number(row["window_high_s"])),
+                ("expected_start_s", JSONText.number(row["expected_start_s"])),
             ])
         }
-        let totals = Self.object([
-            ("mean_s", Self.number(formula["mean_total_wait_s"])), ("p50_s", Self.number(waits["p50_total_wait_s"])),
-            ("p99_s", Self.number(waits["p99_total_wait_s"])), ("max_s", Self.number(formula["max_total_wait_s"])),
-            ("at_cap_fraction", Self.number(formula["at_cap_fraction"])),
+        let totals = JSONText.object([
+            ("mean_s", JSONText.number(formula["mean_total_wait_s"])),
+            ("p50_s", JSONText.number(waits["p50_total_wait_s"])),
+            ("p99_s", JSONText.number(waits["p99_total_wait_s"])),
+            ("max_s", JSONText.number(formula["max_total_wait_s"])),
+            ("at_cap_fraction", JSONText.number(formula["at_cap_fraction"])),
         ])
-        let outage = Self.object(
+        let outage = JSONText.object(
             [("duration_s", CSVFormat.seconds(self.outage)), ("clients", String(clients))]
                 + [
                     "peak_load", "peak_load_time_s", "peak_retry_load", "peak_retry_time_s", "bucket_s", "successes",
                     "requests_lost", "give_ups", "budget_denials", "drain_time_s",
-                ].map { ($0, Self.number(outageRow[$0])) })
+                ].map { ($0, JSONText.number(outageRow[$0])) })
         let findings = self.findings.map { rule, finding in
-            Self.object([
-                ("rule", Self.string(rule.name)),
-                ("severity", Self.string((finding.severity ?? rule.severity).rawValue)),
-                ("finding", Self.string(finding.text)), ("why", Self.string(rule.why)),
-                ("citation", Self.string(rule.citation)),
+            JSONText.object([
+                ("rule", JSONText.string(rule.name)),
+                ("severity", JSONText.string((finding.severity ?? rule.severity).rawValue)),
+                ("finding", JSONText.string(finding.text)), ("why", JSONText.string(rule.why)),
+                ("citation", JSONText.string(rule.citation)),
             ])
         }
-        return Self.object([
-            ("jitter", Self.string(policy.jitter.name)), ("policy", Self.string(title)),
+        return JSONText.object([
+            ("jitter", JSONText.string(policy.jitter.name)), ("policy", JSONText.string(title)),
             ("schedule", "[" + schedule.joined(separator: ",") + "]"), ("total_wait", totals), ("outage", outage),
             ("amplification", amplification.map { CSVFormat.number($0) } ?? "null"),
             ("findings", "[" + findings.joined(separator: ",") + "]"),
@@ -186,12 +190,12 @@ struct Explanation {
         return String(format: "%.1f%%", 100 * share)
     }
 
-    /// `text` in lines of at most 100 columns, each after `indent`, continued lines indented two more.
+    /// `text` in lines of at most ``width`` columns, each after `indent`, continued lines indented two more.
     private func wrapped(_ text: String, indent: String = "") -> [String] {
         var lines: [String] = []
         var line = indent
         for word in text.split(separator: " ") {
-            if line.count + word.count + 1 > 100, line.count > indent.count + 2 {
+            if line.count + word.count + 1 > width, line.count > indent.count + 2 {
                 lines.append(line)
                 line = indent + "  "
             }
@@ -199,37 +203,5 @@ struct Explanation {
         }
         lines.append(line)
         return lines
-    }
-
-    /// A cell as a JSON number: the table's own text when it is a finite number, `null` otherwise
-    /// (empty: no value; `inf`: no limit).
-    private static func number(_ text: String?) -> String {
-        guard let text, let value = Double(text), value.isFinite else { return "null" }
-        return text
-    }
-
-    private static func string(_ text: String) -> String {
-        var escaped = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\t": escaped += "\\t"
-            case "\r": escaped += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    escaped += String(format: "\\u%04x", scalar.value)
-                } else {
-                    escaped.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return escaped + "\""
-    }
-
-    /// A JSON object of `members`, each value already JSON, in the order given.
-    private static func object(_ members: [(String, String)]) -> String {
-        "{" + members.map { "\(string($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 }

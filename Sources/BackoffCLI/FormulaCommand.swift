@@ -30,7 +30,7 @@ struct FormulaCommand: BackoffCommand {
     static let bucket = ScenarioOptions.bucket.withHelp("With --outage: the width of a load bucket.").grouped(.command)
     static let specs =
         PolicyOptions.specs(defaultJitter: defaultJitter) + [waitBudget.spec, outage.spec, clients.spec, bucket.spec]
-        + capacitySpecs + [TableOptions.output.spec, MemoryLimit.option.spec]
+        + capacitySpecs + TableOptions.specs + [MemoryLimit.option.spec]
     /// What one row is written from: a policy, with the budget and the outage when given.
     struct Row {
         let policy: BackoffPolicy

@@ -28,7 +28,7 @@ struct LimiterCommand: BackoffCommand {
         "created-at", "seconds", kind: .number, form: "a time in seconds >= 0, no later than the first event, e.g. 0",
         help: "When the SDK client (its limiter) was made: its clocks start there (default: the first event's time).",
         parse: Parsers.form(ValueParser.number, where: { $0 >= 0 && $0.isFinite }))
-    static let specs = [throttle.spec, eventsFile.spec, createdAt.spec, TableOptions.output.spec]
+    static let specs = [throttle.spec, eventsFile.spec, createdAt.spec] + TableOptions.specs
 
     /// What one row is written from: an event and the limiter's state after it.
     struct Row {

@@ -50,7 +50,7 @@ struct LintCommand: RunnableCommand {
         parse: Parsers.duration)
     static let specs: [OptionSpec] =
         LintSubject.specs + [failOn.spec, maxAmplification.spec, maxP99Wait.spec] + RunOptions.seedSpecs
-        + [TableOptions.output.spec]
+        + TableOptions.specs
 
     /// One row: a finding of a rule, or an assertion's verdict.
     struct Row {
@@ -92,6 +92,8 @@ struct LintCommand: RunnableCommand {
         let maxAmplification = try options(Self.maxAmplification)
         let maxP99Wait = try options(Self.maxP99Wait)
         let randomness = try RunOptions(options)
+        let tableOutput = try TableOutput(options)
+        try tableOutput.check(header: Self.table.header(), columns: columns)
         let output = try options(TableOptions.output).map { path throws(CommandLineError) in
             try AtomicFileWriter(path: path)
         }
@@ -128,11 +130,12 @@ struct LintCommand: RunnableCommand {
         }
         var table = CSVTable(header: Self.table.header())
         for row in rows { table.append(Self.table.row(row)) }
+        let text = try tableOutput.text(of: table, columns: columns)
         if let output {
-            output.write(table.text)
+            output.write(text)
             try output.commit()
         } else {
-            standardOutput.write(table.text)
+            standardOutput.write(text)
         }
 
         let findings = rows.filter { $0.status == "finding" }

@@ -83,8 +83,24 @@ struct Option<Value: Sendable>: Sendable {
             name: spec.name, placeholder: spec.placeholder, kind: spec.kind, help: help,
             defaultValue: spec.defaultValue,
             form: spec.form, presetText: spec.presetText, isRepeatable: spec.isRepeatable,
-            parameter: spec.parameter, formStatesRange: spec.formStatesRange, group: spec.group)
+            parameter: spec.parameter, formStatesRange: spec.formStatesRange, group: spec.group,
+            completions: spec.completions)
         return option
+    }
+
+    /// The same option, with `values` offered by shell completion.
+    func completing(_ values: [String]) -> Option {
+        var option = self
+        option.spec.completions = values
+        return option
+    }
+
+    /// An option that is `nil` when not given, else one of `Choice`'s cases by name.
+    static func optional<Choice: RawRepresentable & CaseIterable & Sendable>(
+        _ name: String, _ placeholder: String, form: String, help: String, choices: Choice.Type
+    ) -> Option<Choice?> where Value == Choice?, Choice.RawValue == String {
+        Option<Choice?>.optional(name, placeholder, form: form, help: help, parse: Parsers.choice(Choice.self))
+            .completing(Choice.allCases.map(\.rawValue))
     }
 
     /// The same option, listed by help in `group`.
@@ -111,5 +127,16 @@ struct Option<Value: Sendable>: Sendable {
         Option<Bool>(
             spec: OptionSpec(name: name, placeholder: "", kind: .flag, help: help, defaultValue: nil, form: "no value"),
             absent: false, parse: { _ in true })
+    }
+}
+
+extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// An option whose value is one of `Value`'s cases by name, offered by shell completion.
+    init(
+        _ name: String, _ placeholder: String, default defaultValue: String, form: String, help: String,
+        choices: Value.Type
+    ) {
+        self.init(name, placeholder, default: defaultValue, form: form, help: help, parse: Parsers.choice(Value.self))
+        spec.completions = Value.allCases.map(\.rawValue)
     }
 }

@@ -26,6 +26,9 @@ struct OptionSpec: Sendable, Equatable {
     var formStatesRange = false
     /// Where help lists the option (see ``OptionGroup``).
     var group = OptionGroup.command
+    /// The values shell completion offers (an enumeration's cases, the presets, the jitter modes);
+    /// empty for a free value.
+    var completions: [String] = []
 
     /// `--name <value>`, or `--name` for a flag, as help and error messages show it.
     var usage: String { isFlag ? "--\(name)" : "--\(name) <\(placeholder)>" }

@@ -38,11 +38,14 @@ struct PolicyOptions {
                 + "equal, decorrelated).",
             parse: parseJitters
         ).setByPreset({ [$0.policy.jitter] }, text: { $0.map(\.name).joined(separator: ",") }).setting(.jitter)
+            .completing(
+                Jitter.names.map { $0.split(separator: ":").count > 1 ? "\($0.prefix { $0 != ":" }):" : $0 } + ["all"])
     }
     static let preset = Option<String?>.optional(
         "preset", "name", form: "one of " + Preset.all.map(\.name).joined(separator: ", "),
         help: "Start from a policy a library ships (see 'backoff presets'); options given override it.",
-        parse: Parsers.text)
+        parse: Parsers.text
+    ).completing(Preset.all.map(\.name))
     static let grpcServiceConfig = Option<String?>.optional(
         "grpc-service-config", "file", form: "a gRPC service config JSON file with a methodConfig retryPolicy",
         help: "Read the retry policy (and retryThrottling, as the token budget) of a gRPC service config; "
@@ -66,12 +69,12 @@ struct PolicyOptions {
         help:
             "Where the cap applies: nominal (cap the nominal wait, then jitter) or clamp (jitter, then min(cap, wait)). "
             + "Default: each mode's rule (clamp for decorrelated and polly-v2, nominal for the others).",
-        parse: Parsers.choice(CapMode.self)
+        choices: CapMode.self
     ).setByPreset({ .some($0.policy.capMode) }, text: { $0?.rawValue ?? "" }).setting(.capMode)
     static let schedule = Option(
         "schedule", "name", default: "exponential", form: "one of exponential, constant, linear, immediate",
         help: "Un-jittered schedule: exponential (b m^(k-1)), constant (b), linear (b + (k-1) d) or immediate (0).",
-        parse: Parsers.choice(ScheduleName.self)
+        choices: ScheduleName.self
     ).setByPreset({ ScheduleName($0.policy.schedule) }, text: \.rawValue)
     static let base = Option(
         "base", "duration", kind: .duration, default: "100ms",
@@ -125,7 +128,7 @@ struct PolicyOptions {
         "first-retry", "rule", default: "jittered", form: "one of jittered, unjittered, immediate",
         help: "The first retry's wait: jittered (drawn like the others), unjittered (e_1 exactly, as grpc-go) or "
             + "immediate (0, as urllib3; retry k >= 2 still waits e_k).",
-        parse: Parsers.choice(FirstRetry.self)
+        choices: FirstRetry.self
     ).setByPreset({ $0.policy.firstRetry }, text: \.rawValue).setting(.firstRetry)
     static let granularity = Option<Duration?>.optional(
         "granularity", "duration", kind: .duration,
@@ -139,7 +142,7 @@ struct PolicyOptions {
         "failure-kind", "kind", default: "transient", form: "transient or throttling",
         help: "The kind of the failures: transient (5xx, timeouts) or throttling (429). A preset that backs off "
             + "from each differently (aws-sdk-standard) follows this one; simulate charges the retry quota for it.",
-        parse: Parsers.choice(FailureKind.self))
+        choices: FailureKind.self)
 
     static func specs(defaultJitter: String) -> [OptionSpec] {
         [

@@ -13,7 +13,7 @@ struct PresetsCommand: BackoffCommand {
         row per failure kind (--failure-kind). Any command takes --preset NAME, and options given beside it \
         override the preset's.
         """
-    static let specs = [TableOptions.output.spec]
+    static let specs = TableOptions.specs
     /// What one row is written from: a preset and the policy it makes.
     struct Row {
         let preset: Preset

@@ -18,7 +18,7 @@ struct RunOptions {
     ).grouped(.output)
     static let generatorOption = Option(
         "generator", "name", default: GeneratorAlgorithm.standard.rawValue, form: "one of mt19937, taus2, ranlxd2",
-        help: "GSL generator: mt19937, taus2 or ranlxd2.", parse: Parsers.choice(GeneratorAlgorithm.self)
+        help: "GSL generator: mt19937, taus2 or ranlxd2.", choices: GeneratorAlgorithm.self
     ).grouped(.output)
     static let jobsOption = Option<Int?>.optional(
         "jobs", "count", kind: .count, form: Parsers.countForm(jobsRange, example: 2),

@@ -20,7 +20,7 @@ extension ScenarioOptions {
         help:
             "Server model: always-fail, bernoulli:P, outage:DURATION, contention, capacity, or trace:FILE (an incident: "
             + "time_s,failure_probability[,retry_after_s], a step function).", parse: ServerSpec.parse
-    ).setting(.server, formStatesRange: true).grouped(.server)
+    ).setting(.server, formStatesRange: true).grouped(.server).completing(ServerSpec.completions)
     static let serverRetryAfter = Option(
         "server-retry-after", "duration", kind: .duration, default: "none",
         form: "a duration with a unit (e.g. 500ms), recovery, or none",
@@ -140,7 +140,7 @@ extension ScenarioOptions {
         "retry-after", "mode", default: "ignore", form: "one of ignore, honor, max",
         help:
             "Handling of server delays: ignore, honor (wait the server's delay), or max (the longer of it and the backoff).",
-        parse: Parsers.choice(RetryAfterHandling.self)
+        choices: RetryAfterHandling.self
     ).setByPreset({ $0.retryAfterHandling == .ignore ? nil : $0.retryAfterHandling }, text: \.rawValue).grouped(.policy)
     static let retryTrigger = Option(
         "retry-trigger", "trigger", default: "timer", form: "timer, recovery or recovery:DURATION (e.g. recovery:50ms)",
@@ -199,7 +199,7 @@ extension ScenarioOptions {
         "on-give-up", "mode", default: "end-session", form: "end-session or continue",
         help:
             "When a request exhausts its retries: end-session (its session stops for good) or continue (only it is lost).",
-        parse: Parsers.choice(GiveUpBehavior.self)
+        choices: GiveUpBehavior.self
     ).grouped(.clients)
     static let bucket = Option(
         "bucket", "duration", kind: .duration, default: "10ms",

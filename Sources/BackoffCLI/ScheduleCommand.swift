@@ -12,9 +12,8 @@ struct ScheduleCommand: BackoffCommand {
         draw, with the window each wait was drawn from and the expected start time from the closed form.
         """
     static let specs =
-        PolicyOptions.specs(defaultJitter: "none") + RunOptions.seedSpecs + [
-            TableOptions.output.spec, MemoryLimit.option.spec,
-        ]
+        PolicyOptions.specs(defaultJitter: "none") + RunOptions.seedSpecs + TableOptions.specs
+        + [MemoryLimit.option.spec]
     /// What one row is written from: one attempt of the request.
     struct Row {
         let attempt: Int

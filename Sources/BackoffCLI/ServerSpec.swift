@@ -11,6 +11,11 @@ enum ServerSpec: ArgumentCodec {
         + "contention, capacity, trace:FILE (a CSV of time_s,failure_probability), or "
         + ServerComponents.registered.map { $0.form }.joined(separator: ", or ")
 
+    /// The models' names as shell completion offers them, `:` after a name that takes parameters.
+    static let completions =
+        ["always-fail", "bernoulli:", "outage:", "contention", "capacity", "trace:"]
+        + ServerComponents.registered.map { $0.form.hasPrefix("\($0.name):") ? "\($0.name):" : $0.name }
+
     /// The model `text` names, with the default parameters of the other options'.
     static func parse(_ text: String) throws(InvalidValue) -> ServerModel {
         if text.hasPrefix("trace:") { return .trace(try TraceFile.trace(path: String(text.dropFirst(6)))) }

@@ -57,11 +57,8 @@ struct SimulateCommand: BackoffCommand {
     static let specs =
         PolicyOptions.specs(defaultJitter: defaultJitter) + [ScenarioOptions.clients.spec] + ScenarioOptions.specs
         + [ScenarioOptions.bucket.spec, timeline.spec, requests.spec, hostsReport.spec] + LayerOptions.specs
-        + RunOptions.seedSpecs + [
-            replications.spec, RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec,
-            WorkLimit.option.spec,
-            ProgressLine.option.spec,
-        ]
+        + RunOptions.seedSpecs + [replications.spec, RunOptions.jobsSpec] + TableOptions.specs
+        + [MemoryLimit.option.spec, WorkLimit.option.spec, ProgressLine.option.spec]
     static var columns: [ColumnDocumentation] { table.map(\.documentation) }
     static let example = "backoff simulate --clients 10000 --server outage:2s --max-attempts 8 --timeline load.csv"
 

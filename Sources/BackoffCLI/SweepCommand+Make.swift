@@ -17,11 +17,8 @@ extension SweepCommand {
                         + "over 'backoff simulate' in the shell", command: name)
             }
             if case .option(let option, _) = token.kind, unsweepable.contains(option),
-                ![
-                    TableOptions.output.name, RunOptions.jobsSpec.name, MemoryLimit.option.name,
-                    ProgressLine.option.name,
-                ]
-                .contains(option)
+                !([RunOptions.jobsSpec.name, MemoryLimit.option.name, ProgressLine.option.name]
+                    + TableOptions.specs.map(\.name)).contains(option)
             {
                 throw .usage(
                     "'--\(option)' is not available in a sweep: a sweep writes one table (use --output)", command: name)
@@ -107,7 +104,9 @@ extension SweepCommand {
         let together = min(try options(Self.jobs) ?? RunOptions.cores, max(1, grid.pointCount))
         try limit.check(largest.times(together, "\(together) points at once") + rows, command: name)
         let commands = validated
-        return try SweepCommand(grid: grid, header: header, options: options, terminal: terminal) {
+        return try SweepCommand(
+            grid: grid, header: header, documentation: Command.columns, options: options, terminal: terminal
+        ) {
             index throws(CommandLineError) in
             let table = try (keep ? commands[index] : instance(index)).run()
             return grid.variedColumns(at: index) + table.rows[0] + [grid.identity(at: index)]

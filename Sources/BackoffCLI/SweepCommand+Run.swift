@@ -11,6 +11,24 @@ extension SweepCommand {
         let headerLine = CSVFormat.record(header)
         let existing = resume ? try existingRows() : [:]
         let pending = points.filter { existing[$0] == nil }
+        var progress =
+            progress
+            ? ProgressLine(label: "sweep", unit: "points", total: pending.count, rewritesLine: rewriteProgressLine)
+            : nil
+        guard tableOutput.isPlainCSV else {
+            // Another format, some columns or provenance: the table is printed when it is whole.
+            let output = try outputPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
+            var table = CSVTable(header: header)
+            try runPoints(pending, progress: &progress, standardError: &standardError) { _, row in table.append(row) }
+            let text = try tableOutput.text(of: table, columns: documentation)
+            if let output {
+                output.write(text)
+                try output.commit()
+            } else {
+                standardOutput.write(text)
+            }
+            return 0
+        }
 
         // A regular output file keeps its finished rows in a journal until the table is whole; a
         // device or a pipe (/dev/null, /dev/stdout) cannot be resumed, so its rows stream to it as
@@ -27,36 +45,16 @@ extension SweepCommand {
         }
         if journal == nil { stream(headerLine + "\n") }
         var fresh: [Int: String] = [:]
-        var progress =
-            progress
-            ? ProgressLine(label: "sweep", unit: "points", total: pending.count, rewritesLine: rewriteProgressLine)
-            : nil
-
-        let batch = max(1, jobs * 4)
-        var start = 0
-        while start < pending.count {
-            let indices = Array(pending[start..<min(start + batch, pending.count)])
-            let work = runPoint
-            let rows: [[String]]
-            do {
-                rows = try ParallelWork.map(indices.count, jobs: jobs) { try work(indices[$0]) }
-            } catch let error as CommandLineError {
-                throw error
-            } catch {
-                throw .failure("\(error)")
+        try runPoints(pending, progress: &progress, standardError: &standardError) { index, row in
+            let line = CSVFormat.record(row)
+            if let journal {
+                journal.append(line)
+                fresh[index] = line
+            } else {
+                stream(line + "\n")
             }
-            for (index, row) in zip(indices, rows) {
-                let line = CSVFormat.record(row)
-                if let journal {
-                    journal.append(line)
-                    fresh[index] = line
-                } else {
-                    stream(line + "\n")
-                }
-            }
+        } batchEnded: { () throws(CommandLineError) in
             try journal?.flush()
-            start += batch
-            progress?.update(done: min(start, pending.count), to: &standardError)
         }
 
         if let outputPath, let journal {
@@ -71,6 +69,32 @@ extension SweepCommand {
         }
         try device?.commit()
         return 0
+    }
+
+    /// Runs `points`, `jobs` at a time in batches of 4 `jobs`, handing each row to `row` in order
+    /// and reporting progress after each batch.
+    private func runPoints(
+        _ points: [Int], progress: inout ProgressLine?, standardError: inout some TextOutputStream,
+        row: (Int, [String]) -> Void, batchEnded: () throws(CommandLineError) -> Void = {}
+    ) throws(CommandLineError) {
+        let batch = max(1, jobs * 4)
+        var start = 0
+        while start < points.count {
+            let indices = Array(points[start..<min(start + batch, points.count)])
+            let work = runPoint
+            let rows: [[String]]
+            do {
+                rows = try ParallelWork.map(indices.count, jobs: jobs) { try work(indices[$0]) }
+            } catch let error as CommandLineError {
+                throw error
+            } catch {
+                throw .failure("\(error)")
+            }
+            for (index, fields) in zip(indices, rows) { row(index, fields) }
+            try batchEnded()
+            start += batch
+            progress?.update(done: min(start, points.count), to: &standardError)
+        }
     }
 
     /// The rows of the resume file and its journal, by point index. Both must have this sweep's

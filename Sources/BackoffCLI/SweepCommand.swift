@@ -21,7 +21,8 @@ struct SweepCommand: RunnableCommand {
     }
     /// Options of the swept command that a sweep does not pass on.
     static let unsweepable: Set<String> = [
-        TableOptions.output.name, WaitsCommand.samples.name, SimulateCommand.timeline.name,
+        TableOptions.output.name, TableOptions.format.name, TableOptions.columns.name, TableOptions.provenance.name,
+        WaitsCommand.samples.name, SimulateCommand.timeline.name,
         SimulateCommand.requests.name, SimulateCommand.hostsReport.name, RunOptions.jobsSpec.name,
         MemoryLimit.option.name, ProgressLine.option.name,
     ]
@@ -55,6 +56,7 @@ struct SweepCommand: RunnableCommand {
         "Write the table to this file (rows kept in FILE.partial until done).")
     static let specs = [
         jobs.spec, shard.spec, resume.spec, progressFlag.spec, dryRunFlag.spec, force.spec, output.spec,
+        TableOptions.format.spec, TableOptions.columns.spec, TableOptions.provenance.spec,
         MemoryLimit.option.spec.grouped(.command),
     ]
     static let columns = [
@@ -79,6 +81,10 @@ struct SweepCommand: RunnableCommand {
     let progress: Bool
     let rewriteProgressLine: Bool
     let dryRun: Bool
+    /// `--format`, `--columns`, `--provenance`; a sweep that uses none streams CSV rows as they end.
+    let tableOutput: TableOutput
+    /// The swept command's columns, for `--columns @group` and JSON's strings.
+    let documentation: [ColumnDocumentation]
     /// Runs one point and returns its row (varied values, the command's row, point_id).
     let runPoint: @Sendable (Int) throws(CommandLineError) -> [String]
 
@@ -108,7 +114,8 @@ struct SweepCommand: RunnableCommand {
     }
 
     init(
-        grid: SweepGrid, header: [String], options: ParsedOptions, terminal: Bool,
+        grid: SweepGrid, header: [String], documentation: [ColumnDocumentation], options: ParsedOptions,
+        terminal: Bool,
         runPoint: @escaping @Sendable (Int) throws(CommandLineError) -> [String]
     ) throws(CommandLineError) {
         self.grid = grid
@@ -118,7 +125,15 @@ struct SweepCommand: RunnableCommand {
         progress = try options(Self.progressFlag) || terminal
         rewriteProgressLine = terminal
         dryRun = try options(Self.dryRunFlag)
+        tableOutput = try TableOutput(options)
+        try tableOutput.check(header: header, columns: documentation)
+        self.documentation = documentation
         let resumePath = try options(Self.resume)
+        if let resumePath, !tableOutput.isPlainCSV {
+            throw .usage(
+                "'--resume \(resumePath)' completes a CSV table, which --format, --columns and --provenance change: "
+                    + "resume without them", command: Self.name)
+        }
         let output = try options(Self.output)
         if let resumePath, let output, output != resumePath {
             throw .usage(

@@ -18,6 +18,7 @@ extension TuneCommand {
     func run(standardOutput: inout some TextOutputStream, standardError: inout some TextOutputStream)
         throws(CommandLineError) -> Int32
     {
+        try tableOutput.check(header: table([], pareto: []).header, columns: SimulateCommand.columns)
         let output = try outputPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
         let base = scenarioOptions + [(RunOptions.seedOption.name, String(seed)), (RunOptions.jobsOption.name, "1")]
         let result: SearchResult<[String: String]>
@@ -54,11 +55,12 @@ extension TuneCommand {
         let best = result.best
         let ordered = (best.map { [$0] } ?? []) + result.evaluations.filter { $0.index != best?.index }
         let table = self.table(ordered, pareto: result.paretoFront)
+        let text = try tableOutput.text(of: table, columns: SimulateCommand.columns)
         if let output {
-            output.write(table.text)
+            output.write(text)
             try output.commit()
         } else {
-            standardOutput.write(table.text)
+            standardOutput.write(text)
         }
 
         // The answer, re-run on a fresh seed.

@@ -89,6 +89,8 @@ struct TuneCommand: RunnableCommand {
     let seed: UInt64
     let jobs: Int
     let outputPath: String?
+    /// How the table is printed (`--format`, `--columns`, `--provenance`).
+    let tableOutput: TableOutput
 
     static func main<Output: TextOutputStream, Errors: TextOutputStream>(
         _ tokens: ArraySlice<ArgumentToken>, standardOutput: inout Output, standardError: inout Errors, terminal: Bool
@@ -159,8 +161,10 @@ struct TuneCommand: RunnableCommand {
         seed = run.seed
         jobs = run.jobs
         outputPath = try options(TableOptions.output)
+        tableOutput = try TableOutput(options)
         // The scenario: every simulate option given, as given (tune sets seed, jobs and output itself).
-        let ownValues = [RunOptions.seedOption.name, RunOptions.jobsOption.name, TableOptions.output.name]
+        let ownValues =
+            [RunOptions.seedOption.name, RunOptions.jobsOption.name] + TableOptions.specs.map(\.name)
         var given: [NamedValue] = []
         for name in options.order
         where SimulateCommand.specs.contains(where: { $0.name == name }) && !ownValues.contains(name) {

@@ -30,7 +30,7 @@ struct WaitsCommand: BackoffCommand {
     static let specs =
         PolicyOptions.specs(defaultJitter: defaultJitter) + [runs.spec, samples.spec, waitSamples.spec]
         + RunOptions.seedSpecs
-        + [RunOptions.jobsSpec, TableOptions.output.spec, MemoryLimit.option.spec]
+        + [RunOptions.jobsSpec] + TableOptions.specs + [MemoryLimit.option.spec]
     /// What one row is written from: one jitter mode's experiment.
     struct Row {
         let policy: BackoffPolicy

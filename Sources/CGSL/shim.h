@@ -9,6 +9,7 @@
 #include <gsl/gsl_multimin.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_odeiv2.h>
+#include <gsl/gsl_version.h>
 
 /* Swift 6 rejects reading GSL's mutable generator-type globals directly; these accessors return them. */
 static inline const gsl_rng_type *cgsl_rng_mt19937(void) { return gsl_rng_mt19937; }
@@ -17,6 +18,8 @@ static inline const gsl_rng_type *cgsl_rng_ranlxd2(void) { return gsl_rng_ranlxd
 static inline const gsl_rng_type *cgsl_rng_ranlxs0(void) { return gsl_rng_ranlxs0; }
 static inline const gsl_multimin_fminimizer_type *cgsl_multimin_nmsimplex2(void) { return gsl_multimin_fminimizer_nmsimplex2; }
 static inline const gsl_odeiv2_step_type *cgsl_odeiv2_rkf45(void) { return gsl_odeiv2_step_rkf45; }
+/* The version of the GSL library linked at run time (the header's GSL_VERSION is the build's). */
+static inline const char *cgsl_version(void) { return gsl_version; }
 
 /*
  * A generator whose outputs are scripted: gsl_rng_get returns the next of `words`, and

@@ -1,4 +1,5 @@
 import BackoffCLI
+import CTerminal
 
 #if canImport(Glibc)
     import CMalloc
@@ -50,6 +51,12 @@ func complain(_ message: String) {
     _ = mallopt(M_TRIM_THRESHOLD, 256 << 20)
 #endif
 
+/// The width of the terminal stdout writes to, or `nil` when it is not a terminal.
+func outputColumns() -> Int? {
+    let columns = Int(cterminal_columns(STDOUT_FILENO))
+    return isatty(STDOUT_FILENO) == 1 && columns > 0 ? columns : nil
+}
+
 guard let standardError = StandardStream(descriptor: STDERR_FILENO, buffered: false) else { exit(1) }
 guard let standardOutput = StandardStream(descriptor: STDOUT_FILENO, buffered: true) else {
     complain("backoff: standard output is closed; nothing can be written (redirect it, e.g. > table.csv)\n")
@@ -59,7 +66,7 @@ var output = standardOutput
 var errors = standardError
 var status = BackoffCommandLine.run(
     Array(CommandLine.arguments.dropFirst()), standardOutput: &output, standardError: &errors,
-    standardErrorIsTerminal: isatty(STDERR_FILENO) == 1)
+    standardErrorIsTerminal: isatty(STDERR_FILENO) == 1, standardOutputColumns: outputColumns())
 if !standardOutput.flush() {
     errors.write("backoff: cannot write to standard output: \(standardOutput.failure ?? "write error")\n")
     status = 1

@@ -118,7 +118,7 @@ import Testing
         ),
         (
             "unknown command", ["simulat"],
-            "Unknown command 'simulat'. Did you mean 'simulate'? Commands: schedule, formula, waits, simulate, presets, limiter, sweep, tune, check, lint, explain, help"
+            "Unknown command 'simulat'. Did you mean 'simulate'? Commands: schedule, formula, waits, simulate, presets, limiter, sweep, tune, check, lint, explain, completion, version, help"
         ),
         (
             "sweep range backwards", ["sweep", "simulate", "--clients", "10..1:5"],

@@ -8,12 +8,13 @@ struct Invocation {
     let stdout: String
     let stderr: String
 
-    /// `terminal`: run as if stderr were a terminal.
-    init(_ arguments: [String], terminal: Bool = false) {
+    /// `terminal`: run as if stderr were a terminal; `columns`: as if stdout were a terminal that wide.
+    init(_ arguments: [String], terminal: Bool = false, columns: Int? = nil) {
         var out = ""
         var err = ""
         status = BackoffCommandLine.run(
-            arguments, standardOutput: &out, standardError: &err, standardErrorIsTerminal: terminal)
+            arguments, standardOutput: &out, standardError: &err, standardErrorIsTerminal: terminal,
+            standardOutputColumns: columns)
         stdout = out
         stderr = err
     }
