@@ -23,6 +23,7 @@ struct ColumnSelection: Sendable, Equatable {
             guard !name.isEmpty else { throw InvalidValue("a column name is empty") }
             if name.hasPrefix("@") {
                 let groupName = String(name.dropFirst())
+                guard !groupName.isEmpty else { throw InvalidValue("a group name after '@' is empty") }
                 guard let group = ColumnGroup(rawValue: groupName) else {
                     let hint = Suggestion.closest(to: groupName, among: ColumnGroup.allCases.map(\.rawValue))
                     throw InvalidValue("no column group '\(name)'" + (hint.map { ": did you mean '@\($0)'?" } ?? ""))

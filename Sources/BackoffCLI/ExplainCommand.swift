@@ -24,24 +24,15 @@ struct ExplainCommand: RunnableCommand {
         --format text (aligned, at most 100 columns or the terminal's width), markdown (for a pull request comment) or json (one \
         object per jitter mode, a line each, numbers as numbers and null where a number has no value).
         """
-    static let outage = Option(
-        "outage", "duration", kind: .duration, default: "2s", form: "a duration greater than 0 with a unit, e.g. 2s",
-        help: "The outage the clients meet: simulate's --server outage:D.",
-        parse: { text throws(InvalidValue) -> Duration in
-            let duration = try Parsers.duration(text)
-            guard duration > .zero else { throw InvalidValue("the outage must last longer than 0") }
-            return duration
-        })
     static let format = Option(
         "format", "format", default: "text", form: "text, markdown or json",
         help: "How to print: text (aligned), markdown (a pull request comment) or json (JSON Lines).",
         choices: ExplanationFormat.self)
     static let specs: [OptionSpec] =
-        LintSubject.specs + [ScenarioOptions.clients.spec, outage.spec, format.spec] + RunOptions.seedSpecs
+        LintSubject.specs + [ScenarioOptions.clients.spec, OutageScenario.outage.spec, format.spec]
+        + RunOptions.seedSpecs
         + [TableOptions.output.spec]
     static let columns: [ColumnDocumentation] = []
-    /// The most clients the outage is simulated with here (a run of seconds at most).
-    static let clientLimit = 10_000_000
     static let example = "backoff explain --preset aws-sdk-standard --clients 1000 --outage 2s --format markdown"
 
     static func main<Output: TextOutputStream, Errors: TextOutputStream>(
@@ -50,40 +41,23 @@ struct ExplainCommand: RunnableCommand {
         let options = try ParsedOptions(command: name, specs: specs, tokens: tokens)
         let (subjects, warnings) = try LintSubject.read(options)
         let format = try options(Self.format)
-        let clients = try options(ScenarioOptions.clients)
-        guard clients <= Self.clientLimit else {
-            throw options.invalid(
-                ScenarioOptions.clients,
-                detail: "explain simulates its outage for a person to read: at most \(Self.clientLimit) clients "
-                    + "(simulate takes more)")
-        }
-        let outage = try options(Self.outage)
+        let scenario = try OutageScenario(options, command: name)
         let output = try options(TableOptions.output).map { path throws(CommandLineError) in
             try AtomicFileWriter(path: path)
         }
         for warning in warnings { standardError.write("backoff: warning: \(warning)\n") }
 
-        // The options the four commands share with this one, as given; the jitter is this command's
-        // default when neither it nor a start (a preset, a config) sets it.
-        var given = options.order.flatMap { name in options.givenTexts(name).map { (name, $0) } }
-        if !options.isGiven(PolicyOptions.jitter(default: "none")) && options.start == nil {
-            given.append((PolicyOptions.jitterName, "none"))
-        }
-        let schedule = try Self.table(ScheduleCommand.self, given)
-        let formula = try Self.table(FormulaCommand.self, given)
-        let waits = try Self.table(WaitsCommand.self, given)
-        let simulate = try Self.table(
-            SimulateCommand.self,
-            given.filter { $0.0 != ScenarioOptions.clients.name }
-                + [
-                    (ScenarioOptions.clients.name, String(clients)),
-                    (ScenarioOptions.server.name, "outage:\(outage.unitText)"),
-                ])
+        // The options the four commands share with this one, as given.
+        let given = OutageScenario.given(options)
+        let schedule = try ScheduleCommand.rows(given)
+        let formula = try FormulaCommand.rows(given)
+        let waits = try WaitsCommand.rows(given)
+        let simulate = try scenario.rows(given)
 
         let explanations = subjects.map { subject in
             let mode = subject.policy.jitter.name
             return Explanation(
-                policy: subject.policy, clients: clients, outage: outage,
+                policy: subject.policy, clients: scenario.clients, outage: scenario.outage,
                 schedule: schedule.filter { $0["jitter"] == mode },
                 formula: formula.first { $0["jitter"] == mode } ?? [:],
                 waits: waits.first { $0["jitter"] == mode } ?? [:],
@@ -99,21 +73,6 @@ struct ExplainCommand: RunnableCommand {
             standardOutput.write(text)
         }
         return 0
-    }
-
-    /// The rows of `Command`'s table for the options in `given` that it declares, by column name.
-    private static func table<Command: BackoffCommand>(_ command: Command.Type, _ given: [(String, String)])
-        throws(CommandLineError) -> [[String: String]]
-    {
-        let declared = given.filter { name, _ in Command.specs.contains { $0.name == name } }
-        let options = try ParsedOptions(command: Command.name, specs: Command.specs, given: declared)
-        let instance = try Command(options)
-        try MemoryLimit(options).check(instance.memoryEstimate, command: name)
-        if Command.specs.contains(WorkLimit.option.spec) {
-            _ = try WorkLimit(options).check(instance.simulatedScenarios, command: name)
-        }
-        let reader = CSVReader(text: try instance.run().text)
-        return reader.records.map { Dictionary(uniqueKeysWithValues: zip(reader.header, $0)) }
     }
 }
 

@@ -48,9 +48,24 @@ struct LintCommand: RunnableCommand {
         help: "Fail when the 99th percentile of a failing request's total wait is longer: from 100,000 seeded draws "
             + "(exact without jitter).",
         parse: Parsers.duration)
+    static let maxPeakRetryLoad = Option<Int?>.optional(
+        "max-peak-retry-load", "count", kind: .count, form: "a whole number of at least 0, e.g. 200",
+        help: "Fail when --clients clients failing at once in an --outage send more retries than this in one bucket "
+            + "(simulate --server outage:D's peak_retry_load).",
+        parse: Parsers.count(in: 0...Int.max))
+    static let minSuccessShare = Option<Double?>.optional(
+        "min-success-share", "number", kind: .number, form: "a number from 0 to 1, e.g. 0.99",
+        help: "Fail when a smaller share of --clients clients failing at once in an --outage succeed in the end "
+            + "(simulate --server outage:D's successes / clients).",
+        parse: { text throws(InvalidValue) -> Double in
+            guard let value = ValueParser.number(text), (0...1).contains(value) else { throw InvalidValue() }
+            return value
+        })
     static let specs: [OptionSpec] =
-        LintSubject.specs + [failOn.spec, maxAmplification.spec, maxP99Wait.spec] + RunOptions.seedSpecs
-        + TableOptions.specs
+        LintSubject.specs + [
+            failOn.spec, maxAmplification.spec, maxP99Wait.spec, maxPeakRetryLoad.spec, minSuccessShare.spec,
+            ScenarioOptions.clients.spec, OutageScenario.outage.spec,
+        ] + RunOptions.seedSpecs + TableOptions.specs
 
     /// One row: a finding of a rule, or an assertion's verdict.
     struct Row {
@@ -91,6 +106,10 @@ struct LintCommand: RunnableCommand {
         let failOn = try options(Self.failOn)
         let maxAmplification = try options(Self.maxAmplification)
         let maxP99Wait = try options(Self.maxP99Wait)
+        let (maxPeakRetryLoad, minSuccessShare) = (
+            try options(Self.maxPeakRetryLoad), try options(Self.minSuccessShare)
+        )
+        let scenario = try OutageScenario(options, command: name)
         let randomness = try RunOptions(options)
         let tableOutput = try TableOutput(options)
         try tableOutput.check(header: Self.table.header(), columns: columns)
@@ -98,6 +117,12 @@ struct LintCommand: RunnableCommand {
             try AtomicFileWriter(path: path)
         }
         for warning in warnings { standardError.write("backoff: warning: \(warning)\n") }
+
+        // The outage, simulated once for every jitter mode, when an assertion asks about it.
+        var outageRows: [[String: String]] = []
+        if maxPeakRetryLoad != nil || minSuccessShare != nil {
+            outageRows = try scenario.rows(OutageScenario.given(options))
+        }
 
         var rows: [Row] = []
         for subject in subjects {
@@ -126,6 +151,25 @@ struct LintCommand: RunnableCommand {
                         finding: "p99 total wait \(CSVFormat.number(p99)) s against at most "
                             + "\(CSVFormat.seconds(maxP99Wait)) s",
                         why: "What a user waits before the error, at the 99th percentile, when every attempt fails."))
+            }
+            let outage = outageRows.first { $0["jitter"] == candidate.jitter.name } ?? [:]
+            let inOutage = "\(scenario.clients) clients in a \(scenario.outage.unitText) outage"
+            if let maxPeakRetryLoad, let peak = outage["peak_retry_load"].flatMap(Int.init) {
+                rows.append(
+                    assertion(
+                        "max-peak-retry-load", candidate, passes: peak <= maxPeakRetryLoad,
+                        finding: "peak retry load \(peak) in a \(outage["bucket_s"] ?? "") s bucket at t = "
+                            + "\(outage["peak_retry_time_s"] ?? "") s (\(inOutage)) against at most \(maxPeakRetryLoad)",
+                        why: "The retries a server meets in its worst bucket right after it comes back."))
+            }
+            if let minSuccessShare, let successes = outage["successes"].flatMap(Double.init) {
+                let share = successes / Double(scenario.clients)
+                rows.append(
+                    assertion(
+                        "min-success-share", candidate, passes: share >= minSuccessShare,
+                        finding: "\(CSVFormat.number(share)) of the requests succeed (\(Int(successes)) of "
+                            + "\(inOutage)) against at least \(CSVFormat.number(minSuccessShare))",
+                        why: "The requests that get through the outage in the end, retries included."))
             }
         }
         var table = CSVTable(header: Self.table.header())

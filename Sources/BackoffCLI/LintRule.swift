@@ -31,7 +31,7 @@ struct LintRule: Sendable {
     /// The rules, in the order their findings are listed.
     static let all: [LintRule] = [
         noJitter, waitsAtTheCap, retryAfterInLockstep, multipliedRetries, perTryTimeoutNotBelowDeadline,
-        elapsedLimitBeforeFirstRetry, hedgeWithoutCancellation,
+        elapsedLimitBeforeFirstRetry, hedgeWithoutCancellation, immediateRetryIntoARateLimit,
     ]
 
     static let noJitter = LintRule(
@@ -132,6 +132,25 @@ struct LintRule: Sendable {
                 separator: "; "))
     }
 
+    static let immediateRetryIntoARateLimit = LintRule(
+        name: "immediate-retry-into-a-rate-limit", severity: .warning,
+        why: "A request refused for its rate and retried at once goes back into the same window that refused it: "
+            + "the retry is refused too and spends the client's quota or tokens for nothing.",
+        citation: "RFC 6585 section 4 (429 Too Many Requests); urllib3 Retry (backoff_factor * 2^(n-1), 0 s "
+            + "before the first retry)"
+    ) { subject in
+        let immediate =
+            subject.policy.firstRetry == .immediate || subject.policy.nominalWait(beforeRetry: 1) == .zero
+        guard immediate, subject.policy.maxAttempts > 1 else { return nil }
+        if subject.failureKind == .throttling {
+            return Finding("the first retry waits 0 s, and the failures are throttling (--failure-kind throttling)")
+        }
+        if case .awsAdaptive = subject.throttle {
+            return Finding("the first retry waits 0 s behind the AWS adaptive rate limiter (--throttle aws-adaptive)")
+        }
+        return nil
+    }
+
     private static func percent(_ share: Double) -> String {
         String(format: "%.1f %%", 100 * share)
     }
@@ -145,7 +164,7 @@ struct LintSubject {
     static let specs: [OptionSpec] =
         PolicyOptions.specs(defaultJitter: "none") + [
             ScenarioOptions.budget.spec, ScenarioOptions.retryAfter.spec, ScenarioOptions.hedge.spec,
-            LayerOptions.layer.spec, LayerOptions.deadline.spec,
+            ScenarioOptions.throttle.spec, LayerOptions.layer.spec, LayerOptions.deadline.spec,
         ]
 
     /// The configuration `options` describe, one subject per jitter mode, and the remarks for stderr.
@@ -155,10 +174,11 @@ struct LintSubject {
         let layers = try LayerOptions(options, jitters: policy.policies.map(\.jitter))
         let (budget, retryAfter) = (try options(ScenarioOptions.budget), try options(ScenarioOptions.retryAfter))
         let hedge = try options(ScenarioOptions.hedge) ?? nil
+        let (throttle, failureKind) = (try options(ScenarioOptions.throttle), try options(PolicyOptions.failureKind))
         let subjects = policy.policies.enumerated().map { index, candidate in
             LintSubject(
-                policy: candidate, budget: budget, retryAfter: retryAfter, clientsHedge: hedge,
-                layers: layers.layers[index], deadline: layers.deadline)
+                policy: candidate, budget: budget, retryAfter: retryAfter, clientsHedge: hedge, throttle: throttle,
+                failureKind: failureKind, layers: layers.layers[index], deadline: layers.deadline)
         }
         return (subjects, policy.warnings + layers.warnings)
     }
@@ -179,6 +199,10 @@ struct LintSubject {
     let budget: RetryBudget?
     let retryAfter: RetryAfterHandling
     let clientsHedge: Hedging?
+    /// `--throttle`: a client-side limiter in front of every attempt.
+    let throttle: Throttle?
+    /// `--failure-kind`: what the failures are (a preset's rule for them).
+    let failureKind: FailureKind
     let layers: [ServiceLayer]
     let deadline: Duration?
 

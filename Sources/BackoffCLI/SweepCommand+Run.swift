@@ -147,12 +147,13 @@ extension SweepCommand {
                 [String(index + 1)] + grid.variedColumns(at: index) + (grid.seed(at: index).map { [String($0)] } ?? [])
                     + [grid.identity(at: index)])
         }
+        let text = try tableOutput.text(of: table, columns: [])
         if let outputPath {
             let file = try AtomicFileWriter(path: outputPath)
-            file.write(table.text)
+            file.write(text)
             try file.commit()
         } else {
-            standardOutput.write(table.text)
+            standardOutput.write(text)
         }
         return 0
     }

@@ -126,7 +126,9 @@ struct SweepCommand: RunnableCommand {
         rewriteProgressLine = terminal
         dryRun = try options(Self.dryRunFlag)
         tableOutput = try TableOutput(options)
-        try tableOutput.check(header: header, columns: documentation)
+        // A dry run prints the points (point, the varied options, seed, point_id): its columns
+        // are checked when it prints them.
+        if !dryRun { try tableOutput.check(header: header, columns: documentation) }
         self.documentation = documentation
         let resumePath = try options(Self.resume)
         if let resumePath, !tableOutput.isPlainCSV {
