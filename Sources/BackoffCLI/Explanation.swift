@@ -74,6 +74,12 @@ struct Explanation {
         ]
     }
 
+    /// What the budgets cap the amplification to in the outage: simulate's `work_amplification`.
+    private var budgetedAmplification: String {
+        "in the outage, with the budgets, \(cell(outageRow, "work_amplification")) attempts reached the bottom per "
+            + "request (simulate's work_amplification)"
+    }
+
     private var outageTitle: String {
         "A \(seconds(outage)) outage, \(clients) clients failing at t = 0 (simulate --server outage:\(outage.unitText))"
     }
@@ -101,7 +107,7 @@ struct Explanation {
                 [""]
                 + wrapped(
                     "Across the layers: \(CSVFormat.number(amplification)) attempts at the bottom per "
-                        + "request that fails everywhere (budgets aside).")
+                        + "request that fails everywhere (budgets aside); \(budgetedAmplification).")
         }
         lines += ["", findings.isEmpty ? "Findings (lint): none." : "Findings (lint):"]
         for (rule, finding) in findings {
@@ -126,7 +132,7 @@ struct Explanation {
             lines += [
                 "",
                 "**Across the layers**: \(CSVFormat.number(amplification)) attempts at the bottom per request "
-                    + "that fails everywhere (budgets aside).",
+                    + "that fails everywhere (budgets aside); \(budgetedAmplification).",
             ]
         }
         lines += ["", findings.isEmpty ? "**Findings** (lint): none." : "**Findings** (lint):"]
@@ -170,6 +176,7 @@ struct Explanation {
             ("jitter", JSONText.string(policy.jitter.name)), ("policy", JSONText.string(title)),
             ("schedule", "[" + schedule.joined(separator: ",") + "]"), ("total_wait", totals), ("outage", outage),
             ("amplification", amplification.map { CSVFormat.number($0) } ?? "null"),
+            ("outage_work_amplification", amplification == nil ? "null" : JSONText.number(outageRow["work_amplification"])),
             ("findings", "[" + findings.joined(separator: ",") + "]"),
         ])
     }

@@ -90,6 +90,22 @@ import Testing
         #expect(same(json.first?["amplification"], "64"))
     }
 
+    /// What the budgets cap the amplification to is simulate's work_amplification for the same
+    /// options and outage: read both ways.
+    @Test func theBudgetedAmplificationIsSimulates() throws {
+        let arguments = [
+            "--jitter", "full", "--max-attempts", "4", "--budget", "ratio:percent=0.1", "--layer",
+            "max-attempts=4,budget=ratio:percent=0.1",
+        ]
+        let json = try explained(arguments)
+        let simulate = Invocation(["simulate", "--clients", "1000", "--server", "outage:2s"] + arguments)
+        let measured = try #require(simulate.field("work_amplification"))
+        #expect(same(json.first?["outage_work_amplification"], measured))
+        #expect(same(json.first?["amplification"], "16") && Double(measured)! < 16)
+        let text = Invocation(["explain"] + arguments).stdout
+        #expect(text.contains("with the budgets, \(measured) attempts reached the bottom"), "\(text)")
+    }
+
     @Test(arguments: [
         (["--outage", "0s"], "--outage <duration>"), (["--outage", "-1s"], "--outage <duration>"),
         (["--format", "yaml"], "--format <format>"), (["--clients", "0"], "--clients <count>"),
