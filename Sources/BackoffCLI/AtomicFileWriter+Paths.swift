@@ -56,3 +56,16 @@ extension AtomicFileWriter {
         return stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
     }
 }
+
+extension Optional where Wrapped == AtomicFileWriter {
+    /// Writes a command's whole output: into the file, committed (renamed into place), or without
+    /// one to `standardOutput`.
+    func deliver(_ text: String, orTo standardOutput: inout some TextOutputStream) throws(CommandLineError) {
+        if let file = self {
+            file.write(text)
+            try file.commit()
+        } else {
+            standardOutput.write(text)
+        }
+    }
+}

@@ -91,12 +91,7 @@ extension BackoffCommand {
         }
         for note in table.notes { standardError.write("backoff: warning: \(note)\n") }
         let text = try tableOutput.text(of: table, columns: columns)
-        if let output {
-            output.write(text)
-            try output.commit()
-        } else {
-            standardOutput.write(text)
-        }
+        try output.deliver(text, orTo: &standardOutput)
         return 0
     }
 

@@ -74,37 +74,31 @@ enum CompletionShell: String, CaseIterable, Sendable {
               COMPREPLY=($(compgen -W "$(_backoff_options "$command") $(_backoff_options "$swept")" -- "$cur"))
             }
 
-            # The options of a command.
-            _backoff_options() {
-              case "$1" in
-
             """
-        for entry in entries {
-            text += "    \(entry.name)) echo \"\(optionWords(entry.specs))\" ;;\n"
-        }
+        text += lookupFunctions
         text += """
-              esac
-            }
-
-            # What follows an option of a command: its values, @file, @free (a value to type), or
-            # nothing for a flag.
-            _backoff_values() {
-              case "$1 $2" in
-
-            """
-        for entry in entries {
-            for spec in entry.specs where !spec.isFlag {
-                text += "    \"\(entry.name) --\(spec.name)\") echo \"\(valueWord(spec))\" ;;\n"
-            }
-        }
-        text += """
-              esac
-            }
 
             complete -F _backoff backoff
 
             """
         return text
+    }
+
+    /// The two functions the bash and zsh scripts look options and values up with (the same
+    /// syntax in both shells): `_backoff_options COMMAND` and `_backoff_values COMMAND --OPTION`,
+    /// which prints the option's values, `@file`, `@free` (a value to type) or nothing (a flag).
+    private static var lookupFunctions: String {
+        var text = "_backoff_options() {\n  case \"$1\" in\n"
+        for entry in entries {
+            text += "    \(entry.name)) echo \"\(optionWords(entry.specs))\" ;;\n"
+        }
+        text += "  esac\n}\n\n_backoff_values() {\n  case \"$1 $2\" in\n"
+        for entry in entries {
+            for spec in entry.specs where !spec.isFlag {
+                text += "    \"\(entry.name) --\(spec.name)\") echo \"\(valueWord(spec))\" ;;\n"
+            }
+        }
+        return text + "  esac\n}\n"
     }
 
     /// What the bash and zsh scripts say follows an option: its values, `@file` or `@free`.
@@ -162,29 +156,9 @@ enum CompletionShell: String, CaseIterable, Sendable {
               compadd -- ${=$(_backoff_options $command)} ${=$(_backoff_options $swept)}
             }
 
-            _backoff_options() {
-              case $1 in
-
             """
-        for entry in entries {
-            text += "    \(entry.name)) echo \"\(optionWords(entry.specs))\" ;;\n"
-        }
+        text += lookupFunctions
         text += """
-              esac
-            }
-
-            _backoff_values() {
-              case "$1 $2" in
-
-            """
-        for entry in entries {
-            for spec in entry.specs where !spec.isFlag {
-                text += "    \"\(entry.name) --\(spec.name)\") echo \"\(valueWord(spec))\" ;;\n"
-            }
-        }
-        text += """
-              esac
-            }
 
             _backoff "$@"
 

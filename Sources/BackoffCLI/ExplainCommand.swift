@@ -66,12 +66,7 @@ struct ExplainCommand: RunnableCommand {
                 width: min(100, TableOutput.width(environment: ProcessInfo.processInfo.environment)))
         }
         let text = explanations.map { $0.rendered(format) }.joined(separator: format == .json ? "\n" : "\n\n") + "\n"
-        if let output {
-            output.write(text)
-            try output.commit()
-        } else {
-            standardOutput.write(text)
-        }
+        try output.deliver(text, orTo: &standardOutput)
         return 0
     }
 }

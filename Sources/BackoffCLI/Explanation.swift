@@ -176,7 +176,10 @@ struct Explanation {
             ("jitter", JSONText.string(policy.jitter.name)), ("policy", JSONText.string(title)),
             ("schedule", "[" + schedule.joined(separator: ",") + "]"), ("total_wait", totals), ("outage", outage),
             ("amplification", amplification.map { CSVFormat.number($0) } ?? "null"),
-            ("outage_work_amplification", amplification == nil ? "null" : JSONText.number(outageRow["work_amplification"])),
+            (
+                "outage_work_amplification",
+                amplification == nil ? "null" : JSONText.number(outageRow["work_amplification"])
+            ),
             ("findings", "[" + findings.joined(separator: ",") + "]"),
         ])
     }

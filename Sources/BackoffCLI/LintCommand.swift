@@ -175,12 +175,7 @@ struct LintCommand: RunnableCommand {
         var table = CSVTable(header: Self.table.header())
         for row in rows { table.append(Self.table.row(row)) }
         let text = try tableOutput.text(of: table, columns: columns)
-        if let output {
-            output.write(text)
-            try output.commit()
-        } else {
-            standardOutput.write(text)
-        }
+        try output.deliver(text, orTo: &standardOutput)
 
         let findings = rows.filter { $0.status == "finding" }
         let failing = findings.filter { finding in failOn.map { finding.severity >= $0 } ?? false }

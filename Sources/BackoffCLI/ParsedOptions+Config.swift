@@ -23,7 +23,7 @@ extension ParsedOptions {
         do {
             config = try AWSSharedConfig(bytes: data, profile: route)
         } catch {
-            if let route, error.description.hasPrefix("no profile") {
+            if let route, error.isMissingProfile {
                 throw invalid(self.spec(PolicyOptions.configRoute.name), route, detail: "\(error) (in \(path))")
             }
             throw invalid(spec, path, detail: error.description)

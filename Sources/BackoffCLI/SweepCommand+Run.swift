@@ -21,12 +21,7 @@ extension SweepCommand {
             var table = CSVTable(header: header)
             try runPoints(pending, progress: &progress, standardError: &standardError) { _, row in table.append(row) }
             let text = try tableOutput.text(of: table, columns: documentation)
-            if let output {
-                output.write(text)
-                try output.commit()
-            } else {
-                standardOutput.write(text)
-            }
+            try output.deliver(text, orTo: &standardOutput)
             return 0
         }
 
@@ -148,13 +143,8 @@ extension SweepCommand {
                     + [grid.identity(at: index)])
         }
         let text = try tableOutput.text(of: table, columns: [])
-        if let outputPath {
-            let file = try AtomicFileWriter(path: outputPath)
-            file.write(text)
-            try file.commit()
-        } else {
-            standardOutput.write(text)
-        }
+        let file = try outputPath.map { path throws(CommandLineError) in try AtomicFileWriter(path: path) }
+        try file.deliver(text, orTo: &standardOutput)
         return 0
     }
 }

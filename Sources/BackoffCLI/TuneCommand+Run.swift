@@ -56,12 +56,7 @@ extension TuneCommand {
         let ordered = (best.map { [$0] } ?? []) + result.evaluations.filter { $0.index != best?.index }
         let table = self.table(ordered, pareto: result.paretoFront)
         let text = try tableOutput.text(of: table, columns: SimulateCommand.columns)
-        if let output {
-            output.write(text)
-            try output.commit()
-        } else {
-            standardOutput.write(text)
-        }
+        try output.deliver(text, orTo: &standardOutput)
 
         // The answer, re-run on a fresh seed.
         guard let best else {

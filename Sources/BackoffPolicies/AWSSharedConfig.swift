@@ -53,8 +53,13 @@ public struct AWSSharedConfig: Sendable {
     /// the form expected.
     public struct Invalid: Error, Equatable, Sendable, CustomStringConvertible {
         public let description: String
+        /// True when the file is read but has no profile by the name asked for (the fault is the
+        /// name, not the file).
+        public let isMissingProfile: Bool
 
-        init(_ description: String) { self.description = description }
+        init(_ description: String, missingProfile: Bool = false) {
+            (self.description, isMissingProfile) = (description, missingProfile)
+        }
     }
 
     /// The most attempts the model takes (botocore takes any count).
@@ -94,7 +99,7 @@ public struct AWSSharedConfig: Sendable {
                 "no profile '\(INIFile.shown(name.unicodeScalars))' in the file; "
                     + (names.isEmpty
                         ? "it has none (a profile is a [default] or [profile NAME] section)"
-                        : "its profiles: \(names.joined(separator: ", "))"))
+                        : "its profiles: \(names.joined(separator: ", "))"), missingProfile: true)
         }
         profile = name
         section = found.map { "[\(INIFile.shown($0.name.unicodeScalars))]" }

@@ -89,6 +89,21 @@ import Testing
         #expect(ShellWords.split("profile \"x") == nil && ShellWords.split("profile x\\") == nil)
     }
 
+    /// A missing profile is told from a broken file by the error itself, not by its wording.
+    @Test func aMissingProfileIsToldFromABrokenFile() {
+        #expect(throws: AWSSharedConfig.Invalid.self) { try read("[default]\n", profile: "prod") }
+        do {
+            _ = try read("[default]\n", profile: "prod")
+        } catch {
+            #expect(error.isMissingProfile)
+        }
+        do {
+            _ = try read("[default]\nmax_attempts = 0\n", profile: "default")
+        } catch {
+            #expect(!error.isMissingProfile && error.description.contains("max_attempts"))
+        }
+    }
+
     /// Every file botocore refuses is refused, naming the line.
     @Test(arguments: [
         ("region = x\n[default]\n", "line 1: 'region = x' comes before the first [section]"),
