@@ -2,8 +2,8 @@ import Foundation
 
 /// `--format table`: the table for a person at a terminal.
 extension CSVTable {
-    /// The longest cell `--format table` prints; a longer one ends in `…` (the other formats
-    /// carry it whole).
+    /// The longest cell or header `--format table` prints; a longer one ends in `…` (the other
+    /// formats carry it whole). No wider than ``TableOutput/minimumWidth``, so every line fits.
     static let alignedCellLimit = 40
 
     /// The table aligned in columns no line of which is wider than `width`: a header with units
@@ -13,9 +13,9 @@ extension CSVTable {
     /// apart; blocks are separated by a blank line.
     func aligned(width: Int, textual: Set<String>) -> String {
         let numeric = numericColumns(textual: textual)
-        let names = header.map(Self.headerWithUnit)
+        let names = header.map { Self.shortened(Self.headerWithUnit($0)) }
         let cells = rows.map { row in
-            row.indices.map { numeric[$0] ? Self.readableNumber(row[$0]) : Self.shortened(row[$0]) }
+            row.indices.map { Self.shortened(numeric[$0] ? Self.readableNumber(row[$0]) : row[$0]) }
         }
         let widths = header.indices.map { column in
             cells.reduce(names[column].count) { max($0, $1[column].count) }
@@ -52,18 +52,20 @@ extension CSVTable {
         name.hasSuffix("_s") && name.count > 2 ? String(name.dropLast(2)) + " (s)" : name
     }
 
-    /// A number to 6 significant digits (a whole number as it is); other cells as they are.
+    /// A number to 6 significant digits (a whole number of up to 15 digits as it is); other
+    /// cells as they are.
     static func readableNumber(_ cell: String) -> String {
-        guard JSONText.isNumber(cell), cell.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }),
-            let value = Double(cell)
-        else { return cell }
+        let whole = !cell.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+        guard JSONText.isNumber(cell), !whole || cell.count > 15, let value = Double(cell) else { return cell }
         let rounded = String(format: "%.6g", value)
         return rounded.contains("e") ? rounded : Double(rounded).map(\.decimalText) ?? rounded
     }
 
-    /// A cell of at most ``alignedCellLimit`` characters.
+    /// A cell on one line (a line break or tab is a space) of at most ``alignedCellLimit``
+    /// characters.
     static func shortened(_ cell: String) -> String {
-        cell.count <= alignedCellLimit ? cell : String(cell.prefix(alignedCellLimit - 1)) + "…"
+        let line = String(cell.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        return line.count <= alignedCellLimit ? line : String(line.prefix(alignedCellLimit - 1)) + "…"
     }
 }
 

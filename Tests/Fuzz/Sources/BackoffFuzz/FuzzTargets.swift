@@ -15,7 +15,9 @@ import Retrying
 /// `Tests/Fuzz/Expected/TARGET.tsv`, so a replayed input checks a result, not only the absence of
 /// a trap.
 enum FuzzTargets {
-    static let names = ["values", "specs", "command-line", "csv", "retry-after", "grpc-config", "aws-config"]
+    static let names = [
+        "values", "specs", "command-line", "csv", "retry-after", "grpc-config", "aws-config", "table-formats",
+    ]
 
     /// Feeds `data` to the target `name` (the fuzzer's entry point: the outcome is dropped).
     static func run(_ name: String, _ data: Data) { _ = outcome(name, data) }
@@ -52,6 +54,7 @@ enum FuzzTargets {
                     return "\(config.preset.name) max-attempts=\(config.maxAttempts) other=\(config.otherKeys.count)"
                 }
             }
+        case "table-formats": parts = tableFormats(text)
         default: preconditionFailure("no fuzz target '\(name)'")
         }
         return parts.joined(separator: " | ")
@@ -146,6 +149,33 @@ enum FuzzTargets {
                     return "\(states.count) states, fill rate \(states.last.map { "\($0.limiter.fillRate)" } ?? "-")"
                 },
         ]
+    }
+
+    /// `--columns` (the first line) picking from a table (the rest, CSV; rows of another length
+    /// dropped), printed in every `--format`. Traps when a format breaks its promise: a JSON line
+    /// that does not parse or has another member count, a `table` line wider than the terminal, a
+    /// Markdown table with another row count.
+    private static func tableFormats(_ text: String) -> [String] {
+        let lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        let reader = CSVReader(text: lines.count > 1 ? String(lines[1]) : "")
+        var table = CSVTable(header: reader.header)
+        for record in reader.records.prefix(200) where record.count == reader.header.count { table.append(record) }
+        let picked = describe { () throws(InvalidValue) in
+            try ColumnSelection.parse(String(lines[0])).positions(in: table.header, parameters: []).count
+        }
+        let json = table.jsonLines(textual: [])
+        for line in json.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            precondition(object != nil, "not a JSON object: \(line)")
+            precondition(object!.count == Set(table.header).count, "members: \(line)")
+        }
+        let width = TableOutput.minimumWidth
+        let aligned = table.aligned(width: width, textual: [])
+        let widest = aligned.split(separator: "\n").map(\.count).max() ?? 0
+        precondition(widest <= width, "a line of \(widest) columns in a table \(width) wide")
+        let markdown = table.markdown(textual: [])
+        precondition(markdown.split(separator: "\n", omittingEmptySubsequences: false).count == table.rows.count + 3)
+        return ["columns=\(picked)", "json=\(table.rows.count) lines", "table=\(widest) wide"]
     }
 
     /// `-` for no value, else the value.
