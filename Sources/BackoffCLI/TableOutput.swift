@@ -46,7 +46,7 @@ struct TableOutput {
 
     /// Checks `--columns` against the header the command will write, before it runs.
     func check(header: [String], columns documentation: [ColumnDocumentation]) throws(CommandLineError) {
-        _ = try positions(in: header, documentation)
+        _ = try positions(in: header + (provenance ? Self.provenanceColumns.map(\.name) : []), documentation)
     }
 
     /// The table as `--format`, `--columns` and `--provenance` ask, ready to write.
@@ -76,7 +76,6 @@ struct TableOutput {
         -> [Int]?
     {
         guard let selection else { return nil }
-        let header = header + (provenance ? Self.provenanceColumns.map(\.name) : [])
         let parameters = Set(documentation.filter(\.describesParameter).map(\.name))
         do {
             return try selection.positions(in: header, parameters: parameters)

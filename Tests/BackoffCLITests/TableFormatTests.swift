@@ -167,6 +167,8 @@ import Testing
         #expect(run.rows[0].suffix(2) == ["backoff_version", "gsl_version"])
         #expect(run.field("backoff_version") == "\(BuildInfo.version)+\(BuildInfo.commit)")
         #expect(run.field("gsl_version") == GSLLibrary.version && GSLLibrary.version.hasPrefix("2."))
+        let picked = Invocation(["waits", "--runs", "1000", "--provenance", "--columns", "gsl_version,jitter"])
+        #expect(picked.rows[0] == ["gsl_version", "jitter"] && picked.rows.dropFirst().allSatisfy { $0.count == 2 })
         let directory = TemporaryDirectory()
         let new = try directory.write(run.stdout, to: "new.csv")
         let old = try directory.write(
