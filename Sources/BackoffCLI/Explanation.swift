@@ -50,6 +50,16 @@ struct Explanation {
         return Array(schedule.prefix(Self.shownAttempts)) + [schedule[schedule.count - 1]]
     }
 
+    /// The mean wait before the row's attempt: the difference of its expected start and the one
+    /// before it (both schedule's), to 12 significant digits; `nil` for the first attempt.
+    private func meanWait(_ row: [String: String]) -> String? {
+        guard let index = schedule.firstIndex(where: { $0["attempt"] == row["attempt"] }), index > 0,
+            let start = row["expected_start_s"].flatMap(Double.init),
+            let previous = schedule[index - 1]["expected_start_s"].flatMap(Double.init)
+        else { return nil }
+        return Double(String(format: "%.12g", start - previous)).map(\.decimalText)
+    }
+
     private func window(_ row: [String: String]) -> String {
         guard row["attempt"] != "1" else { return "-" }
         let (low, high) = (cell(row, "window_low_s"), cell(row, "window_high_s"))
@@ -89,9 +99,14 @@ struct Explanation {
     private var text: String {
         var lines = wrapped(title) + ["", "Schedule of a request whose every attempt fails (schedule):"]
         let rows =
-            [["attempt", "wait window (s)", "expected start (s)"]]
-            + shownSchedule.map { [$0["attempt"] ?? "", window($0), cell($0, "expected_start_s")] }
-        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+            [["attempt", "wait window (s)", "mean wait (s)", "expected start (s)"]]
+            + shownSchedule.map {
+                [
+                    $0["attempt"] ?? "", window($0), meanWait($0).map(readable) ?? "-",
+                    cell($0, "expected_start_s"),
+                ]
+            }
+        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
         for (index, row) in rows.enumerated() {
             if index == rows.count - 1, shownSchedule.count < schedule.count { lines.append("  ...") }
             lines.append(
@@ -118,10 +133,14 @@ struct Explanation {
     }
 
     private var markdown: String {
-        var lines = ["### \(title)", "", "| attempt | wait window (s) | expected start (s) |", "|---|---|---|"]
+        var lines = [
+            "### \(title)", "", "| attempt | wait window (s) | mean wait (s) | expected start (s) |",
+            "|---|---|---|---|",
+        ]
         for (index, row) in shownSchedule.enumerated() {
-            if index == shownSchedule.count - 1, shownSchedule.count < schedule.count { lines.append("| ... | | |") }
-            lines.append("| \(row["attempt"] ?? "") | \(window(row)) | \(cell(row, "expected_start_s")) |")
+            if index == shownSchedule.count - 1, shownSchedule.count < schedule.count { lines.append("| ... | | | |") }
+            let mean = meanWait(row).map(readable) ?? "-"
+            lines.append("| \(row["attempt"] ?? "") | \(window(row)) | \(mean) | \(cell(row, "expected_start_s")) |")
         }
         lines += [
             "", "**Total wait** (formula, waits): \(totals).", "",
@@ -148,6 +167,7 @@ struct Explanation {
             JSONText.object([
                 ("attempt", JSONText.number(row["attempt"])), ("window_low_s", JSONText.number(row["window_low_s"])),
                 ("window_high_s", JSONText.number(row["window_high_s"])),
+                ("mean_wait_s", JSONText.number(meanWait(row))),
                 ("expected_start_s", JSONText.number(row["expected_start_s"])),
             ])
         }
@@ -187,8 +207,11 @@ struct Explanation {
     // MARK: Helpers
 
     /// A cell for a person: 4 significant digits (the JSON has the table's own text).
-    private func cell(_ row: [String: String], _ column: String) -> String {
-        guard let value = row[column], !value.isEmpty else { return "n/a" }
+    private func cell(_ row: [String: String], _ column: String) -> String { readable(row[column]) }
+
+    /// A number for a person: 4 significant digits; `n/a` for no value.
+    private func readable(_ value: String?) -> String {
+        guard let value, !value.isEmpty else { return "n/a" }
         guard let number = Double(value), number.isFinite, value.contains(".") else { return value }
         return CSVFormat.number(Double(String(format: "%.4g", number))!)
     }

@@ -99,7 +99,8 @@ public struct AWSSharedConfig: Sendable {
                 "no profile '\(INIFile.shown(name.unicodeScalars))' in the file; "
                     + (names.isEmpty
                         ? "it has none (a profile is a [default] or [profile NAME] section)"
-                        : "its profiles: \(names.joined(separator: ", "))"), missingProfile: true)
+                        : "its profiles: \(names.joined(separator: ", "))"),
+                missingProfile: true)
         }
         profile = name
         section = found.map { "[\(INIFile.shown($0.name.unicodeScalars))]" }

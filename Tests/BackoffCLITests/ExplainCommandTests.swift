@@ -66,9 +66,17 @@ import Testing
             let steps = try #require(line["schedule"] as? [[String: Any]])
             let mine = schedule.rows.dropFirst().filter { $0[3] == line["jitter"] as? String }
             #expect(steps.count == mine.count)
-            for (step, printed) in zip(steps, mine) {
+            for (index, (step, printed)) in zip(steps, mine).enumerated() {
                 #expect(same(step["window_low_s"], printed[4]) && same(step["window_high_s"], printed[5]))
                 #expect(same(step["expected_start_s"], printed[6]))
+                // The mean wait is the difference of two expected starts, to 12 significant digits.
+                guard index > 0 else {
+                    #expect(step["mean_wait_s"] is NSNull)
+                    continue
+                }
+                let mean = try #require((step["mean_wait_s"] as? NSNumber)?.doubleValue)
+                let difference = Double(printed[6])! - Double(mine[index - 1][6])!
+                #expect(abs(mean - difference) <= 1e-11 * max(1, abs(difference)), "\(arguments) attempt \(index + 1)")
             }
         }
     }
@@ -82,7 +90,7 @@ import Testing
         #expect(text.status == 0 && text.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(text.stdout)")
         #expect(text.stdout.contains("64 attempts at the bottom") && text.stdout.contains("error multiplied-retries"))
         let markdown = Invocation(["explain", "--format", "markdown"] + arguments)
-        #expect(markdown.stdout.contains("| attempt | wait window (s) | expected start (s) |"))
+        #expect(markdown.stdout.contains("| attempt | wait window (s) | mean wait (s) | expected start (s) |"))
         #expect(markdown.stdout.contains("- **warning** `no-jitter`"))
         let json = try explained(arguments)
         let findings = try #require(json.first?["findings"] as? [[String: Any]])
