@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Parallelism", targets: ["Parallelism"]),
         .library(name: "RetrySimulation", targets: ["RetrySimulation"]),
         .library(name: "Retrying", targets: ["Retrying"]),
+        .library(name: "RetryingHTTP", targets: ["RetryingHTTP"]),
         // The command line's parsers and commands, for the fuzz package (Tests/Fuzz) and other tools.
         .library(name: "BackoffCLI", targets: ["BackoffCLI"]),
         .executable(name: "backoff", targets: ["backoff"]),
@@ -35,6 +36,9 @@ let package = Package(
         .target(name: "Parallelism"),
         // Retries real async work with the same policies; depends on the policies only.
         .target(name: "Retrying", dependencies: ["BackoffPolicies"]),
+        // Retrying over HTTP with URLSession: a module of its own, so that what does not send HTTP
+        // (the backoff CLI) does not link FoundationNetworking and pay for it at every start.
+        .target(name: "RetryingHTTP", dependencies: ["Retrying", "BackoffPolicies"]),
         .target(
             name: "RetrySimulation",
             dependencies: ["BackoffPolicies", "EventSimulation", "Parallelism", "Stochastics"]
@@ -61,7 +65,7 @@ let package = Package(
             dependencies: ["BackoffCLI", "BackoffPolicies", "BuildInfo", "Retrying", "RetrySimulation", "Stochastics"]),
         .testTarget(
             name: "RetryingTests",
-            dependencies: ["Retrying", "BackoffPolicies", "EventSimulation", "RetrySimulation", "Stochastics"]),
+            dependencies: ["Retrying", "RetryingHTTP", "BackoffPolicies", "EventSimulation", "RetrySimulation", "Stochastics"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import BackoffPolicies
 import Foundation
 import Retrying
+import RetryingHTTP
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,6 @@
 import BackoffPolicies
 import Foundation
+import Retrying
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -21,7 +22,7 @@ public struct HTTPErrorResponse: Error, Sendable, Equatable, CustomStringConvert
     }
 }
 
-/// One attempt of an HTTP request, as ``Retrier/data(for:session:timeout:using:onAttempt:)``
+/// One attempt of an HTTP request, as `Retrier.data(for:session:timeout:using:onAttempt:)`
 /// reports it.
 public struct HTTPAttempt: Sendable, Equatable {
     /// 1 for the first attempt.
@@ -36,7 +37,7 @@ public struct HTTPAttempt: Sendable, Equatable {
 }
 
 /// How an HTTP attempt's failure is classified:
-/// - 429 and 503 with a `Retry-After` header: ``RetryClassification/retryAfterHeader(_:)`` (seconds
+/// - 429 and 503 with a `Retry-After` header: `RetryClassification.retryAfterHeader(_:)` (seconds
 ///   or an HTTP date; the retrier's `retryAfterHandling` says what it does with it); without one,
 ///   transient;
 /// - 408 and every other 5xx: transient; every other status from 400 up: permanent;
@@ -65,7 +66,7 @@ public enum HTTPRetryClassifier {
 
 extension Retrier {
     /// Sends `request` through `session` until a response from 200 to 399 comes back or the policy
-    /// stops (throwing ``RetryError``, whose last error is an ``HTTPErrorResponse`` or a `URLError`).
+    /// stops (throwing `RetryError`, whose last error is an ``HTTPErrorResponse`` or a `URLError`).
     /// Each attempt is classified by ``HTTPRetryClassifier`` and reported to `onAttempt` when it
     /// ends.
     ///
