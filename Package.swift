@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "RetrySimulation", targets: ["RetrySimulation"]),
         .library(name: "Retrying", targets: ["Retrying"]),
         .library(name: "RetryingHTTP", targets: ["RetryingHTTP"]),
+        // Envoy's configuration files read as presets (libyaml).
+        .library(name: "ConfigFiles", targets: ["ConfigFiles"]),
         // The command line's parsers and commands, for the fuzz package (Tests/Fuzz) and other tools.
         .library(name: "BackoffCLI", targets: ["BackoffCLI"]),
         .executable(name: "backoff", targets: ["backoff"]),
@@ -24,6 +26,14 @@ let package = Package(
         ),
         // glibc's allocator tuning (mallopt), for the command line's start.
         .systemLibrary(name: "CMalloc"),
+        // libyaml, found with pkg-config; `scripts/setup` installs it.
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        // Other projects' config files (Envoy's YAML or JSON), read as presets.
+        .target(name: "ConfigFiles", dependencies: ["BackoffPolicies", "CYAML"]),
         // A terminal's width (ioctl), for tables printed with --format table.
         .systemLibrary(name: "CTerminal"),
         // The toolkit's version and the commit it was built from (stamped by the BuildStamp plugin).
@@ -46,7 +56,8 @@ let package = Package(
         .target(
             name: "BackoffCLI",
             dependencies: [
-                "BackoffPolicies", "BuildInfo", "EventSimulation", "Parallelism", "RetrySimulation", "Retrying",
+                "BackoffPolicies", "BuildInfo", "ConfigFiles", "EventSimulation", "Parallelism", "RetrySimulation",
+                "Retrying",
                 "Stochastics",
             ]
         ),
@@ -62,10 +73,15 @@ let package = Package(
         ),
         .testTarget(
             name: "BackoffCLITests",
-            dependencies: ["BackoffCLI", "BackoffPolicies", "BuildInfo", "Retrying", "RetrySimulation", "Stochastics"]),
+            dependencies: [
+                "BackoffCLI", "BackoffPolicies", "BuildInfo", "ConfigFiles", "Retrying", "RetrySimulation",
+                "Stochastics",
+            ]),
         .testTarget(
             name: "RetryingTests",
-            dependencies: ["Retrying", "RetryingHTTP", "BackoffPolicies", "EventSimulation", "RetrySimulation", "Stochastics"]),
+            dependencies: [
+                "Retrying", "RetryingHTTP", "BackoffPolicies", "EventSimulation", "RetrySimulation", "Stochastics",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -56,13 +56,17 @@ struct PolicyOptions {
         help: "With --grpc-service-config: the method whose retry policy to use (default: the first with one).",
         parse: Parsers.text)
     static let config = Option<String?>.optional(
-        "config", "file", form: "an AWS shared config file (INI: [default] and [profile NAME] sections)",
+        "config", "file",
+        form: "an AWS shared config file (INI: [default] and [profile NAME] sections) or an Envoy configuration "
+            + "(YAML or JSON: a bootstrap, a RouteConfiguration, a virtual host or a route)",
         help: "Read the retry policy of a config file as its project reads it: an AWS shared config profile's "
-            + "retry_mode and max_attempts, as botocore does. Options given override it.",
+            + "retry_mode and max_attempts, as botocore does; an Envoy route's retry_policy, route timeout and "
+            + "cluster retry budget, as Envoy's router does. Options given override it.",
         parse: Parsers.text)
     static let configRoute = Option<String?>.optional(
-        "config-route", "name", form: "a profile's name, e.g. prod",
-        help: "With --config: the part of the file to read, an AWS profile (default: 'default').",
+        "config-route", "name", form: "a profile's name (e.g. prod), or a route's name or path",
+        help: "With --config: the part of the file to read: an AWS profile (default: 'default'), or an Envoy "
+            + "route by name, HOST/NAME or path (default: the file's only route).",
         parse: Parsers.text)
     static let capMode = Option<CapMode?>.optional(
         "cap-mode", "mode", form: "nominal or clamp",

@@ -97,7 +97,7 @@ import Testing
             (["--config", directory.file("absent")], "the file cannot be read"),
             (["--config", directory.path], "the file cannot be read"),
             (["--config", empty], "nothing but blank lines and comments"),
-            (["--config", yaml], "it reads AWS shared config files"),
+            (["--config", yaml], "--config reads AWS shared config files (INI) and Envoy configurations"),
             (["--config", big], "larger than 1 MiB"),
             (["--config", broken], "[default] max_attempts, line 2: expected an integer from 1 to 1000000000"),
             (["--config", path, "--config-route", "prod"], "no profile 'prod' in the file; its profiles: 'default'"),

@@ -12,6 +12,7 @@ let package = Package(
             name: "BackoffFuzz",
             dependencies: [
                 .product(name: "BackoffCLI", package: "backoff-toolkit"),
+                .product(name: "ConfigFiles", package: "backoff-toolkit"),
                 .product(name: "BackoffPolicies", package: "backoff-toolkit"),
                 .product(name: "Retrying", package: "backoff-toolkit"),
             ],

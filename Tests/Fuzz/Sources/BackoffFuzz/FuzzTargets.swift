@@ -1,4 +1,5 @@
 import BackoffPolicies
+import ConfigFiles
 import Foundation
 import Retrying
 
@@ -17,6 +18,7 @@ import Retrying
 enum FuzzTargets {
     static let names = [
         "values", "specs", "command-line", "csv", "retry-after", "grpc-config", "aws-config", "table-formats",
+        "envoy-config",
     ]
 
     /// Feeds `data` to the target `name` (the fuzzer's entry point: the outcome is dropped).
@@ -55,6 +57,22 @@ enum FuzzTargets {
                 }
             }
         case "table-formats": parts = tableFormats(text)
+        case "envoy-config":
+            // The file as YAML, then its only route and the route named "a", as `--config` reads them.
+            let documents = describe { () throws(YAMLNode.Malformed) in try YAMLNode.documents(Array(data)).count }
+            parts =
+                ["documents=\(documents)"]
+                + [nil, "a"].map { route in
+                    describe { () throws(EnvoyRoute.Invalid) in
+                        guard let document = try? YAMLNode.documents(Array(data)).first,
+                            EnvoyRoute.recognises(document)
+                        else { return "not envoy" }
+                        let envoy = try EnvoyRoute(document, route: route)
+                        let policy = envoy.preset.policy
+                        return "\(envoy.name) attempts=\(policy.maxAttempts) base=\(policy.base) "
+                            + "warnings=\(envoy.warnings.count)"
+                    }
+                }
         default: preconditionFailure("no fuzz target '\(name)'")
         }
         return parts.joined(separator: " | ")
