@@ -25,6 +25,10 @@ struct PolicyOptions {
         }
     }
 
+    /// The jitter modes shell completion offers (`proportional:` for one that takes a parameter).
+    static let jitterCompletions =
+        Jitter.names.map { $0.contains(":") ? "\($0.prefix { $0 != ":" }):" : $0 } + ["all"]
+
     /// `--jitter`'s name (its declaration takes each command's default list).
     static let jitterName = "jitter"
     static func jitter(default defaultValue: String) -> Option<[Jitter]> {
@@ -38,8 +42,7 @@ struct PolicyOptions {
                 + "equal, decorrelated).",
             parse: parseJitters
         ).setByPreset({ [$0.policy.jitter] }, text: { $0.map(\.name).joined(separator: ",") }).setting(.jitter)
-            .completing(
-                Jitter.names.map { $0.split(separator: ":").count > 1 ? "\($0.prefix { $0 != ":" }):" : $0 } + ["all"])
+            .completing(jitterCompletions)
     }
     static let preset = Option<String?>.optional(
         "preset", "name", form: "one of " + Preset.all.map(\.name).joined(separator: ", "),

@@ -10,8 +10,9 @@ struct TableOutput {
     let selection: ColumnSelection?
     /// `--provenance`: two columns at the end, `backoff_version` and `gsl_version`.
     let provenance: Bool
-    /// The widest line `--format table` prints.
-    let width: Int
+    /// The widest line `--format table` prints (read only for that format: the environment costs a
+    /// run that prints CSV nothing).
+    var width: Int { Self.width(environment: ProcessInfo.processInfo.environment) }
     /// The option `--columns` was read from, for its errors.
     private let options: ParsedOptions
 
@@ -28,7 +29,6 @@ struct TableOutput {
         format = try options(TableOptions.format)
         selection = try options(TableOptions.columns)
         provenance = try options(TableOptions.provenance)
-        width = Self.width(environment: ProcessInfo.processInfo.environment)
         self.options = options
     }
 
