@@ -97,21 +97,23 @@ extension EnvoyRoute {
         // The route timeout is the policy's time limit only where the waits can reach it: otherwise it
         // changes nothing a policy decides, and leaving it out keeps the closed forms.
         let cap = maximum ?? base * 10
-        var longest = Duration.zero
-        for k in 0..<min(retries, 64) { longest += min(cap, base * Double(1 << min(k, 62))) }
-        if retries > 64 { longest = .seconds(Int64.max / 4_000_000_000) }
-        if let routeTimeout, longest < routeTimeout, retries > 0 {
+        // The longest total wait, in seconds (a double: 2^k of a long base overflows a Duration).
+        let (baseSeconds, capSeconds) = (base.nanoseconds / 1e9, cap.nanoseconds / 1e9)
+        var longest = 0.0
+        for k in 0..<min(retries, 1_100) { longest += min(capSeconds, baseSeconds * Double.pow2(k)) }
+        longest += Double(max(0, retries - 1_100)) * capSeconds
+        let timeoutSeconds = routeTimeout.map { $0.nanoseconds / 1e9 } ?? .infinity
+        if let routeTimeout, longest < timeoutSeconds, retries > 0 {
             warnings.append(
-                "the route timeout \(routeTimeout.unitText) spans every try; the waits (at most \(longest.unitText)) never reach it, so "
-                    + "it limits the attempts' own time only (simulate: --deadline)")
+                "the route timeout \(routeTimeout.unitText) spans every try; the waits (at most "
+                    + "\(Duration.nanoseconds(Int64((longest * 1e9).rounded())).unitText)) never reach it, so it limits "
+                    + "the attempts' own time only (simulate: --deadline)")
         }
         let policy: BackoffPolicy
         do {
             policy = try BackoffPolicy(
                 base: base, schedule: .exponential(multiplier: 2), cap: cap, jitter: .full, capMode: .nominal,
-                budget: .maxRetries(retries),
-                maxElapsed: longest >= (routeTimeout ?? .seconds(Int64.max / 2))
-                    ? routeTimeout : nil,
+                budget: .maxRetries(retries), maxElapsed: longest >= timeoutSeconds ? routeTimeout : nil,
                 granularity: .milliseconds(1))
         } catch {
             throw Invalid("\(policyPath): \(error)")
@@ -179,4 +181,9 @@ extension EnvoyRoute {
             throw Invalid("\(path): \(error)")
         }
     }
+}
+
+extension Double {
+    /// 2^k (infinity past the largest double).
+    fileprivate static func pow2(_ k: Int) -> Double { Double(sign: .plus, exponent: k, significand: 1) }
 }

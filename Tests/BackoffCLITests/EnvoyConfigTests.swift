@@ -130,6 +130,7 @@ import Testing
         ),
         ("retry_policy: [5xx]", "retry_policy: expected a mapping"),
         ("timeout: 99999999999999s", "expected a duration such as"),
+        ("retry_policy: { retry_on: 5xx, retry_back_off: { base_interval: 999999999999s } }", "retry_policy: "),
     ])
     func aFieldEnvoyRefusesIsAUsageErrorNamingItsPath(field: String, message: String) throws {
         let text = """
@@ -184,6 +185,24 @@ import Testing
         #expect(run.status == 64)
         #expect(
             run.stderr.contains("for '--config-route <name>': no route 'payments' in the file; its routes: 'orders'"))
+    }
+
+    /// Long waits and many retries: the longest total wait is summed in doubles (2^k of a long base
+    /// overflowed a Duration and trapped), and a million retries of 10^6 s reach the 15 s timeout.
+    @Test func longWaitsAndManyRetriesAreSummedWithoutOverflow() throws {
+        let text = """
+            virtual_hosts:
+            - name: a
+              routes:
+              - name: r
+                route: {retry_policy: {retry_on: 5xx, num_retries: 1000000, retry_back_off: {base_interval: 1000000s}}}
+            """
+        let long = try run(text, ["formula"])
+        #expect(long.status == 0 && long.field("max_attempts") == "1000001" && long.field("max_elapsed_s") == "15")
+        let many = text.replacingOccurrences(of: "1000000s", with: "0.001s")
+        let quick = try run(many, ["formula"])
+        // 1 + 2 + ... + 8 ms, then 10 ms each (the maximum, 10 x base): far beyond 15 s in all.
+        #expect(quick.status == 0 && quick.field("max_elapsed_s") == "15" && quick.field("cap_s") == "0.01")
     }
 
     /// A per-try timeout not below the route timeout is ignored, as Envoy ignores it; an empty
