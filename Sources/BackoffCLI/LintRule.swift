@@ -31,7 +31,7 @@ struct LintRule: Sendable {
     /// The rules, in the order their findings are listed.
     static let all: [LintRule] = [
         noJitter, waitsAtTheCap, retryAfterInLockstep, multipliedRetries, perTryTimeoutNotBelowDeadline,
-        elapsedLimitBeforeFirstRetry, hedgeWithoutCancellation, immediateRetryIntoARateLimit,
+        elapsedLimitBeforeFirstRetry, hedgeWithoutCancellation, immediateRetryIntoARateLimit, budgetFloorDominates,
     ]
 
     static let noJitter = LintRule(
@@ -151,76 +151,30 @@ struct LintRule: Sendable {
         return nil
     }
 
+    static let budgetFloorDominates = LintRule(
+        name: "budget-floor-dominates", severity: .warning,
+        why: "A percentage budget with a floor is the floor at a low request rate: the retries in flight it allows "
+            + "are not the percentage of the traffic, and may be most of it.",
+        citation: "Envoy issue 25660 (how to choose min_retry_concurrency, closed without an answer); "
+            + "Envoy, config.cluster.v3.CircuitBreakers.Thresholds.RetryBudget"
+    ) { subject in
+        guard let activeRequests = subject.activeRequests else { return nil }
+        let budgets =
+            [("the clients", subject.budget)] + subject.layers.map { ("layer \($0.name)", $0.limits.budget) }
+        let floored = budgets.compactMap { owner, budget -> String? in
+            // A percentage with a floor; a bare floor (percent 0, Envoy's max_retries) is a fixed limit.
+            guard case .concurrency(let concurrency) = budget, concurrency.budgetPercent > 0 else { return nil }
+            let share = concurrency.budgetPercent * activeRequests
+            guard share < Double(concurrency.minRetryConcurrency) else { return nil }
+            let floor = concurrency.minRetryConcurrency
+            return "\(owner): \(CSVFormat.number(activeRequests)) requests active, so \(percent(concurrency.budgetPercent)) "
+                + "allows \(CSVFormat.number(share)) retries in flight and the floor of \(floor) decides"
+                + (activeRequests > 0 ? " (\(percent(Double(floor) / activeRequests)) of the active requests)" : "")
+        }
+        return floored.isEmpty ? nil : Finding(floored.joined(separator: "; "))
+    }
+
     private static func percent(_ share: Double) -> String {
         String(format: "%.1f %%", 100 * share)
-    }
-}
-
-/// The retry configuration `backoff lint` and `explain` read: the clients' policy and limits, and
-/// the layers.
-struct LintSubject {
-    /// The options both commands take to describe it: the policy's, the clients' budget,
-    /// Retry-After handling and hedge, and the layers of a stack with their deadline.
-    static let specs: [OptionSpec] =
-        PolicyOptions.specs(defaultJitter: "none") + [
-            ScenarioOptions.budget.spec, ScenarioOptions.retryAfter.spec, ScenarioOptions.hedge.spec,
-            ScenarioOptions.throttle.spec, LayerOptions.layer.spec, LayerOptions.deadline.spec,
-        ]
-
-    /// The configuration `options` describe, one subject per jitter mode, and the remarks for stderr.
-    static func read(_ options: ParsedOptions) throws(CommandLineError) -> (subjects: [LintSubject], warnings: [String])
-    {
-        let policy = try PolicyOptions(options, defaultJitter: "none")
-        let layers = try LayerOptions(options, jitters: policy.policies.map(\.jitter))
-        let (budget, retryAfter) = (try options(ScenarioOptions.budget), try options(ScenarioOptions.retryAfter))
-        let hedge = try options(ScenarioOptions.hedge) ?? nil
-        let (throttle, failureKind) = (try options(ScenarioOptions.throttle), try options(PolicyOptions.failureKind))
-        let subjects = policy.policies.enumerated().map { index, candidate in
-            LintSubject(
-                policy: candidate, budget: budget, retryAfter: retryAfter, clientsHedge: hedge, throttle: throttle,
-                failureKind: failureKind, layers: layers.layers[index], deadline: layers.deadline)
-        }
-        return (subjects, policy.warnings + layers.warnings)
-    }
-
-    /// The rules that fire on this subject, with their findings.
-    var findings: [(rule: LintRule, finding: LintRule.Finding)] {
-        LintRule.all.compactMap { rule in rule.check(self).map { (rule, $0) } }
-    }
-
-    /// A tier that retries: the clients, or a layer.
-    struct Tier {
-        let name: String
-        let attempts: Int
-        let hasBudget: Bool
-    }
-
-    let policy: BackoffPolicy
-    let budget: RetryBudget?
-    let retryAfter: RetryAfterHandling
-    let clientsHedge: Hedging?
-    /// `--throttle`: a client-side limiter in front of every attempt.
-    let throttle: Throttle?
-    /// `--failure-kind`: what the failures are (a preset's rule for them).
-    let failureKind: FailureKind
-    let layers: [ServiceLayer]
-    let deadline: Duration?
-
-    /// The clients, then each layer, top to bottom.
-    var tiers: [Tier] {
-        [Tier(name: "clients", attempts: policy.maxAttempts, hasBudget: budget != nil)]
-            + layers.map { Tier(name: $0.name, attempts: $0.policy.maxAttempts, hasBudget: $0.limits.budget != nil) }
-    }
-
-    /// Attempts at the bottom per request when every attempt fails: the product of the tiers'
-    /// attempts (a hedge's copies count as attempts of its tier), budgets aside.
-    var amplification: Double {
-        tiers.reduce(1.0) { $0 * Double($1.attempts) }
-    }
-
-    /// The hedges configured, each with what owns it.
-    var hedges: [(owner: String, hedging: Hedging)] {
-        (clientsHedge.map { [("the clients", $0)] } ?? [])
-            + layers.compactMap { layer in layer.hedging.map { ("layer \(layer.name)", $0) } }
     }
 }

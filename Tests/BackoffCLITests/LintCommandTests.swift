@@ -54,6 +54,16 @@ import Testing
             "immediate-retry-into-a-rate-limit", ["--preset", "urllib3-requests", "--failure-kind", "throttling"],
             ["--preset", "urllib3-requests"]
         ),
+        // Envoy's 20 % with a floor of 3: at 10 requests a second of 50 ms, 0.5 are active and the
+        // floor decides; at 10,000, 500 are active and 20 % (100 retries in flight) does.
+        (
+            "budget-floor-dominates",
+            ["--jitter", "full", "--budget", "concurrency:percent=0.2:min=3", "--request-rate", "10", "--latency", "50ms"],
+            [
+                "--jitter", "full", "--budget", "concurrency:percent=0.2:min=3", "--request-rate", "10000", "--latency",
+                "50ms",
+            ]
+        ),
         // ...and behind AWS's adaptive limiter; a jittered first retry is fine there.
         (
             "immediate-retry-into-a-rate-limit",
@@ -147,6 +157,11 @@ import Testing
 
     @Test(arguments: [
         (["--max-peak-retry-load", "-1"], "--max-peak-retry-load <count>"),
+        (["--request-rate", "10"], "--request-rate and --latency go together"),
+        (["--latency", "50ms"], "--request-rate and --latency go together"),
+        (["--request-rate", "0", "--latency", "50ms"], "--request-rate <number>"),
+        (["--request-rate", "inf", "--latency", "50ms"], "--request-rate <number>"),
+        (["--request-rate", "10", "--latency", "-1s"], "--latency <duration>"),
         (["--max-peak-retry-load", "1.5"], "--max-peak-retry-load <count>"),
         (["--min-success-share", "1.5"], "--min-success-share <number>"),
         (["--min-success-share", "-0.1"], "--min-success-share <number>"),
