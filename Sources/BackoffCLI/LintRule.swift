@@ -166,8 +166,8 @@ struct LintRule: Sendable {
             guard case .concurrency(let concurrency) = budget, concurrency.budgetPercent > 0 else { return nil }
             let share = concurrency.budgetPercent * activeRequests
             guard share < Double(concurrency.minRetryConcurrency) else { return nil }
-            let floor = concurrency.minRetryConcurrency
-            return "\(owner): \(CSVFormat.number(activeRequests)) requests active, so \(percent(concurrency.budgetPercent)) "
+            let (floor, allowed) = (concurrency.minRetryConcurrency, percent(concurrency.budgetPercent))
+            return "\(owner): \(CSVFormat.number(activeRequests)) requests active, so \(allowed) "
                 + "allows \(CSVFormat.number(share)) retries in flight and the floor of \(floor) decides"
                 + (activeRequests > 0 ? " (\(percent(Double(floor) / activeRequests)) of the active requests)" : "")
         }

@@ -58,7 +58,10 @@ import Testing
         // floor decides; at 10,000, 500 are active and 20 % (100 retries in flight) does.
         (
             "budget-floor-dominates",
-            ["--jitter", "full", "--budget", "concurrency:percent=0.2:min=3", "--request-rate", "10", "--latency", "50ms"],
+            [
+                "--jitter", "full", "--budget", "concurrency:percent=0.2:min=3", "--request-rate", "10", "--latency",
+                "50ms",
+            ],
             [
                 "--jitter", "full", "--budget", "concurrency:percent=0.2:min=3", "--request-rate", "10000", "--latency",
                 "50ms",
