@@ -41,6 +41,9 @@ struct SweepGrid: Sendable {
     /// (which change the standard errors alone: the row stays the run under the point's seed); its
     /// identity leaves out the thread count only.
     static let outsideSeed: Set<String> = [PolicyOptions.jitterName, seed, jobs, SimulateCommand.replications.name]
+    /// The options that say how a table is printed (`--output`, `--format`, `--columns`,
+    /// `--provenance`): in neither a point's seed nor its identity.
+    static let printing = Set(TableOptions.specs.map(\.name))
     /// Whether the command takes `--jobs` (a point runs with `--jobs 1`).
     private let hasJobs: Bool
 
@@ -62,6 +65,8 @@ struct SweepGrid: Sendable {
         }
         pointCount = count
         canonicalLines = specs.map { spec in
+            // How a table is printed changes no point: --format's default must not move a seed.
+            guard !Self.printing.contains(spec.name) else { return (nil, [], false, false) }
             let (inSeed, inIdentity) = (!Self.outsideSeed.contains(spec.name), spec.name != Self.jobs)
             func line(_ value: String) -> [UInt8] { Array("\(spec.name)=\(SweepAxis.canonical(value, of: spec))".utf8) }
             if let axis = axes.firstIndex(where: { $0.spec.name == spec.name }) {

@@ -29,6 +29,17 @@ import Testing
         #expect(throws: CommandLineError.self) { try values("clients", text) }
     }
 
+    /// A point's seed and identity are those of notebooks-data/sweep-multiplier-attempts.csv, and
+    /// how the table is printed (--format, --columns, --provenance) moves neither: --format's
+    /// default once entered the seed, and every dataset's rows changed.
+    @Test func printingOptionsMoveNoSeed() {
+        let grid = ["sweep", "waits", "--multiplier", "1.5,2,2.5,3", "--max-attempts", "3..8:1", "--runs", "10000"]
+        let plain = Invocation(grid + ["--seed", "2015", "--dry-run"])
+        #expect(plain.rows[1] == ["1", "1.5", "3", "none", "7723794578382075092", "7494f5e2524232be"])
+        let printed = Invocation(grid + ["--seed", "2015", "--dry-run", "--format", "csv", "--provenance"])
+        #expect(printed.rows.map { Array($0.prefix(6)) } == plain.rows)
+    }
+
     @Test func aValueListedTwiceIsAUsageError() {
         #expect(throws: CommandLineError.self) { try values("multiplier", "2,1.5..3:0.5") }
         #expect(throws: CommandLineError.self) { try values("base", "100ms,0.1s") }
