@@ -61,10 +61,9 @@ extension CSVTable {
         return rounded.contains("e") ? rounded : Double(rounded).map(\.decimalText) ?? rounded
     }
 
-    /// A cell on one line (a line break or tab is a space) of at most ``alignedCellLimit``
-    /// characters.
+    /// A cell on one line (see ``oneLine(_:)``) of at most ``alignedCellLimit`` characters.
     static func shortened(_ cell: String) -> String {
-        let line = String(cell.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        let line = oneLine(cell)
         return line.count <= alignedCellLimit ? line : String(line.prefix(alignedCellLimit - 1)) + "…"
     }
 }

@@ -87,6 +87,12 @@ import Testing
         var table = CSVTable(header: ["name", "value"])
         table.append(["a|b", "1"])
         #expect(table.markdown(textual: []) == "| name | value |\n| --- | ---: |\n| a\\|b | 1 |\n")
+        // A line break followed by a combining mark is one Character: it is replaced scalar by
+        // scalar, so every row stays on one line (found by the fuzzer).
+        var broken = CSVTable(header: ["name"])
+        broken.append(["a\n\u{6E1}b\r\u{2028}c\u{85}"])
+        #expect(broken.markdown(textual: []).unicodeScalars.filter { $0 == "\n" }.count == 3)
+        #expect(broken.aligned(width: 40, textual: []).unicodeScalars.filter { $0 == "\n" }.count == 2)
     }
 
     /// `--format table` at a given width: no line wider, every block but the first starting with
